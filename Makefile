@@ -1,0 +1,37 @@
+# `make run` and `make test` each create .venv when it is missing and install what they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+export SDL_AUDIODRIVER ?= dummy
+
+.PHONY: run test lint bench clean
+
+$(VENV)/.run-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.run-installed
+
+run: $(VENV)/.run-installed
+	$(PY) main.py
+
+test: $(VENV)/.dev-installed
+	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q
+	$(VENV)/bin/ruff check .
+
+lint: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check .
+
+# Benchmarks need the Moving AI maps: make bench MAPS=path/to/movingai
+MAPS ?= ../shared/benchmarks/movingai
+bench: $(VENV)/.dev-installed
+	$(PY) -m bench.kernel --maps $(MAPS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,18 @@
+"""Grid pathfinding: a compiled A* kernel behind a small, checked API.
+
+>>> import numpy as np
+>>> from sim.pathfinding import find_path
+>>> costs = np.ones((3, 4))          # indexed [y, x]; 0 = impassable
+>>> costs[1, 1:3] = 0
+>>> find_path(costs, (0, 1), (3, 1)).cost
+5.0
+
+Never imports pygame: the engine can be reused in any game.
+"""
+
+from __future__ import annotations
+
+from .astar import AStar
+from .search import ALGORITHMS, DIAGONAL_RULES, HEURISTICS, PathGrid, SearchResult, find_path
+
+__all__ = ["ALGORITHMS", "DIAGONAL_RULES", "HEURISTICS", "AStar", "PathGrid", "SearchResult", "find_path"]

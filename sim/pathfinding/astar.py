@@ -1,0 +1,213 @@
+"""``AStar``: the classic object design (one class per agent kind) on the compiled kernel.
+
+A subclass says what a step costs by a class-level table ``terrain_costs`` (terrain id
+-> multiplier, 0 = impassable). The table becomes a cost grid for the whole map once,
+is cached, and is updated for just the changed region when the terrain is repainted,
+so a search costs no Python per edge.
+
+For cost models a table cannot express, override :meth:`cost_grid` (vectorised, must
+be cell-local so region updates stay valid) or, as in the original design, the
+per-edge hooks :meth:`cost` / :meth:`heuristic`. A subclass that overrides a per-edge
+hook is served by the pure-Python search in :mod:`sim.pathfinding.reference`: the same
+algorithm and results, one to two orders of magnitude slower.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import ClassVar, Protocol
+
+import numpy as np
+
+from .reference import python_search
+from .search import PathGrid, Point, SearchResult, _check_point, resolve_options
+
+
+class TerrainSource(Protocol):
+    """What ``AStar`` needs of a world: a terrain grid and a record of what changed."""
+
+    terrain: np.ndarray  # integer terrain ids, indexed [y, x]
+    revision: int  # bumped on every change
+
+    def changes_since(self, revision: int) -> list[tuple[int, int, int, int]] | None:
+        """Rectangles ``(x0, y0, x1, y1)`` (exclusive ends) changed since ``revision``;
+        ``None`` when unknown (then everything is rebuilt)."""
+        ...
+
+
+class _StaticTerrain:
+    """Wraps a bare terrain array that the caller promises not to change."""
+
+    revision = 0
+
+    def __init__(self, terrain: np.ndarray) -> None:
+        self.terrain = terrain
+
+    def changes_since(self, revision: int) -> None:
+        return None
+
+
+class AStar:
+    """Pathfinding for one kind of agent on a terrain grid.
+
+    ``world``: a :class:`TerrainSource` (e.g. ``sim.world.World``) or a 2-D integer
+    array of terrain ids, indexed ``[y, x]``. ``diagonal`` and ``heuristic`` as in
+    :func:`~sim.pathfinding.find_path`; ``max_nodes`` caps each search's expansions
+    (``None`` = no cap). ``terrain_costs`` overrides the class table for this instance.
+    """
+
+    #: terrain id -> cost multiplier for entering such a cell; missing ids are impassable.
+    terrain_costs: ClassVar[Mapping[int, float]] = {}
+    #: diagonal rule used when the constructor is not told one.
+    diagonal: ClassVar[str] = "no-corner-cutting"
+
+    def __init__(
+        self,
+        world: TerrainSource | np.ndarray,
+        *,
+        diagonal: str | None = None,
+        heuristic: str | None = None,
+        max_nodes: int | None = None,
+        terrain_costs: Mapping[int, float] | None = None,
+    ) -> None:
+        if isinstance(world, np.ndarray):
+            if world.ndim != 2 or not np.issubdtype(world.dtype, np.integer):
+                raise ValueError(f"terrain must be a 2-D integer array, got {world.ndim}-D {world.dtype}")
+            world = _StaticTerrain(world)
+        self.world = world
+        diag, heuristic, _w, _a, max_nodes = resolve_options(
+            diagonal or type(self).diagonal, heuristic, 1.0, "astar", max_nodes
+        )
+        self.diagonal = diagonal or type(self).diagonal  # type: ignore[misc]
+        self.heuristic_name = heuristic
+        self.max_nodes = max_nodes
+        self._diag_rule = diag
+        table = dict(type(self).terrain_costs if terrain_costs is None else terrain_costs)
+        for tid, value in table.items():
+            if not isinstance(value, int | float) or isinstance(value, bool) or not value >= 0:
+                raise ValueError(f"terrain cost for terrain {tid} must be a number >= 0, got {value!r}")
+        self.terrain_costs = table  # type: ignore[misc]
+        self._lut = np.zeros(max([256, *(int(t) + 1 for t in table)]), dtype=np.float64)
+        for tid, value in table.items():
+            self._lut[int(tid)] = value
+        self._grid: PathGrid | None = None
+        self._revision = -1
+        self.rebuilds = 0  # full cost-grid builds (for tests and the overlay)
+        self.region_updates = 0  # partial updates after painting
+        self._python_hooks = type(self).cost is not AStar.cost or type(self).heuristic is not AStar.heuristic
+
+    # ----------------------------------------------------------------- cost model
+    def cost_grid(self, terrain: np.ndarray) -> np.ndarray:
+        """Multipliers for a block of terrain ids (indexed ``[y, x]``), same shape, 0 = blocked.
+
+        Override for a vectorised cost model; it must depend on each cell alone, since
+        it is also called on just the repainted region.
+        """
+        return self._lut[terrain]
+
+    @property
+    def grid(self) -> PathGrid:
+        """The prepared cost grid, brought up to date with the world first."""
+        self.sync()
+        assert self._grid is not None
+        return self._grid
+
+    def sync(self) -> None:
+        """Bring the cached cost grid up to date with the world's terrain."""
+        rev = self.world.revision
+        if self._grid is not None and rev == self._revision:
+            return
+        changes = self.world.changes_since(self._revision) if self._grid is not None else None
+        terrain = self.world.terrain
+        if changes is None or self._grid is None or self._grid.costs.shape != terrain.shape:
+            self._grid = PathGrid(self.cost_grid(terrain))
+            self.rebuilds += 1
+        else:
+            for x0, y0, x1, y1 in changes:
+                self._grid.update(x0, y0, self.cost_grid(terrain[y0:y1, x0:x1]))
+                self.region_updates += 1
+        self._revision = rev
+
+    def passable(self, x: int, y: int) -> bool:
+        """Whether an agent of this kind may stand on cell ``(x, y)``."""
+        return self.grid.passable(x, y)
+
+    # ------------------------------------------------ the original per-edge hooks
+    def cost(self, source: Point, target: Point) -> float:
+        """Cost of one step from ``source`` to the adjacent ``target`` (0 = impassable).
+
+        The default reads the cost grid: step length (1 or √2) × the target's multiplier.
+        Overriding this switches the class to the pure-Python search.
+        """
+        m = float(self.grid.costs[target[1], target[0]])
+        diagonal = source[0] != target[0] and source[1] != target[1]
+        return m * math.sqrt(2.0) if diagonal else m
+
+    def heuristic(self, a: Point, b: Point) -> float:
+        """Estimated cost from ``a`` to ``b``: the heuristic's distance × the smallest multiplier.
+
+        Overriding this switches the class to the pure-Python search; keep it admissible
+        (never above the true cost) if paths must be optimal.
+        """
+        dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+        name = self.heuristic_name
+        if name == "zero":
+            return 0.0
+        if name == "octile":
+            d = max(dx, dy) + (math.sqrt(2.0) - 1.0) * min(dx, dy)
+        elif name == "manhattan":
+            d = dx + dy
+        elif name == "euclidean":
+            d = math.hypot(dx, dy)
+        else:
+            d = max(dx, dy)
+        return d * self.grid.min_cost
+
+    # ---------------------------------------------------------------- searching
+    def search(
+        self,
+        start: Point,
+        goal: Point,
+        *,
+        algorithm: str = "astar",
+        weight: float = 1.0,
+        record: np.ndarray | None = None,
+    ) -> SearchResult:
+        """Find a path for this kind of agent from ``start`` to ``goal`` (``(x, y)`` cells)."""
+        grid = self.grid
+        if not self._python_hooks:
+            return grid.search(
+                start,
+                goal,
+                diagonal=self.diagonal,
+                heuristic=self.heuristic_name,
+                weight=weight,
+                algorithm=algorithm,
+                max_nodes=self.max_nodes,
+                record=record,
+            )
+        resolve_options(self.diagonal, self.heuristic_name, weight, algorithm, self.max_nodes)
+        start = _check_point("start", start, grid.width, grid.height)
+        goal = _check_point("goal", goal, grid.width, grid.height)
+        if record is not None:
+            raise ValueError("record is only available for cost-grid models (no per-edge hooks)")
+        return python_search(
+            grid.width,
+            grid.height,
+            start,
+            goal,
+            self.cost,
+            self.heuristic if self.heuristic_name != "zero" else _zero,
+            diagonal_rule=self._diag_rule,
+            algorithm=algorithm,
+            weight=weight,
+            max_nodes=self.max_nodes,
+        )
+
+
+def _zero(a: Point, b: Point) -> float:
+    return 0.0
+
+
+__all__ = ["AStar", "TerrainSource"]
