@@ -220,9 +220,7 @@ class PathGrid:
             if not isinstance(record, np.ndarray) or record.dtype != np.int32:
                 raise TypeError("record must be a numpy int32 array")
             if record.shape != (self.height, self.width):
-                raise ValueError(
-                    f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}"
-                )
+                raise ValueError(f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}")
             record.fill(0)
             rec = record
         return self._run(start, goal, diag, heuristic, weight, algorithm, max_nodes, rec)

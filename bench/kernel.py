@@ -1,0 +1,166 @@
+"""Search-kernel benchmark on the Moving AI maps, against peers measured in the same run.
+
+    python -m bench.kernel --maps ../shared/benchmarks/movingai [--queries 25] [--repeat 3]
+
+Per map: the 25 longest scenarios and 25 random others (seeded), each solved by
+``PathGrid.search`` (what ``find_path`` runs after preparing the grid) with A* and with
+JPS, by tcod (``tcod.path.CustomGraph``: 8 edges, diagonals conditioned on both
+orthogonal cells being free, i.e. the same no-corner-cutting problem; costs in integer
+units of 1/100000) and by pyastar2d (an easier problem: diagonal steps cost 1 and
+corners may be cut, so only its time is comparable). Prints medians of per-query times
+(each query's best of ``--repeat`` runs), expansions, ns per expansion, the ratio to
+tcod, and the share of answers within the scenario's printed precision of the optimum.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sim.movingai import GROUND, Scenario, ground_costs, read_map, read_scenarios
+from sim.pathfinding import PathGrid
+
+UNIT = 100_000  # tcod works in integers
+
+
+def pick(scens: list[Scenario], n: int, rng: np.random.Generator) -> list[Scenario]:
+    longest = sorted(scens, key=lambda s: -s.optimal)[:n]
+    rest = [s for s in scens if s not in longest]
+    others = [rest[i] for i in rng.choice(len(rest), size=min(n, len(rest)), replace=False)]
+    return longest + others
+
+
+def best_of(fn, repeat: int):
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), out
+
+
+def tcod_graph(costs: np.ndarray):
+    import tcod.path
+
+    h, w = costs.shape
+    free = costs > 0
+    cost = free.astype(np.int32)
+    graph = tcod.path.CustomGraph((h, w))
+    graph.add_edges(edge_map=[[0, UNIT, 0], [UNIT, 0, UNIT], [0, UNIT, 0]], cost=cost)
+    padded = np.pad(free, 1)
+    for dy in (-1, 1):
+        for dx in (-1, 1):
+            # Edge (y, x) -> (y+dy, x+dx) only if (y+dy, x) and (y, x+dx) are free.
+            side_y = padded[1 + dy : 1 + dy + h, 1 : 1 + w]
+            side_x = padded[1 : 1 + h, 1 + dx : 1 + dx + w]
+            graph.add_edge((dy, dx), round(UNIT * 2**0.5), cost=cost, condition=(side_y & side_x).astype(np.int8))
+    graph.set_heuristic(cardinal=UNIT, diagonal=round(UNIT * 2**0.5))
+    return graph
+
+
+def run_map(path: Path, n: int, repeat: int, rng: np.random.Generator) -> list[dict]:
+    import pyastar2d
+    import tcod.path
+
+    chars = read_map(path)
+    costs = ground_costs(chars)
+    scens = [
+        s
+        for s in read_scenarios(path.with_name(path.name + ".scen"))
+        if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND
+    ]
+    grid = PathGrid(costs)
+    graph = tcod_graph(costs)
+    weights = np.where(costs > 0, 1.0, np.inf).astype(np.float32)
+    rows = []
+    for s in pick(scens, n, rng):
+        row = {"map": path.stem, "optimal": s.optimal}
+        for algo in ("astar", "jps"):
+            t, r = best_of(lambda a=algo, s=s: grid.search(s.start, s.goal, algorithm=a), repeat)
+            row[algo] = t
+            row[algo + "_exp"] = r.expanded
+            row[algo + "_ok"] = abs(r.cost - s.optimal) <= s.tolerance
+
+        def tcod_query(s=s):
+            pf = tcod.path.Pathfinder(graph)
+            pf.add_root((s.start[1], s.start[0]))
+            pf.path_to((s.goal[1], s.goal[0]))
+            return pf.distance[s.goal[1], s.goal[0]] / UNIT
+
+        row["tcod"], cost = best_of(tcod_query, repeat)
+        row["tcod_ok"] = abs(cost - s.optimal) <= s.tolerance
+        row["pyastar2d"], _ = best_of(
+            lambda s=s: pyastar2d.astar_path(
+                weights, (s.start[1], s.start[0]), (s.goal[1], s.goal[0]), allow_diagonal=True
+            ),
+            repeat,
+        )
+        rows.append(row)
+    return rows
+
+
+def summary(name: str, rows: list[dict]) -> str:
+    med = {k: statistics.median(r[k] for r in rows) * 1e6 for k in ("astar", "jps", "tcod", "pyastar2d")}
+    exp = {k: statistics.median(r[k + "_exp"] for r in rows) for k in ("astar", "jps")}
+    ns = statistics.median(r["astar"] / max(1, r["astar_exp"]) for r in rows) * 1e9
+    ok = {k: sum(r[k + "_ok"] for r in rows) / len(rows) for k in ("astar", "jps", "tcod")}
+    return (
+        f"{name:<16}{len(rows):>4} {med['astar']:>10.0f} {med['jps']:>9.0f} {med['tcod']:>10.0f} "
+        f"{med['pyastar2d']:>10.0f} {exp['astar']:>9.0f} {exp['jps']:>7.0f} {ns:>7.0f} "
+        f"{med['astar'] / med['tcod']:>7.3f} {med['jps'] / med['tcod']:>7.3f} "
+        f"{med['jps'] / med['pyastar2d']:>7.2f}   {ok['astar']:.0%}/{ok['jps']:.0%}/{ok['tcod']:.0%}"
+    )
+
+
+def first_search_seconds() -> float:
+    """Seconds from a new process's start to its first search's answer (kernel from cache)."""
+    code = (
+        "import time; t=time.perf_counter(); import numpy as np; from sim.pathfinding import find_path; "
+        "g = np.ones((8, 8)); find_path(g, (0, 0), (7, 7)); find_path(g, (0, 0), (7, 7), algorithm='jps'); "
+        "print(time.perf_counter()-t)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)  # fills the cache
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return float(out.stdout.strip())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--maps", type=Path, required=True, help="folder with NAME.map and NAME.map.scen files")
+    ap.add_argument("--queries", type=int, default=25, help="longest N plus N random per map")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per query; the fastest counts")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    maps = sorted(args.maps.glob("*.map"))
+    if not maps:
+        print(f"error: no .map files in {args.maps}", file=sys.stderr)
+        return 2
+    rng = np.random.default_rng(args.seed)
+    grid = PathGrid(np.ones((4, 4)))  # compile/load the kernels before timing
+    grid.search((0, 0), (3, 3))
+    grid.search((0, 0), (3, 3), algorithm="jps")
+
+    print("median µs per query; exp = expansions per query; ns/exp for A*; ratios of medians to tcod;")
+    print("optimal = share within the printed precision of the listed length (A*/JPS/tcod)")
+    print(
+        f"{'map':<16}{'n':>4} {'A* µs':>10} {'JPS µs':>9} {'tcod µs':>10} {'pyastar2d':>10} "
+        f"{'A* exp':>9} {'JPS exp':>7} {'ns/exp':>7} {'A*/tcod':>7} {'JPS/tcod':>7} {'JPS/pya':>7}   optimal"
+    )
+    pooled: list[dict] = []
+    for path in maps:
+        rows = run_map(path, args.queries, args.repeat, rng)
+        pooled += rows
+        print(summary(path.stem, rows), flush=True)
+    print(summary("POOLED", pooled))
+    print(f"first search in a new process (imports + kernel from cache): {first_search_seconds():.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

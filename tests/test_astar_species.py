@@ -1,0 +1,130 @@
+"""The object layer: AStar, the species' cost tables, cached cost grids, per-edge hooks."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sim.pathfinding import AStar, find_path
+from sim.species import BirdAStar, CowAStar, WaterCreatureAStar
+from sim.terrain import Terrain as T
+from sim.world import World
+from tests.helpers import dijkstra
+
+
+def island() -> np.ndarray:
+    """20x12: water around, grass, a swamp band, a mountain and a rock."""
+    t = np.full((12, 20), T.WATER, dtype=np.uint8)
+    t[2:10, 2:18] = T.GRASS
+    t[2:10, 9:11] = T.SWAMP
+    t[5, 9:11] = T.SAND  # a sandy causeway through the swamp
+    t[3:5, 14:16] = T.MOUNTAIN
+    t[7, 4] = T.ROCK
+    return t
+
+
+def test_species_tables_say_who_goes_where():
+    world = World(island())
+    cow, bird, fish = CowAStar(world), BirdAStar(world), WaterCreatureAStar(world)
+    assert not cow.passable(0, 0) and cow.passable(3, 3) and not cow.passable(14, 3)
+    assert bird.passable(0, 0) and bird.passable(14, 3) and not bird.passable(4, 7)
+    assert fish.passable(0, 0) and not fish.passable(3, 3)
+    assert cow.grid.costs[3, 3] == 0.85 and cow.grid.costs[3, 9] == 5.0
+
+
+def test_cows_take_the_causeway_and_never_swim():
+    world = World(island())
+    cow = CowAStar(world)
+    r = cow.search((3, 3), (16, 8))
+    assert r.found
+    assert all(world.terrain[y, x] not in (T.WATER, T.MOUNTAIN, T.ROCK) for x, y in r.path)
+    assert (9, 5) in r.path or (10, 5) in r.path  # through the sand, not the swamp
+    best = dijkstra(cow.grid.costs, (3, 3), "no-corner-cutting")[(16, 8)]
+    assert r.cost == pytest.approx(best)  # optimal although grass costs 0.85 < 1
+
+
+def test_water_creatures_use_jps_and_stay_in_water():
+    world = World(island())
+    fish = WaterCreatureAStar(world)
+    r = fish.search((0, 0), (19, 11))
+    plain = find_path(fish.grid.costs, (0, 0), (19, 11))
+    assert r.found and r.cost == pytest.approx(plain.cost) and r.expanded < plain.expanded
+    assert all(world.terrain[y, x] == T.WATER for x, y in r.path)
+
+
+def test_cost_grid_is_cached_and_updated_for_the_painted_region_only():
+    world = World(island())
+    cow = CowAStar(world)
+    assert cow.search((3, 3), (7, 3)).cost == pytest.approx(4 * 0.85)
+    rect = world.paint(5, 3, 1, T.ROCK)
+    assert rect == (4, 2, 7, 5)
+    r = cow.search((3, 3), (7, 3))
+    assert r.found and (5, 3) not in r.path and r.cost > 4 * 0.85
+    assert (cow.rebuilds, cow.region_updates) == (1, 1)
+    world.paint(5, 3, 1, None)  # restore the original terrain
+    assert cow.search((3, 3), (7, 3)).cost == pytest.approx(4 * 0.85)
+    assert (cow.rebuilds, cow.region_updates) == (1, 2)
+    world.replace(np.full((5, 5), T.GRASS, dtype=np.uint8))
+    assert cow.search((0, 0), (4, 0)).cost == pytest.approx(4 * 0.85) and cow.rebuilds == 2
+
+
+def test_config_style_table_override_and_bad_entries():
+    world = World(island())
+    cow = CowAStar(world, terrain_costs={T.GRASS: 1.0, T.SWAMP: 1.0})
+    assert cow.grid.costs[3, 9] == 1.0 and cow.grid.costs[3, 3] == 1.0
+    with pytest.raises(ValueError, match=r"terrain cost for terrain 2 must be a number >= 0, got -1"):
+        CowAStar(world, terrain_costs={T.GRASS: -1})
+
+
+class EdgeHookCow(CowAStar):
+    """The original design's per-edge hook, same semantics as the table."""
+
+    def cost(self, source, target):
+        m = CowAStar.terrain_costs.get(int(self.world.terrain[target[1], target[0]]), 0.0)
+        return m * (math.sqrt(2) if source[0] != target[0] and source[1] != target[1] else 1.0)
+
+
+class ZeroHeuristicCow(CowAStar):
+    def heuristic(self, a, b):
+        return 0.0
+
+
+@pytest.mark.parametrize("cls", [EdgeHookCow, ZeroHeuristicCow])
+def test_per_edge_hooks_give_the_same_costs_as_the_kernel(cls):
+    world = World(island())
+    kernel, hooked = CowAStar(world), cls(world)
+    rng = np.random.default_rng(3)
+    land = np.argwhere(kernel.grid.costs > 0)
+    for _ in range(40):
+        (sy, sx), (gy, gx) = land[rng.integers(len(land), size=2)]
+        a = kernel.search((int(sx), int(sy)), (int(gx), int(gy)))
+        b = hooked.search((int(sx), int(sy)), (int(gx), int(gy)))
+        assert a.found == b.found and a.cost == pytest.approx(b.cost)
+
+
+def test_python_reference_honours_the_node_cap_and_fail_path():
+    world = World(island())
+    hooked = EdgeHookCow(world, max_nodes=5)
+    r = hooked.search((3, 3), (16, 8))
+    assert (r.found, r.hit_limit, r.expanded) == (False, True, 5)
+    assert r.partial_path[0] == (3, 3)
+
+
+def test_astar_on_a_bare_array_and_bad_terrain():
+    cow = CowAStar(island())
+    assert cow.search((3, 3), (4, 3)).found
+    with pytest.raises(ValueError, match="terrain must be a 2-D integer array, got 2-D float64"):
+        AStar(np.ones((3, 3)))
+
+
+def test_engine_and_model_never_import_pygame():
+    code = (
+        "import sys; import sim.pathfinding, sim.world, sim.species, sim.movingai, sim.terrain; "
+        "bad = [m for m in sys.modules if m.split('.')[0] == 'pygame']; print(bad); assert not bad"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr

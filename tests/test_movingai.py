@@ -1,0 +1,78 @@
+"""Optimal on public benchmarks: the Moving AI Lab scenarios (see tests/data/README.md)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.movingai import GROUND, MapFormatError, ground_costs, read_map, read_scenarios
+from sim.pathfinding import PathGrid
+from tests.helpers import path_cost
+
+DATA = Path(__file__).parent / "data"
+SUITE = Path(os.environ.get("MOVINGAI_DIR", Path(__file__).parents[2] / "shared" / "benchmarks" / "movingai"))
+SUITE_MAPS = sorted(p.stem for p in SUITE.glob("*.map")) if SUITE.is_dir() else []
+
+
+def check_scenarios(map_path: Path, scen_path: Path, sample: int | None, algorithms=("astar", "jps")):
+    chars = read_map(map_path)
+    costs = ground_costs(chars)
+    grid = PathGrid(costs)
+    scens = [
+        s
+        for s in read_scenarios(scen_path)
+        if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND
+    ]
+    assert scens, f"no usable scenarios in {scen_path}"
+    if sample is not None and len(scens) > sample:
+        # Evenly across the buckets, plus the longest: the hardest queries are kept.
+        by_length = sorted(scens, key=lambda s: s.optimal)
+        picks = np.linspace(0, len(by_length) - 1, sample).round().astype(int)
+        scens = [by_length[i] for i in sorted(set(picks.tolist()))]
+    checked = 0
+    for s in scens:
+        for algorithm in algorithms:
+            r = grid.search(s.start, s.goal, algorithm=algorithm)
+            assert r.found, f"{map_path.name}:{s.line} {algorithm}: not found"
+            assert abs(r.cost - s.optimal) <= s.tolerance, (
+                f"{map_path.name}:{s.line} {algorithm}: cost {r.cost} vs optimal {s.optimal}"
+            )
+            assert r.path[0] == s.start and r.path[-1] == s.goal
+        checked += 1
+    # The path is legal and its cost is what was reported (once per map is enough).
+    assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(r.cost)
+    return checked
+
+
+@pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])
+def test_every_scenario_of_the_bundled_maps_is_optimal(name):
+    n = check_scenarios(DATA / f"{name}.map", DATA / f"{name}.map.scen", sample=None)
+    assert n >= 300
+
+
+@pytest.mark.skipif(not SUITE_MAPS, reason=f"Moving AI suite not present at {SUITE}")
+@pytest.mark.parametrize("name", SUITE_MAPS or ["-"])
+def test_sample_of_every_map_in_the_suite_is_optimal(name):
+    check_scenarios(SUITE / f"{name}.map", SUITE / f"{name}.map.scen", sample=40)
+
+
+def test_crlf_map_reads_like_lf():
+    chars = read_map(DATA / "Berlin_0_256.map")
+    assert chars.shape == (256, 256)
+
+
+def test_bad_map_header_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.map"
+    bad.write_text("type octile\nheigth 2\nwidth 2\nmap\n..\n..\n")
+    with pytest.raises(MapFormatError) as info:
+        read_map(bad)
+    assert str(info.value) == (f"{bad}:2: expected header line 'height' (type, height, width, map), got 'heigth 2'")
+    bad.write_text("type octile\nheight 2\nwidth 3\nmap\n...\n..\n")
+    with pytest.raises(MapFormatError, match=r"bad.map:6: row has 2 characters, the header says 3"):
+        read_map(bad)
+    bad.write_text("type octile\nheight 1\nwidth 3\nmap\n.x.\n")
+    with pytest.raises(MapFormatError, match=r"bad.map:5: unknown terrain character 'x' at x=1"):
+        read_map(bad)
