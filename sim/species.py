@@ -65,6 +65,7 @@ class Species:
     label: ClassVar[str]
     astar_class: ClassVar[type[AStar]]
     default_speed: ClassVar[float]
+    default_colour: ClassVar[tuple[int, int, int]]
 
     def speed_factor(self, multiplier: float) -> float:
         """How much of its speed an animal keeps on a cell with this cost multiplier.
@@ -79,6 +80,7 @@ class Cow(Species):
     label = "cows"
     astar_class = CowAStar
     default_speed = 3.0
+    default_colour = (250, 240, 225)
 
 
 class Bird(Species):
@@ -86,6 +88,7 @@ class Bird(Species):
     label = "birds"
     astar_class = BirdAStar
     default_speed = 6.0
+    default_colour = (240, 90, 60)
 
     def speed_factor(self, multiplier: float) -> float:
         """Birds fly at one speed whatever is below them, but slow down over mountains."""
@@ -97,6 +100,7 @@ class WaterCreature(Species):
     label = "water creatures"
     astar_class = WaterCreatureAStar
     default_speed = 4.0
+    default_colour = (90, 230, 220)
 
 
 #: All species by config key, in drawing order.

@@ -1,0 +1,143 @@
+"""The animals' state as a struct of arrays; movement is vectorised over all of them.
+
+Positions are in cell units, ``(x, y)``; a cell's centre is its integer coordinates.
+Paths live in one ``(N, L)`` buffer of flat cell indices (``y * width + x``), so
+following them needs no Python per animal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Agent states.
+IDLE = 0  # resting until idle_until, then (once its cooldown is over) asks for a path
+QUEUED = 1  # waiting in the search queue (the per-frame budget was used up)
+WALKING = 2  # following its path
+REPLAN = 3  # its path was painted over: waits for its cooldown, then searches again
+
+STATE_NAMES = {IDLE: "idle", QUEUED: "waiting for the search budget", WALKING: "walking", REPLAN: "re-planning"}
+
+#: 8 headings, index = round(angle / 45°) with y pointing down: 0 east, 2 south, 4 west, 6 north.
+HEADINGS = 8
+
+_FIELDS = {
+    "species": (np.int8, ()),
+    "pos": (np.float64, (2,)),
+    "cell": (np.int32, (2,)),
+    "state": (np.int8, ()),
+    "idle_until": (np.float64, ()),
+    "next_search_at": (np.float64, ()),
+    "last_search_at": (np.float64, ()),
+    "cooldown": (np.float64, ()),
+    "goal": (np.int32, (2,)),
+    "path_len": (np.int32, ()),
+    "path_pos": (np.int32, ()),
+    "heading": (np.int8, ()),
+    "searches": (np.int32, ()),
+    "last_expanded": (np.int32, ()),
+    "last_ms": (np.float64, ()),
+    "last_cost": (np.float64, ()),
+    "last_outcome": (np.int8, ()),  # 0 none yet, 1 found, 2 failed, 3 capped, 4 other region
+}
+
+OUTCOME_NAMES = {0: "-", 1: "found", 2: "failed", 3: "capped", 4: "unreachable (other region)"}
+
+
+class Agents:
+    """All animals. Arrays are views of the first ``n`` rows of a larger store."""
+
+    def __init__(self, path_capacity: int) -> None:
+        self.n = 0
+        self.path_capacity = path_capacity
+        self._cap = 0
+        self._store: dict[str, np.ndarray] = {}
+        self._grow(64)
+
+    def _grow(self, cap: int) -> None:
+        for name, (dtype, shape) in _FIELDS.items():
+            new = np.zeros((cap, *shape), dtype=dtype)
+            if name in self._store:
+                new[: self.n] = self._store[name][: self.n]
+            self._store[name] = new
+        paths = np.zeros((cap, self.path_capacity), dtype=np.int32)
+        if "paths" in self._store:
+            paths[: self.n] = self._store["paths"][: self.n]
+        self._store["paths"] = paths
+        self._cap = cap
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        store = self.__dict__.get("_store")
+        if store is not None and name in store:
+            return store[name][: self.n]
+        raise AttributeError(name)
+
+    def add(self, species: np.ndarray, cells: np.ndarray, cooldowns: np.ndarray, idle_until: np.ndarray) -> None:
+        """Append animals standing on ``cells`` (k×2 ``(x, y)``), idle until ``idle_until``."""
+        k = len(species)
+        while self.n + k > self._cap:
+            self._grow(self._cap * 2)
+        lo, hi = self.n, self.n + k
+        for arr in self._store.values():
+            arr[lo:hi] = 0
+        s = self._store
+        s["species"][lo:hi] = species
+        s["cell"][lo:hi] = cells
+        s["pos"][lo:hi] = cells
+        s["goal"][lo:hi] = cells
+        s["cooldown"][lo:hi] = cooldowns
+        s["idle_until"][lo:hi] = idle_until
+        s["next_search_at"][lo:hi] = 0.0
+        s["last_search_at"][lo:hi] = -np.inf
+        s["last_cost"][lo:hi] = np.nan
+        s["heading"][lo:hi] = 2
+        self.n = hi
+
+    def keep(self, mask: np.ndarray) -> np.ndarray:
+        """Keep the animals where ``mask`` is true; returns old index -> new index (-1 removed)."""
+        remap = np.full(self.n, -1, dtype=np.int64)
+        kept = np.flatnonzero(mask)
+        remap[kept] = np.arange(len(kept))
+        for arr in self._store.values():
+            arr[: len(kept)] = arr[: self.n][kept]
+        self.n = len(kept)
+        return remap
+
+    def set_path(self, i: int, flat_cells: np.ndarray) -> None:
+        """Give animal ``i`` a path (flat indices, starting at its own cell), truncated to capacity."""
+        k = min(len(flat_cells), self.path_capacity)
+        self._store["paths"][i, :k] = flat_cells[:k]
+        self._store["path_len"][i] = k
+        self._store["path_pos"][i] = 1 if k > 1 else k  # index 0 is where it stands
+
+    def remaining_path(self, i: int) -> np.ndarray:
+        """Flat cells still ahead of animal ``i``."""
+        return self._store["paths"][i, self._store["path_pos"][i] : self._store["path_len"][i]]
+
+    def move(self, dt: float, speeds: np.ndarray, width: int, now: float) -> np.ndarray:
+        """Advance walking animals by ``dt`` seconds at ``speeds`` (cells/s, one per animal).
+
+        Returns the indices of animals that reached the end of their path this step.
+        """
+        walking = np.flatnonzero(self.state == WALKING)
+        if walking.size == 0:
+            return walking
+        paths = self._store["paths"]
+        ppos = self._store["path_pos"]
+        nxt = paths[walking, ppos[walking]]
+        target = np.stack((nxt % width, nxt // width), axis=1).astype(np.float64)
+        pos = self._store["pos"]
+        delta = target - pos[walking]
+        dist = np.hypot(delta[:, 0], delta[:, 1])
+        step = speeds[walking] * dt
+        arrive = step >= dist
+        frac = np.where(arrive, 1.0, step / np.maximum(dist, 1e-12))
+        pos[walking] += delta * frac[:, None]
+        moving = dist > 1e-9
+        ang = np.arctan2(delta[moving, 1], delta[moving, 0])
+        self._store["heading"][walking[moving]] = np.round(ang / (np.pi / 4)).astype(np.int64) % HEADINGS
+        reached = walking[arrive]
+        self._store["cell"][reached] = target[arrive].astype(np.int32)
+        pos[reached] = target[arrive]
+        ppos[reached] += 1
+        done = reached[ppos[reached] >= self._store["path_len"][reached]]
+        return done
