@@ -29,6 +29,21 @@ from .world import Rect, World
 _GOAL_TRIES = 24
 
 
+def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
+    """Animals per species from the config, or ``total`` split in the config's ratio."""
+    base = {key: spec.count for key, spec in config.species.items()}
+    if total is None:
+        return base
+    weights = np.array(list(base.values()), dtype=float)
+    if weights.sum() == 0:
+        weights[:] = 1
+    exact = weights / weights.sum() * total
+    out = np.floor(exact).astype(int)
+    for i in np.argsort(-(exact - out), kind="stable")[: total - out.sum()]:
+        out[i] += 1  # largest remainders get the leftovers
+    return dict(zip(base, out.tolist(), strict=True))
+
+
 class SpeciesRuntime:
     """One species on the current world: its behaviour, A*, regions and speed per terrain."""
 
@@ -44,22 +59,22 @@ class SpeciesRuntime:
         multipliers = np.array([table.get(Terrain(t), 0.0) for t in range(len(Terrain))])
         self.speed_by_terrain = np.zeros(256)
         self.speed_by_terrain[: len(Terrain)] = [spec.speed * species.speed_factor(m) for m in multipliers]
-        self.regions = np.zeros((1, 1), dtype=np.int32)
+        self._regions = np.zeros((1, 1), dtype=np.int32)
         self._regions_rev = -1
         self.world = world
-        self.refresh()
 
     @property
     def costs(self) -> np.ndarray:
-        """This species' cost grid (multipliers, ``[y, x]``; 0 = impassable)."""
+        """This species' cost grid (multipliers, ``[y, x]``; 0 = impassable), kept up to date."""
         return self.astar.grid.costs
 
-    def refresh(self) -> None:
-        """Follow terrain changes: the cost grid (changed region only) and the regions."""
-        self.astar.sync()
+    @property
+    def regions(self) -> np.ndarray:
+        """Connected-region ids (``[y, x]``; 0 = impassable), relabelled when the terrain changed."""
         if self._regions_rev != self.world.revision:
-            self.regions, _ = label_regions(self.costs, self.astar.diagonal)
+            self._regions, _ = label_regions(self.costs, self.astar.diagonal)
             self._regions_rev = self.world.revision
+        return self._regions
 
     def habitable(self) -> np.ndarray:
         """Cells this species may stand on, as (k, 2) ``(x, y)``."""
@@ -118,18 +133,7 @@ class Simulation:
 
     # ------------------------------------------------------------------ setup
     def config_counts(self, total: int | None = None) -> dict[str, int]:
-        """Animals per species from the config, or ``total`` split in the config's ratio."""
-        base = {key: spec.count for key, spec in self.config.species.items()}
-        if total is None:
-            return base
-        weights = np.array(list(base.values()), dtype=float)
-        if weights.sum() == 0:
-            weights[:] = 1
-        exact = weights / weights.sum() * total
-        out = np.floor(exact).astype(int)
-        for i in np.argsort(-(exact - out), kind="stable")[: total - out.sum()]:
-            out[i] += 1  # largest remainders get the leftovers
-        return dict(zip(base, out.tolist(), strict=True))
+        return species_counts(self.config, total)
 
     def _check_counts(self, map_data: MapData, counts: dict[str, int]) -> dict[str, int]:
         """Every species asked for needs a cell; a Moving AI import just leaves it out."""
@@ -182,8 +186,6 @@ class Simulation:
         now = self.time
         self.stats = stats = FrameStats()
         a = self.agents
-        for sp in self.species:
-            sp.refresh()
         ready = ((a.state == st.IDLE) & (a.idle_until <= now) | (a.state == st.REPLAN)) & (a.next_search_at <= now)
         for i in np.flatnonzero(ready):
             if a.state[i] == st.IDLE and not self._pick_goal(int(i)):
@@ -301,8 +303,6 @@ class Simulation:
         changed = self._changed.reshape(self.world.terrain.shape)
         changed[...] = False
         changed[y0:y1, x0:x1] = changed_block
-        for sp in self.species:
-            sp.refresh()
         a = self.agents
         # Walking animals whose remaining path crosses a changed cell plan again.
         walking = np.flatnonzero(a.state == st.WALKING)
@@ -394,8 +394,6 @@ class Simulation:
         self.world.replace(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
         self.map = map_data
         self._changed = np.zeros(self.world.terrain.size, dtype=bool)
-        for sp in self.species:
-            sp.refresh()
         self.agents.keep(np.zeros(self.agents.n, dtype=bool))
         self.scheduler.queue.clear()
         self.record_agent = None

@@ -13,6 +13,6 @@ Never imports pygame: the engine can be reused in any game.
 from __future__ import annotations
 
 from .astar import AStar
-from .search import ALGORITHMS, DIAGONAL_RULES, HEURISTICS, PathGrid, SearchResult, find_path
+from .search import ALGORITHMS, DIAGONAL_RULES, HEURISTICS, PathGrid, SearchResult, find_path, warm_up
 
-__all__ = ["ALGORITHMS", "DIAGONAL_RULES", "HEURISTICS", "AStar", "PathGrid", "SearchResult", "find_path"]
+__all__ = ["ALGORITHMS", "DIAGONAL_RULES", "HEURISTICS", "AStar", "PathGrid", "SearchResult", "find_path", "warm_up"]

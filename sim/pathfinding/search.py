@@ -338,3 +338,15 @@ def find_path(
         algorithm=algorithm,
         max_nodes=max_nodes,
     )
+
+
+def warm_up() -> None:
+    """Compile every kernel (first run) or load it from numba's cache, on a tiny grid.
+
+    Call it while showing a message, so the first real search does not freeze a frame.
+    """
+    grid = PathGrid(np.ones((3, 3)))
+    grid.search((0, 0), (2, 2), record=np.zeros((3, 3), dtype=np.int32))
+    grid.search((0, 0), (2, 2), algorithm="jps", record=np.zeros((3, 3), dtype=np.int32))
+    grid.search((0, 0), (2, 2))
+    grid.search((0, 0), (2, 2), algorithm="jps")

@@ -1,0 +1,8 @@
+"""Start the astar-island demo: ``python main.py`` (see ``python main.py --help``)."""
+
+import sys
+
+from sim.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

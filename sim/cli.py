@@ -1,0 +1,85 @@
+"""Command line: ``python main.py [--config PATH] [--map NAME|PATH] [--headless ...]``.
+
+A bad config or map file ends the program with one line on stderr naming the file, the
+line or key and what is wrong, and exit status 2: never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="main.py", description="Animals finding their way across an island with A*.")
+    ap.add_argument("--config", type=Path, default=ROOT / "config.yaml", help="settings file (default config.yaml)")
+    ap.add_argument("--map", help="map name in maps/ or a path to a .yaml or Moving AI .map file")
+    ap.add_argument("--headless", action="store_true", help="run without a window and print figures")
+    ap.add_argument("--frames", type=int, default=600, help="headless: frames to run (default 600)")
+    ap.add_argument("--agents", type=int, help="number of animals, split in the config's ratio")
+    ap.add_argument("--seed", type=int, help="seed (overrides the config)")
+    ap.add_argument("--json", type=Path, help="headless: also write the figures as JSON here")
+    ap.add_argument("--screenshot", type=Path, help="headless: save the last frame as PNG here")
+    args = ap.parse_args(argv)
+    for name in ("frames", "agents", "seed"):
+        value = getattr(args, name)
+        if value is not None and value < 0:
+            ap.error(f"--{name} must be >= 0, got {value}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # no sound: never wait for an audio device
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.headless:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from .config import ConfigError, load_config
+    from .maps import MapError, load_map, resolve_map
+
+    maps_dir = ROOT / "maps"
+    try:
+        config = load_config(args.config)
+        if args.seed is not None:
+            config = replace(config, seed=args.seed)
+        path = resolve_map(args.map or config.map, maps_dir)
+        map_data = load_map(path, max_size=(config.max_map_width, config.max_map_height))
+        from .app import App
+        from .simulation import species_counts
+
+        counts = species_counts(config, args.agents) if args.agents is not None else None
+        app = App(
+            config,
+            map_data,
+            maps_dir=maps_dir,
+            counts=counts,
+            clock="model" if args.headless else "wall",
+            headless=args.headless,
+            screenshot_dir=ROOT / "screenshots",
+        )
+    except (ConfigError, MapError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.headless:
+            from . import headless
+
+            result = headless.run(app, args.frames)
+            for line in headless.summary_lines(result):
+                print(line)
+            if args.json:
+                headless.write_json(result, args.json)
+            if args.screenshot:
+                import pygame
+
+                pygame.image.save(app.screen, str(args.screenshot))
+        else:
+            app.run()
+    except KeyboardInterrupt:
+        return 130
+    return 0

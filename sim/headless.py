@@ -1,0 +1,76 @@
+"""Headless runs: the same simulation and rendering on SDL's dummy driver, fixed 1/60 s steps.
+
+Searches are charged to the budget by the deterministic cost model (see scheduler), so
+the same seed gives the same checksum; the ms figures reported are measured wall time.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .app import App
+
+STEP = 1.0 / 60.0
+
+
+def run(app: App, frames: int) -> dict:
+    """Run ``frames`` frames as fast as possible; return the figures (see ``summary_lines``)."""
+    frame_ms, search_ms, searches, expanded = [], [], [], []
+    t0 = time.perf_counter()
+    for _ in range(frames):
+        frame_ms.append(app.frame(STEP))
+        s = app.sim.stats
+        search_ms.append(s.search_ms)
+        searches.append(s.searches)
+        expanded.append(s.expanded)
+        if not app.running:
+            break
+    wall = time.perf_counter() - t0
+    n = len(frame_ms)
+    fm, sm = np.array(frame_ms), np.array(search_ms)
+    return {
+        "frames": n,
+        "agents": app.sim.agents.n,
+        "map": app.sim.world.name,
+        "seed": app.config.seed,
+        "fps": n / wall if wall > 0 else 0.0,
+        "frame_ms_p50": float(np.percentile(fm, 50)),
+        "frame_ms_p95": float(np.percentile(fm, 95)),
+        "frame_ms_max": float(fm.max()),
+        "search_ms_p50": float(np.percentile(sm, 50)),
+        "search_ms_p95": float(np.percentile(sm, 95)),
+        "search_ms_max": float(sm.max()),
+        "budget_ms": app.sim.scheduler.budget_ms,
+        "searches_per_s": sum(searches) / wall if wall > 0 else 0.0,
+        "expanded_per_s": sum(expanded) / wall if wall > 0 else 0.0,
+        "searches": int(sum(searches)),
+        "failed": app.sim.totals["failed"],
+        "capped": app.sim.totals["capped"],
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+        "checksum": app.sim.checksum(),
+        "series": {"frame_ms": frame_ms, "search_ms": search_ms, "searches": searches, "expanded": expanded},
+    }
+
+
+def summary_lines(r: dict) -> list[str]:
+    return [
+        f"frames: {r['frames']}  agents: {r['agents']}  map: {r['map']}  seed: {r['seed']}",
+        f"fps: {r['fps']:.1f}",
+        f"frame ms p50/p95/max: {r['frame_ms_p50']:.2f} / {r['frame_ms_p95']:.2f} / {r['frame_ms_max']:.2f}",
+        f"search ms per frame p50/p95/max: {r['search_ms_p50']:.3f} / {r['search_ms_p95']:.3f} / "
+        f"{r['search_ms_max']:.3f}  (budget {r['budget_ms']:g})",
+        f"searches per s: {r['searches_per_s']:.0f}",
+        f"nodes expanded per s: {r['expanded_per_s']:.0f}",
+        f"failed / capped searches: {r['failed']} / {r['capped']}",
+        f"peak rss: {r['peak_rss_mb']:.0f} MB",
+        f"checksum: {r['checksum']}",
+    ]
+
+
+def write_json(r: dict, path: Path) -> None:
+    path.write_text(json.dumps(r, indent=1))
