@@ -117,6 +117,7 @@ class Simulation:
         self.stats = FrameStats()
         self.history = History()
         self.totals = {"searches": 0, "expanded": 0, "failed": 0, "capped": 0, "replans": 0}
+        self._replans_pending = 0  # re-plans caused by painting since the last step
         s = config.search
         self.scheduler = SearchScheduler(s.budget_ms, clock, s.node_cost_us, s.call_cost_us)
         radius = max(spec.wander_radius for spec in config.species.values())
@@ -184,7 +185,8 @@ class Simulation:
         self.time += dt
         self.frame += 1
         now = self.time
-        self.stats = stats = FrameStats()
+        self.stats = stats = FrameStats(replans=self._replans_pending)
+        self._replans_pending = 0
         a = self.agents
         ready = ((a.state == st.IDLE) & (a.idle_until <= now) | (a.state == st.REPLAN)) & (a.next_search_at <= now)
         for i in np.flatnonzero(ready):
@@ -314,7 +316,7 @@ class Simulation:
             replan = walking[hit]
             for i in replan:
                 self._stop_for_replan(int(i))
-            self.stats.replans += len(replan)
+            self._replans_pending += len(replan)
         self._rescue_stranded()
 
     def _stop_for_replan(self, i: int) -> None:
@@ -347,7 +349,7 @@ class Simulation:
                 # A queued animal searches from its new cell when served; a walking one re-plans.
                 if a.state[i] == st.WALKING:
                     a.state[i] = st.REPLAN
-                    self.stats.replans += 1
+                    self._replans_pending += 1
 
     def _nearest_free(self, sp: SpeciesRuntime, x: int, y: int) -> tuple[int, int] | None:
         h, w = sp.costs.shape

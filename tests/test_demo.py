@@ -1,0 +1,319 @@
+"""The island demo, headless: invariants every frame, painting, keys, screenshots, determinism."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pygame
+import pytest
+
+from sim import agents as st
+from sim.maps import parse_map
+from sim.terrain import Terrain as T
+from tests.conftest import ROOT
+from tests.helpers import step_allowed
+
+STEP = 1 / 60
+
+
+def key(k, mod=0):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod))
+
+
+def drag(app, cells, button=1):
+    """Post a mouse stroke through these cells (x, y) with the given button held."""
+    pts = [tuple(int(v) for v in app.cam.to_screen(x, y)) for x, y in cells]
+    held = tuple(int(button == b) for b in (1, 2, 3))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pts[0], button=button))
+    prev = pts[0]
+    for p in pts[1:]:
+        rel = (p[0] - prev[0], p[1] - prev[1])
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=rel, buttons=held))
+        prev = p
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pts[-1], button=button))
+
+
+def check_invariants(sim, last_search_at):
+    a = sim.agents
+    for sp in sim.species:
+        mine = np.flatnonzero(a.species == sp.index)
+        assert (sp.costs[a.cell[mine, 1], a.cell[mine, 0]] > 0).all(), f"{sp.key} on a cell it may not occupy"
+        walking = mine[a.state[mine] == st.WALKING]
+        nxt = a.paths[walking, a.path_pos[walking]]
+        w = sim.world.width
+        assert (sp.costs[nxt // w, nxt % w] > 0).all(), f"{sp.key} walking into a blocked cell"
+    queued = np.flatnonzero(a.state == st.QUEUED)
+    assert sorted(sim.scheduler.queue) == sorted(queued.tolist()), "queue and QUEUED state disagree"
+    assert len(set(sim.scheduler.queue)) == len(sim.scheduler.queue), "an animal is queued twice"
+    for ev in sim.search_log:
+        i = ev.agent
+        prev = last_search_at.get(i, -math.inf)
+        assert ev.time + 1e-9 >= prev + a.cooldown[i], f"animal {i} searched before its cooldown ran out"
+        last_search_at[i] = ev.time
+        if ev.result is not None:
+            costs = sim.species[a.species[i]].costs
+            path = ev.result.walk_path
+            for p, q in itertools.pairwise(path):
+                assert step_allowed(costs, p, q, sim.config.search.diagonal), f"illegal step {p}->{q}"
+    sim.search_log.clear()
+
+
+def test_headless_run_keeps_every_invariant_every_frame(make_app):
+    # A small budget forces requests to wait for later frames.
+    app = make_app(seed=42, budget_ms=0.15)
+    sim = app.sim
+    sim.search_log = []
+    last: dict[int, float] = {}
+    requested = served = 0
+    waited_frames = 0
+    for _ in range(300):
+        before_q = set(sim.scheduler.queue)
+        app.frame(STEP)
+        served += sim.stats.searches
+        waited_frames += sim.stats.waiting > 0
+        requested += len(set(sim.scheduler.queue) - before_q)
+        check_invariants(sim, last)
+    assert sim.agents.n == 500
+    assert waited_frames > 0, "the budget never deferred a request; the test would prove nothing"
+    assert sim.totals["searches"] > 500  # every animal searched at least once, most several times
+    # Nothing lost: every request made was served or still waits.
+    assert served + len(sim.scheduler) >= requested
+
+
+def test_per_frame_budget_bounds_the_searches_in_a_frame(make_app):
+    app = make_app(budget_ms=0.05, node_cost_us=1.0, call_cost_us=10.0)
+    sim = app.sim
+    sim.search_log = []
+    deferred = 0
+    for _ in range(120):
+        app.frame(STEP)
+        charged = [(10.0 + 1.0 * (e.result.expanded if e.result else 0)) / 1000 for e in sim.search_log]
+        # Searches start only while the budget is not spent: all but the last fit in it.
+        assert sum(charged[:-1]) < 0.05
+        deferred += sim.stats.waiting > 0
+        sim.search_log.clear()
+    assert deferred > 0
+
+
+CORRIDOR = """
+name: corridor
+rows: |
+  ##############################
+  #............................#
+  #............................#
+  ###.######################.###
+  #............................#
+  #............................#
+  ##############################
+"""
+
+
+def corridor_map(tmp_path):
+    import yaml
+
+    return parse_map(yaml.safe_load(CORRIDOR), tmp_path / "corridor.yaml", CORRIDOR.lstrip("\n"))
+
+
+def test_painted_wall_across_a_corridor_makes_cows_reroute(make_app, tmp_path):
+    app = make_app(corridor_map(tmp_path), counts={"cow": 1, "bird": 0, "water": 0}, cooldown_s=0.0)
+    sim = app.sim
+    a = sim.agents
+    a.cell[0] = a.pos[0] = (2, 1)
+    a.goal[0] = (2, 5)
+    a.state[0] = st.REPLAN  # plan now
+    app.frame(STEP)
+    assert a.state[0] == st.WALKING
+    first = [(c % 30, c // 30) for c in a.remaining_path(0)]
+    assert (3, 3) in first  # through the left gap
+    drag(app, [(1, 3), (3, 3), (5, 3)])  # wall off the left gap with the mouse
+    app.brush_radius = 0
+    app.frame(STEP)
+    assert sim.world.terrain[3, 3] == T.ROCK
+    assert sim.totals["replans"] + sim.stats.replans >= 1
+    for _ in range(5):
+        app.frame(STEP)
+    new = [(c % 30, c // 30) for c in a.remaining_path(0)]
+    assert (3, 3) not in new and (26, 3) in new  # round by the right gap
+    for _ in range(60 * 30):
+        app.frame(STEP)
+        if a.state[0] != st.WALKING:
+            break
+    assert tuple(a.cell[0]) == (2, 5)
+
+
+def test_animal_left_on_a_blocked_cell_moves_to_the_nearest_free_one(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    sim = app.sim
+    x, y = sim.agents.cell[0]
+    sim.paint(int(x), int(y), 0, T.ROCK)
+    nx, ny = sim.agents.cell[0]
+    assert (nx, ny) != (x, y) and max(abs(nx - x), abs(ny - y)) == 1
+    assert sim.species[sim.agents.species[0]].costs[ny, nx] > 0
+
+
+def test_goal_in_another_region_fails_without_expanding(make_app, tmp_path):
+    app = make_app(corridor_map(tmp_path), counts={"cow": 1, "bird": 0, "water": 0}, cooldown_s=0.0)
+    sim = app.sim
+    sim.paint(3, 3, 0, T.ROCK)
+    sim.paint(26, 3, 0, T.ROCK)  # now top and bottom are separate regions
+    sim.search_log = []
+    a = sim.agents
+    a.cell[0] = a.pos[0] = (5, 1)
+    a.goal[0] = (5, 5)
+    a.state[0] = st.REPLAN
+    app.frame(STEP)
+    ev = sim.search_log[0]
+    assert ev.result is None and a.last_outcome[0] == 4 and a.last_expanded[0] == 0
+    assert sim.stats.failed == 1
+
+
+def test_keys(make_app):
+    app = make_app("maps/tutorial.yaml")
+    sim = app.sim
+    n = sim.agents.n
+    key(pygame.K_PLUS)
+    app.frame(STEP)
+    assert sim.agents.n == n + 50
+    key(pygame.K_MINUS)
+    key(pygame.K_MINUS)
+    app.frame(STEP)
+    assert sim.agents.n == n - 50
+    key(pygame.K_SPACE)
+    app.frame(STEP)
+    t = sim.time
+    app.frame(STEP)
+    assert app.paused and sim.time == t
+    key(pygame.K_SPACE)
+    key(pygame.K_4)
+    key(pygame.K_RIGHTBRACKET)
+    key(pygame.K_p)
+    key(pygame.K_F3)
+    key(pygame.K_h)
+    app.frame(STEP)
+    assert (app.brush, app.brush_radius, app.show_paths, app.show_overlay, app.show_help) == (T.GRASS, 2, 1, 1, 1)
+    key(pygame.K_ESCAPE)  # closes help first
+    app.frame(STEP)
+    assert app.running and not app.show_help
+    sim.paint(20, 12, 3, T.ROCK)
+    key(pygame.K_r)
+    app.frame(STEP)
+    assert (sim.world.terrain == sim.world.original).all()
+    key(pygame.K_ESCAPE)
+    app.frame(STEP)
+    assert not app.running
+
+
+def test_pan_and_zoom(make_app):
+    app = make_app("maps/archipelago.yaml", counts={"cow": 10, "bird": 10, "water": 10})
+    x0, tile = app.cam.x, app.cam.tile
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0))
+    for _ in range(10):
+        app.frame(STEP)
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT, mod=0))
+    app.frame(STEP)
+    assert app.cam.x > x0
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 200), rel=(0, 0), buttons=(0, 0, 0)))
+    under = app.cam.cell_at(300, 200)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.frame(STEP)
+    assert app.cam.tile > tile
+    assert app.cam.cell_at(300, 200) == pytest.approx(under, abs=1 / tile)
+    x1 = app.cam.x
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(300, 200), button=2))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(200, 200), rel=(-100, 0), buttons=(0, 1, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(200, 200), button=2))
+    app.frame(STEP)
+    assert app.cam.x == pytest.approx(x1 + 100)
+
+
+def test_right_button_restores_the_original_terrain(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 1})
+    sim = app.sim
+    cells = [(x, 12) for x in range(14, 26)]
+    before = sim.world.terrain.copy()
+    drag(app, cells, button=1)
+    app.frame(STEP)
+    assert (sim.world.terrain[12, 14:26] == T.ROCK).all()
+    drag(app, cells, button=3)
+    app.frame(STEP)
+    assert (sim.world.terrain == before).all()
+
+
+def test_screenshot_key_writes_a_png_that_is_not_one_flat_colour(make_app, tmp_path):
+    app = make_app()
+    app.frame(STEP)
+    key(pygame.K_F12)
+    app.frame(STEP)
+    shots = list((tmp_path / "shots").glob("*.png"))
+    assert len(shots) == 1
+    img = pygame.surfarray.array3d(pygame.image.load(str(shots[0])))
+    assert img.shape[:2] == app.screen.get_size()
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 20
+
+
+def test_every_shipped_map_runs(make_app):
+    for name in ("island", "tutorial", "river", "fortress", "archipelago"):
+        app = make_app(f"maps/{name}.yaml", counts={"cow": 30, "bird": 30, "water": 30})
+        for _ in range(30):
+            app.frame(STEP)
+        assert app.sim.agents.n == 90
+
+
+def run_main(*args, timeout=240):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
+
+
+def test_same_seed_same_checksum_and_json_figures(tmp_path):
+    out = [
+        run_main("--headless", "--frames", "150", "--agents", "300", "--seed", s, "--json", str(tmp_path / f"{i}.json"))
+        for i, s in enumerate(("7", "7", "8"))
+    ]
+    for o in out:
+        assert o.returncode == 0, o.stderr
+    sums = [next(line for line in o.stdout.splitlines() if line.startswith("checksum:")) for o in out]
+    assert sums[0] == sums[1] != sums[2]
+    figures = json.loads((tmp_path / "0.json").read_text())
+    for k in (
+        "frames",
+        "agents",
+        "fps",
+        "frame_ms_p50",
+        "frame_ms_p95",
+        "frame_ms_max",
+        "search_ms_p50",
+        "search_ms_p95",
+        "search_ms_max",
+        "searches_per_s",
+        "expanded_per_s",
+        "failed",
+        "capped",
+        "peak_rss_mb",
+        "checksum",
+        "series",
+    ):
+        assert k in figures
+    assert figures["frames"] == 150 and figures["agents"] == 300
+    assert len(figures["series"]["frame_ms"]) == 150 and figures["checksum"] == sums[0].split()[-1]
+
+
+def test_model_layers_never_import_pygame():
+    code = (
+        "import sys; import sim.simulation, sim.config, sim.maps, sim.agents, sim.scheduler, sim.camera, "
+        "sim.regions, sim.mapgen, sim.stats; bad = [m for m in sys.modules if m.split('.')[0] == 'pygame']; "
+        "assert not bad, bad"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
