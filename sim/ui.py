@@ -13,7 +13,7 @@ INK = (236, 236, 228)
 DIM = (160, 164, 160)
 WARN = (255, 120, 100)
 GOOD = (140, 230, 140)
-PANEL = (12, 16, 24, 200)
+PANEL = (12, 16, 24, 228)
 
 HELP = [
     ("Mouse", ""),
@@ -106,7 +106,11 @@ def overlay(screen: pygame.Surface, text: Text, sim: Simulation, fps: float, fra
             DIM,
         ),
         ("", INK),
-        ("search ms per frame, last 5 s  (red line: budget)", DIM),
+        (
+            f"search ms per frame, last 5 s: peak {max(sim.history.search_ms, default=0.0):.2f}"
+            f"  (red line: budget {budget:g})",
+            DIM,
+        ),
         ("", INK),
         ("", INK),
         ("", INK),

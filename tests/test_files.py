@@ -1,0 +1,286 @@
+"""Maps and settings as files: formats, round trips, and a clear line for every bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pygame
+import pytest
+import yaml
+
+from sim.cli import main
+from sim.config import ConfigError, default_config, load_config, parse_config
+from sim.mapgen import generate_island
+from sim.maps import MapError, list_maps, load_map, save_map
+from sim.terrain import Terrain as T
+from tests.conftest import ROOT
+
+SHARED = ROOT.parent / "shared" / "benchmarks" / "movingai"
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+GOOD_ROWS = """
+name: tiny
+rows: |
+  ~~~~~~~~
+  ~~....~~
+  ~~.TT.~~
+  ~~~~~~~~
+"""
+
+# (file name, contents, the message expected after "error: ")
+BAD_MAPS = [
+    ("malformed.yaml", "name: [unclosed\nrows: |\n  ~~\n", "{p}:2: not valid YAML"),
+    ("tab.yaml", "rows: |\n  ~~..~~\n  ~~.\t~~\n", "{p}:3: tab character in row 2 at column 4; use legend characters"),
+    (
+        "unknown.yaml",
+        "rows: |\n  ~~..~~\n  ~~.x~~\n",
+        "{p}:3: unknown character 'x' in row 2 at column 4; the legend has ~:.T%^#",
+    ),
+    ("ragged.yaml", "rows: |\n  ~~..~~\n  ~~..~\n", "{p}:3: row 2 has 5 characters, expected 6 like the first row"),
+    ("empty.yaml", "", "{p}: the map file is empty"),
+    ("norows.yaml", "name: x\nrows: |\n\n", "{p}:2: the map has no rows"),
+    (
+        "huge.yaml",
+        "generator: island\nwidth: 5000\nheight: 100\n",
+        "{p}:2: map is 5000x100, larger than the limit 2048x2048",
+    ),
+    (
+        "types.yaml",
+        "generator: island\nwidth: wide\nheight: 100\n",
+        "{p}:2: 'width' must be a whole number from 8 to 1000000, got 'wide'",
+    ),
+    ("listrows.yaml", "rows: 42\n", "{p}:1: 'rows' must be a block of text (rows: |) or a list of strings"),
+    ("key.yaml", "nmae: x\nrows: |\n  ~~\n", "{p}:1: unknown key 'nmae' (did you mean 'name'?)"),
+    (
+        "nofish.yaml",
+        "rows: |\n  ....\n  ....\n",
+        "{p}: no cell where water creatures can stand (they need water); add some or set species.water.count to 0",
+    ),
+    (
+        "badheader.map",
+        "type octile\nheigth 2\nwidth 2\nmap\n..\n..\n",
+        "{p}:2: expected header line 'height' (type, height, width, map), got 'heigth 2'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), BAD_MAPS, ids=[b[0] for b in BAD_MAPS])
+def test_bad_map_file_gives_one_clear_line_and_exit_2(tmp_path, capsys, name, text, expected):
+    p = tmp_path / name
+    p.write_text(text)
+    code = main(["--headless", "--frames", "1", "--map", str(p)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err.startswith("error: " + expected.format(p=p)), err
+    assert "\n" not in err and "Traceback" not in err
+
+
+def test_missing_map_file_suggests_a_close_name(capsys):
+    assert main(["--headless", "--frames", "1", "--map", "islnd"]) == 2
+    assert capsys.readouterr().err.strip() == "error: islnd: map not found (did you mean 'island'?)"
+
+
+BAD_CONFIGS = [
+    ("serach:\n  budget_ms: 2\n", "{p}: unknown key 'serach' (did you mean 'search'?)"),
+    (
+        "species:\n  cow:\n    count: -3\n",
+        "{p}: key 'species.cow.count': expected a whole number from 0 to 100000, got -3",
+    ),
+    ("window:\n  width: big\n", "{p}: key 'window.width': expected a whole number from 320 to 10000, got 'big'"),
+    ("species:\n  cow:\n    costz: {}\n", "{p}: unknown key 'species.cow.costz' (did you mean 'costs'?)"),
+    ("seed: [1\n", "{p}:2: not valid YAML"),
+    ("- just\n- a list\n", "{p}: expected a mapping of settings at the top level, got list"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), BAD_CONFIGS)
+def test_bad_config_gives_one_clear_line_and_exit_2(tmp_path, capsys, text, expected):
+    p = tmp_path / "config.yaml"
+    p.write_text(text)
+    assert main(["--headless", "--frames", "1", "--config", str(p)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: " + expected.format(p=p)), err
+
+
+def test_no_traceback_from_the_real_command_line(tmp_path):
+    bad = write(tmp_path, "ragged.yaml", "rows: |\n  ~~..~~\n  ~~..~\n")
+    missing = tmp_path / "nope.yaml"
+    for args in (["--map", str(bad)], ["--config", str(missing)]):
+        r = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "--headless", "--frames", "1", *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert r.returncode == 2
+        assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stderr == f"error: {missing}: settings file not found\n"
+
+
+def test_shipped_config_and_defaults_agree():
+    shipped, defaults = load_config(ROOT / "config.yaml"), default_config()
+    assert shipped.species["cow"].costs["grass"] == defaults.species["cow"].costs["grass"] == 0.85
+    assert {k: v.count for k, v in shipped.species.items()} == {"water": 100, "cow": 250, "bird": 150}
+    with pytest.raises(ConfigError, match="min 3 is greater than max 1"):
+        parse_config({"species": {"bird": {"idle_s": [3, 1]}}})
+
+
+def test_config_path_option_is_used(tmp_path, capsys):
+    p = write(tmp_path, "c.yaml", "species:\n  cow: {count: 3}\n  bird: {count: 2}\n  water: {count: 1}\n")
+    assert main(["--headless", "--frames", "2", "--config", str(p), "--map", "tutorial"]) == 0
+    assert "agents: 6" in capsys.readouterr().out
+
+
+def test_shipped_maps_cover_the_brief():
+    maps = {p.stem: load_map(p) for p in list_maps(ROOT / "maps") if p.suffix == ".yaml"}
+    assert {"island", "tutorial", "archipelago", "river", "fortress"} <= set(maps)
+    h, w = maps["island"].terrain.shape
+    assert 140 <= w <= 180 and 90 <= h <= 110
+    h, w = maps["tutorial"].terrain.shape
+    assert 35 <= w <= 45 and 20 <= h <= 30
+    assert maps["archipelago"].kind == "generated" and min(maps["archipelago"].terrain.shape) >= 256
+    for name, m in maps.items():
+        assert set(np.unique(m.terrain)) <= set(range(7)), name
+
+
+def test_generated_maps_are_deterministic():
+    a = generate_island(120, 90, seed=3, islands=4)
+    assert (a == generate_island(120, 90, seed=3, islands=4)).all()
+    assert not (a == generate_island(120, 90, seed=4, islands=4)).all()
+    assert {T.WATER, T.SAND, T.GRASS} <= set(np.unique(a).tolist())
+
+
+def test_saved_map_loads_back_identical_and_is_never_overwritten(tmp_path):
+    src = write(tmp_path, "tiny.yaml", GOOD_ROWS)
+    m = load_map(src)
+    painted = m.terrain.copy()
+    painted[1, 3] = T.ROCK
+    painted[2, 2] = T.SWAMP
+    first = save_map(m.name, painted, src, tmp_path)
+    second = save_map(m.name, painted, src, tmp_path)
+    assert first.name == "tiny-edited.yaml" and second.name == "tiny-edited-2.yaml"
+    again = load_map(first)
+    assert (again.terrain == painted).all() and again.name == "tiny (edited)"
+    assert (load_map(src).terrain == m.terrain).all()  # the original is untouched
+
+
+def test_generated_map_saves_as_rows_and_round_trips(tmp_path):
+    m = load_map(ROOT / "maps" / "archipelago.yaml")
+    out = save_map(m.name, m.terrain, None, tmp_path)
+    assert (load_map(out).terrain == m.terrain).all()
+    assert "rows: |" in out.read_text()
+
+
+def test_list_form_rows_and_custom_legend(tmp_path):
+    p = write(
+        tmp_path,
+        "legend.yaml",
+        """
+        name: custom
+        legend: {"w": water, "g": grass}
+        rows:
+          - wwww
+          - wggw
+        spawn:
+          cow: [[1, 1, 2, 1]]
+        """,
+    )
+    m = load_map(p)
+    assert m.terrain.tolist() == [[0, 0, 0, 0], [0, 2, 2, 0]]
+    assert m.spawn == {"cow": [(1, 1, 2, 1)]}
+    bad = write(tmp_path, "legend2.yaml", 'legend: {"w": lava}\nrows: |\n  ww\n')
+    with pytest.raises(MapError, match=r"legend2.yaml:1: legend 'w': unknown terrain 'lava'"):
+        load_map(bad)
+
+
+def test_movingai_map_loads_with_the_terrain_mapping():
+    m = load_map(ROOT / "tests" / "data" / "den312d.map")
+    assert m.kind == "movingai" and m.terrain.shape == (81, 65)
+    assert set(np.unique(m.terrain).tolist()) <= {T.GRASS, T.ROCK, T.FOREST, T.SWAMP, T.WATER}
+
+
+@pytest.mark.skipif(not (SHARED / "icecrown.map").exists(), reason="Moving AI suite not present")
+def test_movingai_swamp_and_water_import():
+    m = load_map(SHARED / "icecrown.map")
+    assert {T.SWAMP, T.WATER, T.GRASS, T.ROCK} <= set(np.unique(m.terrain).tolist())
+
+
+def test_movingai_map_runs_without_the_species_it_cannot_hold(make_app):
+    app = make_app("tests/data/den312d.map", counts={"cow": 20, "bird": 20, "water": 20})
+    assert app.sim.counts["water"] == 0 and app.sim.agents.n == 40
+    assert any("water creatures" in m[0] for m in app.messages)
+    for _ in range(20):
+        app.frame(1 / 60)
+
+
+def post_key(k, mod=0):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""))
+
+
+def test_next_map_key_swaps_and_respawns_on_valid_cells(make_app):
+    app = make_app("maps/archipelago.yaml", counts={"cow": 40, "bird": 40, "water": 40})
+    post_key(pygame.K_n)  # next after archipelago (sorted): fortress
+    app.frame(1 / 60)
+    sim = app.sim
+    assert sim.world.name == "Fortress" and sim.agents.n == 120
+    for sp in sim.species:
+        mine = sim.agents.species == sp.index
+        assert (sp.costs[sim.agents.cell[mine, 1], sim.agents.cell[mine, 0]] > 0).all()
+    post_key(pygame.K_TAB)
+    app.frame(1 / 60)
+    assert sim.world.name == "Island"
+
+
+def test_picker_lists_maps_and_enter_loads(make_app):
+    app = make_app("maps/tutorial.yaml")
+    post_key(pygame.K_m)
+    app.frame(1 / 60)
+    assert app.picker is not None and [p.stem for p in app.picker][:2] == ["archipelago", "fortress"]
+    assert app.picker[app.picker_sel].stem == "tutorial"
+    post_key(pygame.K_UP)
+    post_key(pygame.K_RETURN)
+    app.frame(1 / 60)
+    assert app.picker is None and app.sim.world.name == "River and lakes"
+
+
+def test_bad_map_in_the_running_demo_is_reported_and_nothing_is_lost(make_app, tmp_path):
+    app = make_app("maps/tutorial.yaml")
+    app.sim.paint(20, 12, 2, T.ROCK)
+    painted = app.sim.world.terrain.copy()
+    n = app.sim.agents.n
+    for text in ("rows: |\n  ~~..~~\n  ~~..~\n", "rows: |\n  ....\n"):  # ragged; no water for fish
+        bad = write(tmp_path, "bad.yaml", text)
+        assert app.load(bad) is False
+        assert (app.sim.world.terrain == painted).all() and app.sim.agents.n == n
+        assert app.messages[-1][0].startswith("could not load map: ")
+    app.frame(1 / 60)
+    assert (app.sim.world.terrain == painted).all()
+
+
+def test_ctrl_s_saves_next_to_the_original(make_app, tmp_path):
+    src = tmp_path / "tut.yaml"
+    src.write_text((ROOT / "maps" / "tutorial.yaml").read_text())
+    app = make_app(load_map(src))
+    app.sim.paint(20, 12, 1, T.ROCK)
+    post_key(pygame.K_s, pygame.KMOD_CTRL)
+    app.frame(1 / 60)
+    saved = tmp_path / "tut-edited.yaml"
+    assert saved.exists() and (load_map(saved).terrain == app.sim.world.terrain).all()
+    assert app.messages[-1][0] == f"saved {saved}"
+
+
+def test_only_safe_load_is_used():
+    for path in (ROOT / "sim").rglob("*.py"):
+        text = path.read_text()
+        assert "yaml.load(" not in text and "yaml.unsafe_load" not in text and "yaml.full_load" not in text, path
+    assert yaml.safe_load("a: 1") == {"a": 1}
