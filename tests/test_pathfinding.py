@@ -276,3 +276,19 @@ def test_record_must_match_the_grid():
     assert str(info.value) == "record must have the grid's shape (3, 4), got (4, 3)"
     with pytest.raises(TypeError):
         grid.search((0, 0), (1, 1), record=np.zeros((3, 4)))
+
+
+def test_trace_gives_the_expansion_order_the_record_shows():
+    rng = np.random.default_rng(11)
+    costs = np.where(rng.random((30, 40)) < 0.25, 0.0, rng.choice([0.85, 1.0, 2.0], size=(30, 40)))
+    costs[2, 2] = costs[27, 37] = 1.0
+    grid = PathGrid(costs)
+    for algorithm in ("astar", "dijkstra", "greedy"):
+        record = np.zeros((30, 40), dtype=np.int32)
+        trace = np.zeros(30 * 40, dtype=np.int32)
+        r = grid.search((2, 2), (37, 27), algorithm=algorithm, record=record, trace=trace)
+        order = trace[: r.expanded]
+        assert (record.ravel()[order] == np.arange(1, r.expanded + 1)).all()
+        short = np.zeros(5, dtype=np.int32)
+        grid.search((2, 2), (37, 27), algorithm=algorithm, trace=short)
+        assert (short == order[:5]).all()  # a short trace keeps the first expansions

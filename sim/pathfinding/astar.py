@@ -176,8 +176,12 @@ class AStar:
         algorithm: str = "astar",
         weight: float = 1.0,
         record: np.ndarray | None = None,
+        trace: np.ndarray | None = None,
     ) -> SearchResult:
-        """Find a path for this kind of agent from ``start`` to ``goal`` (``(x, y)`` cells)."""
+        """Find a path for this kind of agent from ``start`` to ``goal`` (``(x, y)`` cells).
+
+        ``record`` and ``trace`` as in :meth:`PathGrid.search` (cost-grid models only).
+        """
         grid = self.grid
         if not self._python_hooks:
             if self.use_jps and algorithm == "astar" and self.diagonal == "no-corner-cutting" and grid.uniform:
@@ -191,12 +195,13 @@ class AStar:
                 algorithm=algorithm,
                 max_nodes=self.max_nodes,
                 record=record,
+                trace=trace,
             )
         resolve_options(self.diagonal, self.heuristic_name, weight, algorithm, self.max_nodes)
         start = _check_point("start", start, grid.width, grid.height)
         goal = _check_point("goal", goal, grid.width, grid.height)
-        if record is not None:
-            raise ValueError("record is only available for cost-grid models (no per-edge hooks)")
+        if record is not None or trace is not None:
+            raise ValueError("record and trace are only available for cost-grid models (no per-edge hooks)")
         return python_search(
             grid.width,
             grid.height,

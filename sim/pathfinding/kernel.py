@@ -131,7 +131,8 @@ def search_kernel(
     heap_key,  # float64[:] workspace: heap priorities (capacity >= number of cells)
     heap_node,  # int32[:] workspace: heap payloads
     path_out,  # int32[:] out: path indices, start..goal (or start..closest)
-    record,  # int32[:, :] optional (H, W) trace; shape (0, 0) when not recording
+    record,  # int32[:, :] optional (H, W) footprint; shape (0, 0) when not recording
+    trace,  # int32[:]    optional expansion order (unpadded flat y*W+x); size 0 when not tracing
 ):
     """Best-first search from ``start`` to ``goal`` with priority ``g_mult*g + h_mult*h``.
 
@@ -146,6 +147,7 @@ def search_kernel(
 
     When ``record`` has the grid's shape, ``record[y, x]`` is set to ``-1`` for a cell
     put on the open list and to ``k`` (1-based) when it is the k-th cell expanded.
+    ``trace[k - 1]`` gets the k-th expanded cell (``y * W + x``) while ``k <= trace.size``.
     """
     open_mark = 2 * gen
     closed_mark = open_mark + 1
@@ -191,6 +193,8 @@ def search_kernel(
         ux = u - uy * width  # one division, not two
         if recording:
             record[uy - 1, ux - 1] = expanded
+        if expanded <= trace.size:
+            trace[expanded - 1] = (uy - 1) * (width - 2) + ux - 1
         gu = g[u]
         if u == goal:
             status = STATUS_FOUND
@@ -353,12 +357,13 @@ def jps_kernel(
     heap_node,
     path_out,
     record,
+    trace,
 ):
     """A* with jump point search; ``unit`` is the grid's one multiplier.
 
     Same arguments and return value as :func:`search_kernel` (no diagonal rule: always
     no-corner-cutting; the priority is ``g + h_mult*h``). ``expanded`` counts jump
-    points taken off the heap; ``record`` marks jump points, not every cell scanned.
+    points taken off the heap; ``record`` and ``trace`` show jump points, not every cell scanned.
     """
     open_mark = 2 * gen
     closed_mark = open_mark + 1
@@ -403,6 +408,8 @@ def jps_kernel(
         ux = u - uy * width
         if recording:
             record[uy - 1, ux - 1] = expanded
+        if expanded <= trace.size:
+            trace[expanded - 1] = (uy - 1) * (width - 2) + ux - 1
         gu = g[u]
         if u == goal:
             status = STATUS_FOUND

@@ -147,6 +147,7 @@ class PathGrid:
         self._heap_node = np.zeros(n, dtype=np.int32)
         self._path = np.zeros(n, dtype=np.int32)
         self._no_record = np.zeros((0, 0), dtype=np.int32)
+        self._no_trace = np.zeros(0, dtype=np.int32)
         self._gen = 0
         self._min_cost, self._max_cost = self._multiplier_range()
 
@@ -202,13 +203,17 @@ class PathGrid:
         algorithm: str = "astar",
         max_nodes: int | None = None,
         record: np.ndarray | None = None,
+        trace: np.ndarray | None = None,
     ) -> SearchResult:
         """Search from ``start`` to ``goal``; see :func:`find_path` for the options.
 
         ``record``, if given, must be an int32 array of the grid's shape ``(H, W)``. It is
         cleared, then ``record[y, x]`` is set to ``-1`` for each cell left on the open
         list and to ``k`` for the k-th cell expanded (1-based): the search's footprint and
-        expansion order, for visualisation. Not asking costs nothing.
+        expansion order, for visualisation. ``trace``, if given, must be a 1-D int32 array:
+        ``trace[k]`` gets the (k+1)-th expanded cell as ``y * W + x``, for the first
+        ``min(len(trace), result.expanded)`` expansions (cost: one write per expansion).
+        Not asking for either costs nothing.
         """
         diag, heuristic, weight, algorithm, max_nodes = resolve_options(
             diagonal, heuristic, weight, algorithm, max_nodes
@@ -223,7 +228,12 @@ class PathGrid:
                 raise ValueError(f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}")
             record.fill(0)
             rec = record
-        return self._run(start, goal, diag, heuristic, weight, algorithm, max_nodes, rec)
+        tr = self._no_trace
+        if trace is not None:
+            if not isinstance(trace, np.ndarray) or trace.dtype != np.int32 or trace.ndim != 1:
+                raise TypeError("trace must be a 1-D numpy int32 array")
+            tr = trace
+        return self._run(start, goal, diag, heuristic, weight, algorithm, max_nodes, rec, tr)
 
     def _run(
         self,
@@ -235,6 +245,7 @@ class PathGrid:
         algorithm: str,
         max_nodes: int | None,
         record: np.ndarray,
+        trace: np.ndarray,
     ) -> SearchResult:
         if algorithm == "jps":
             if diag != _k.DIAG_NO_CORNER_CUTTING:
@@ -276,7 +287,7 @@ class PathGrid:
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
         cap = max_nodes if max_nodes is not None else self._flat.size
         work = (self._gen, self._g, self._parent, self._mark)
-        work += (self._heap_key, self._heap_node, self._path, record)
+        work += (self._heap_key, self._heap_node, self._path, record, trace)
         if algorithm == "jps":
             status, n, expanded, _end = _k.jps_kernel(
                 self._flat, wp, flat_start, flat_goal, metric, self._min_cost, h_mult, cap, *work
