@@ -30,6 +30,8 @@ _FIELDS = {
     "last_search_at": (np.float64, ()),
     "cooldown": (np.float64, ()),
     "goal": (np.int32, (2,)),
+    "last_start": (np.int32, (2,)),
+    "last_goal": (np.int32, (2,)),
     "path_len": (np.int32, ()),
     "path_pos": (np.int32, ()),
     "heading": (np.int8, ()),

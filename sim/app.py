@@ -15,12 +15,15 @@ import numpy as np
 import pygame
 
 from .camera import Camera
+from .compare import Comparison
 from .config import Config
+from .inspector import describe, pick_animal, replay_last_search
 from .maps import MapData, MapError, list_maps, load_map, save_map
 from .pathfinding import warm_up
 from .regions import label_regions
 from .render import WorldView
-from .simulation import Simulation
+from .search_views import SearchViews, draw_compare, inspector_panel
+from .simulation import SearchEvent, Simulation
 from .terrain import Terrain
 from .ui import GOOD, INK, WARN, Text, help_panel, map_picker, overlay, splash, status_line
 
@@ -33,6 +36,7 @@ PAN_KEYS = {
     pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
 }  # fmt: skip
 PAN_SPEED = 700.0  # pixels per second
+COMPARE_SPECIES = ("cow", "bird", "water")  # keys 1-3 in compare mode
 
 
 class App:
@@ -64,6 +68,14 @@ class App:
         self.cam = Camera(w, h, self.sim.world.width, self.sim.world.height, tile=config.window.tile_px)
         self.cam.pan((self.sim.world.width * self.cam.tile - w) / 2 - self.cam.x, 0)
         self.view = WorldView(self.sim, self.cam)
+        self.search_views = SearchViews(self.sim, self.view)
+        self.tool = "paint"  # or "inspect" (I)
+        self.follow = False
+        self.sel_record: np.ndarray | None = None
+        self.sel_event: SearchEvent | None = None
+        self.field_species: int | None = None  # V: whose cost field is shown
+        self.compare: Comparison | None = None
+        self._paused_before_compare = False
         self.running = True
         self.paused = False
         self.show_paths = False
@@ -140,11 +152,29 @@ class App:
         if self.picker is not None:
             self._picker_key(k)
             return
+        if self.compare is not None and self._compare_key(k, e):
+            return
         if k == pygame.K_ESCAPE:
             if self.show_help:
                 self.show_help = False
+            elif self.selected is not None:
+                self.select(None)
             else:
                 self.running = False
+        elif k == pygame.K_i:
+            self.tool = "inspect" if self.tool == "paint" else "paint"
+            self.message(f"tool: {self.tool}" + (" (click an animal)" if self.tool == "inspect" else ""))
+        elif k == pygame.K_f and self.selected is not None:
+            self.follow = not self.follow
+        elif k == pygame.K_c:
+            self.open_compare()
+        elif k == pygame.K_v:
+            n = len(self.sim.species)
+            self.field_species = (
+                0 if self.field_species is None else (self.field_species + 1 if self.field_species + 1 < n else None)
+            )
+        elif k == pygame.K_x:
+            self.sim.enable_heat(self.sim.heat is None)
         elif k == pygame.K_s and ctrl:
             self.save_map()
         elif k in PAN_KEYS:
@@ -188,9 +218,15 @@ class App:
                         self.picker_sel = i
                         self._picker_key(pygame.K_RETURN)
             return
-        shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT) or bool(getattr(e, "mod", 0) & pygame.KMOD_SHIFT)
-        if e.button == 2 or (e.button == 3 and shift):
+        mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+        if self.compare is not None and e.button == 1:
+            self._compare_click(e.pos)
+            return
+        if e.button == 2 or (e.button == 3 and mods & pygame.KMOD_SHIFT):
             self._panning = True
+        elif e.button == 1 and (self.tool == "inspect" or mods & pygame.KMOD_CTRL):
+            x, y = self.cam.cell_at(*e.pos)
+            self.select(pick_animal(self.sim, x - 0.5, y - 0.5, radius=max(1.0, 10 / self.cam.tile)))
         elif e.button == 1:
             self._paint_to(e.pos, self.brush)
         elif e.button == 3:
@@ -200,8 +236,9 @@ class App:
         self.mouse = e.pos
         if self._panning:
             self.cam.pan(-e.rel[0], -e.rel[1])
-        elif self.picker is None and e.buttons[0]:
-            self._paint_to(e.pos, self.brush)
+        elif self.picker is None and self.compare is None and self.tool == "paint" and e.buttons[0]:
+            if self._paint_last is not None:  # a stroke that began as a paint click
+                self._paint_to(e.pos, self.brush)
         elif self.picker is None and e.buttons[2]:
             self._paint_to(e.pos, None)
 
@@ -218,6 +255,99 @@ class App:
                 self.view.terrain_changed(rect)
         self._paint_last = (cx, cy)
 
+    # ---------------------------------------------------------------- inspecting
+    @property
+    def selected(self) -> int | None:
+        """The inspected animal (the simulation records its searches' footprints)."""
+        return self.sim.record_agent
+
+    def select(self, i: int | None) -> None:
+        """Select animal ``i`` (None: deselect) and show the footprint of its last search."""
+        self.sim.record_agent = i
+        self.sel_record = self.sel_event = None
+        self.follow = self.follow and i is not None
+        if i is not None:
+            replay = replay_last_search(self.sim, i)
+            if replay is not None:
+                self.sel_record, self.sel_event = replay
+
+    # ---------------------------------------------------------------- comparing
+    def open_compare(self) -> None:
+        """Enter compare mode (the simulation pauses until it is left)."""
+        sel = self.selected
+        species = int(self.sim.agents.species[sel]) if sel is not None else self._species_index("cow")
+        self.compare = Comparison(species, diagonal=self.config.search.diagonal, weight=2.0)
+        self._paused_before_compare = self.paused
+        self.paused = True
+
+    def close_compare(self) -> None:
+        self.compare = None
+        self.paused = self._paused_before_compare
+
+    def _species_index(self, key: str) -> int:
+        return next(sp.index for sp in self.sim.species if sp.key == key)
+
+    def _compare_run(self) -> None:
+        cmp = self.compare
+        if cmp is not None and cmp.start is not None and cmp.goal is not None:
+            cmp.run(self.sim.species[cmp.species].astar.grid)
+
+    def _compare_click(self, pos: tuple[int, int]) -> None:
+        cmp = self.compare
+        assert cmp is not None
+        if cmp.runs:  # back to the map for a new query
+            cmp.runs, cmp.start, cmp.goal = [], None, None
+            return
+        x, y = self.cam.cell_index_at(*pos)
+        sp = self.sim.species[cmp.species]
+        if not self.sim.world.inside(x, y) or sp.costs[y, x] <= 0:
+            self.message(f"{sp.species.label} cannot stand there", WARN)
+            return
+        if cmp.start is None:
+            cmp.start = (x, y)
+        else:
+            cmp.goal = (x, y)
+            self._compare_run()
+
+    def _compare_key(self, k: int, e: pygame.event.Event) -> bool:
+        """Keys in compare mode; returns False for keys it leaves to the normal handling."""
+        cmp = self.compare
+        assert cmp is not None
+        shift = bool(getattr(e, "mod", 0) & pygame.KMOD_SHIFT)
+        if k in (pygame.K_ESCAPE, pygame.K_c):
+            self.close_compare()
+        elif pygame.K_1 <= k <= pygame.K_3:
+            cmp.species = self._species_index(COMPARE_SPECIES[k - pygame.K_1])
+            cmp.runs, cmp.start, cmp.goal = [], None, None
+        elif k == pygame.K_d:
+            cmp.cycle_diagonal()
+            self._compare_run()
+        elif k == pygame.K_e:
+            cmp.cycle_heuristic()
+            self._compare_run()
+        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS, pygame.K_MINUS, pygame.K_KP_MINUS):
+            up = k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
+            cmp.weight = min(10.0, cmp.weight + 0.5) if up else max(1.0, cmp.weight - 0.5)
+            self._compare_run()
+        elif k == pygame.K_SPACE:
+            cmp.playing = not cmp.playing
+            if cmp.playing and cmp.step >= cmp.longest:
+                cmp.step = 0.0
+        elif k in (pygame.K_RIGHT, pygame.K_LEFT):
+            cmp.step_by((10 if shift else 1) * (1 if k == pygame.K_RIGHT else -1))
+        elif k == pygame.K_UP:
+            cmp.speed *= 2
+        elif k == pygame.K_DOWN:
+            cmp.speed = max(1.0, cmp.speed / 2)
+        elif k == pygame.K_r:
+            cmp.step, cmp.playing = 0.0, True
+        elif k == pygame.K_TAB:
+            n = len(cmp.runs)
+            cmp.shown = 0 if cmp.shown is None else (cmp.shown + 1 if cmp.shown + 1 < n else None)
+        elif k in (pygame.K_F1, pygame.K_h, pygame.K_F12, pygame.K_F3):
+            return False
+        return True
+
     # ---------------------------------------------------------------- maps
     def load(self, path: Path) -> bool:
         """Swap to the map at ``path``; on a bad map say so on screen and keep the current one."""
@@ -228,6 +358,7 @@ class App:
             self.message(f"could not load map: {exc}", WARN, 10)
             return False
         self.view.rebuild()
+        self.select(None)
         self.message(f"loaded {data.name} ({data.terrain.shape[1]}x{data.terrain.shape[0]})", GOOD)
         for notice in self.sim.notices:
             self.message(notice, WARN)
@@ -288,13 +419,48 @@ class App:
         dy = sum(PAN_KEYS[k][1] for k in self._held)
         if dx or dy:
             self.cam.pan(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+        if self.compare is not None:
+            self.compare.advance(dt)
         if not self.paused:
             self.sim.step(dt)
         self.sim.history.push(self.sim.stats.search_ms, self.frame_ms)
+        sel = self.selected
+        if sel is not None:
+            ev = self.sim.last_record_event
+            if ev is not None and ev.agent == sel and ev is not self.sel_event:
+                self.sel_record, self.sel_event = self.sim.last_record, ev  # its newest search, live
+            if self.follow:
+                x, y = self.sim.agents.pos[sel]
+                self.cam.x = (x + 0.5) * self.cam.tile - self.cam.view_w / 2
+                self.cam.y = (y + 0.5) * self.cam.tile - self.cam.view_h / 2
+                self.cam.clamp()
 
     def draw(self) -> None:
-        self.view.draw(self.screen, self.show_paths)
-        if self.picker is None and not self.show_help:
+        if self.field_species is not None:
+            self.search_views.draw_cost_field(self.screen, self.field_species)
+        else:
+            self.view.terrain.draw(self.screen, self.cam)
+        self.search_views.draw_heat(self.screen)
+        sel = self.selected
+        if sel is not None:
+            self.search_views.draw_selected(self.screen, sel, self.sel_record, self.sel_event)
+        if self.show_paths:
+            self.view.draw_paths(self.screen)
+        self.view.draw_animals(self.screen)
+        if sel is not None:
+            self.search_views.draw_selected(self.screen, sel, None, None)  # ring above the sprites
+        if self.field_species is not None:
+            self.search_views.cost_field_legend(self.screen, self.text, self.field_species)
+        if sel is not None:
+            colour = self.sim.species[self.sim.agents.species[sel]].spec.colour
+            inspector_panel(self.screen, self.text, describe(self.sim, sel), colour)
+        if self.compare is not None:
+            cmp = self.compare
+            for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
+                if p is not None:
+                    pygame.draw.circle(self.screen, colour, self.cam.to_screen(*p), max(4, self.cam.tile))
+            draw_compare(self.screen, self.text, self.view, cmp, self.sim.species[cmp.species].species.label)
+        elif self.picker is None and not self.show_help and self.tool == "paint":
             self.view.draw_brush(self.screen, self.mouse, self.brush_radius, self.config.terrain_colours()[self.brush])
         if self.show_overlay:
             overlay(self.screen, self.text, self.sim, self.fps, self.frame_ms, self.paused)
@@ -303,9 +469,10 @@ class App:
         w, h = self.sim.world.width, self.sim.world.height
         parts = [
             (f"{self.sim.world.name} {w}x{h}", INK),
-            (f"brush {Terrain(self.brush).label} r{self.brush_radius}", INK),
+            (f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT", INK),
             (f"{self.sim.agents.n} animals", INK),
             ("PAUSED" if self.paused else "", WARN),
+            ("HEAT" if self.sim.heat is not None else "", WARN),
             ("F1 help  F3 overlay", (150, 150, 150)),
         ]
         parts += [(t, c) for t, c, _ in self.messages]

@@ -27,6 +27,7 @@ from .terrain import Terrain, parse_terrain
 from .world import Rect, World
 
 _GOAL_TRIES = 24
+HEAT_TIME_S = 3.0  # the heat map fades by 1/e in this time: ~10 s to nearly nothing
 
 
 def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
@@ -118,6 +119,8 @@ class Simulation:
         self.history = History()
         self.totals = {"searches": 0, "expanded": 0, "failed": 0, "capped": 0, "replans": 0}
         self._replans_pending = 0  # re-plans caused by painting since the last step
+        self.heat: np.ndarray | None = None  # expansions per cell, fading (see enable_heat)
+        self._trace = np.zeros(0, dtype=np.int32)
         s = config.search
         self.scheduler = SearchScheduler(s.budget_ms, clock, s.node_cost_us, s.call_cost_us)
         radius = max(spec.wander_radius for spec in config.species.values())
@@ -205,6 +208,8 @@ class Simulation:
             mine = a.species == sp.index
             speed[mine] = sp.speed_by_terrain[terrain_here[mine]]
         done = a.move(dt, speed, width, now)
+        if self.heat is not None:
+            self.heat *= np.float32(np.exp(-dt / HEAT_TIME_S))
         if done.size:
             a.state[done] = st.IDLE
             idle = np.array([self.species[s].spec.idle_s for s in a.species[done]])
@@ -240,6 +245,8 @@ class Simulation:
         start = (int(a.cell[i, 0]), int(a.cell[i, 1]))
         goal = (int(a.goal[i, 0]), int(a.goal[i, 1]))
         a.searches[i] += 1
+        a.last_start[i] = start
+        a.last_goal[i] = goal
         a.last_search_at[i] = now
         a.next_search_at[i] = now + a.cooldown[i]
         result: SearchResult | None = None
@@ -250,8 +257,11 @@ class Simulation:
             record = None
             if i == self.record_agent:
                 record = np.zeros(self.world.terrain.shape, dtype=np.int32)
-            result = sp.astar.search(start, goal, record=record)
+            trace = self._trace if self.heat is not None else None
+            result = sp.astar.search(start, goal, record=record, trace=trace)
             expanded = result.expanded
+            if self.heat is not None:
+                self.heat.ravel()[self._trace[: min(expanded, self._trace.size)]] += 1.0
             outcome = 1 if result.found else (3 if result.hit_limit else 2)
             if record is not None:
                 self.last_record = record
@@ -400,9 +410,22 @@ class Simulation:
         self.scheduler.queue.clear()
         self.record_agent = None
         self.last_record = None
+        self.last_record_event = None
+        if self.heat is not None:
+            self.enable_heat(True)
         self.notices = probe.notices
         self.counts = checked
         self._spawn(checked, map_data)
+
+    # ------------------------------------------------------------------ views of the search
+    def enable_heat(self, on: bool) -> None:
+        """Start (or stop) counting expansions per cell for the heat map."""
+        if on:
+            self.heat = np.zeros(self.world.terrain.shape, dtype=np.float32)
+            self._trace = np.zeros(self.world.terrain.size, dtype=np.int32)
+        else:
+            self.heat = None
+            self._trace = np.zeros(0, dtype=np.int32)
 
     # ------------------------------------------------------------------ checks
     def checksum(self) -> str:

@@ -35,7 +35,13 @@ HELP = [
     ("F3", "search-cost overlay"),
     ("F12", "save a screenshot (screenshots/)"),
     ("H / F1", "this help"),
-    ("Esc", "close a panel, else quit"),
+    ("See the search", ""),
+    ("I  or ctrl+click", "inspect tool: click an animal to see its search"),
+    ("F", "camera follows the selected animal"),
+    ("C", "compare Dijkstra / greedy / A* / weighted A*"),
+    ("V", "cost field: how each species sees the island"),
+    ("X", "heat map of search work (last ~10 s)"),
+    ("Esc", "close a panel or deselect, else quit"),
 ]
 
 
@@ -66,6 +72,14 @@ class Text:
             y += font.get_linesize()
         screen.blit(box, at)
         return pygame.Rect(at, (w, h))
+
+
+def panel_right(
+    screen: pygame.Surface, text: Text, lines: list[tuple[str, tuple[int, int, int]]], top: int, size: int = 14
+) -> pygame.Rect:
+    """A panel flush with the right edge of the screen."""
+    w = max((text.font(size).size(t)[0] for t, _ in lines), default=0) + 16
+    return text.panel(screen, lines, (screen.get_width() - w - 8, top), size)
 
 
 def overlay(screen: pygame.Surface, text: Text, sim: Simulation, fps: float, frame_ms: float, paused: bool) -> None:

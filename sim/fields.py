@@ -1,0 +1,65 @@
+"""Colourings of the map for the views of the search (pure numpy: RGB + alpha per cell).
+
+* the cost field: how one species sees the island (multiplier -> colour, regions outlined);
+* the heat map: where search work goes (expansions per cell, fading).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Cheap -> costly: green, yellow, orange, red.
+_RAMP = np.array([(60, 200, 90), (230, 230, 80), (240, 150, 50), (220, 50, 40)], dtype=np.float64)
+
+
+def ramp(t: np.ndarray) -> np.ndarray:
+    """Colours for values ``t`` in [0, 1] along the ramp, shape ``t.shape + (3,)``."""
+    t = np.clip(t, 0, 1) * (len(_RAMP) - 1)
+    i = np.minimum(t.astype(int), len(_RAMP) - 2)
+    f = (t - i)[..., None]
+    return _RAMP[i] * (1 - f) + _RAMP[i + 1] * f
+
+
+def cost_field(costs: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """RGB (uint8, ``[y, x, 3]``) and alpha (0 = impassable: show the hatching beneath).
+
+    Colour follows log(multiplier) between the species' cheapest and costliest cells;
+    cells on the border of a connected region are drawn in a light outline colour.
+    """
+    passable = costs > 0
+    rgb = np.zeros((*costs.shape, 3), dtype=np.float64)
+    if passable.any():
+        lo, hi = np.log(costs[passable].min()), np.log(costs[passable].max())
+        t = (np.log(np.where(passable, costs, 1.0)) - lo) / (hi - lo) if hi > lo else np.zeros(costs.shape)
+        rgb = ramp(t)
+    # A region's border: a passable cell with a 4-neighbour in another region (or blocked).
+    padded = np.pad(regions, 1)
+    inner = padded[1:-1, 1:-1]
+    border = passable & (
+        (padded[:-2, 1:-1] != inner)
+        | (padded[2:, 1:-1] != inner)
+        | (padded[1:-1, :-2] != inner)
+        | (padded[1:-1, 2:] != inner)
+    )
+    rgb[border] = rgb[border] * 0.25 + 0.75 * 255
+    alpha = np.where(passable, 255, 0).astype(np.uint8)
+    return rgb.astype(np.uint8), alpha
+
+
+def heat_colours(heat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """RGB and alpha for the heat map: log-scaled expansions, transparent where none."""
+    scale = np.log1p(heat) / max(np.log1p(float(heat.max())), 1e-6)
+    rgb = ramp(scale)
+    alpha = np.where(heat > 0.05, (70 + 170 * scale), 0).astype(np.uint8)
+    return rgb.astype(np.uint8), alpha
+
+
+def footprint_colours(record: np.ndarray, upto: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Closed cells (expanded, up to ``upto`` if given) blue-violet, open cells amber."""
+    closed = record > 0 if upto is None else (record > 0) & (record <= upto)
+    opened = record == -1 if upto is None else np.zeros(record.shape, dtype=bool)
+    rgb = np.zeros((*record.shape, 3), dtype=np.uint8)
+    rgb[closed] = (120, 110, 255)
+    rgb[opened] = (255, 190, 60)
+    alpha = np.where(closed | opened, 150, 0).astype(np.uint8)
+    return rgb, alpha

@@ -1,0 +1,83 @@
+"""Inspecting one animal: picking it, describing it, and the footprint of its last search."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import agents as st
+from .simulation import SearchEvent, Simulation
+
+
+def pick_animal(sim: Simulation, x: float, y: float, radius: float = 1.0) -> int | None:
+    """The animal nearest to map point ``(x, y)`` (cells) within ``radius`` cells, or None."""
+    a = sim.agents
+    if a.n == 0:
+        return None
+    d = np.hypot(a.pos[:, 0] - x, a.pos[:, 1] - y)
+    i = int(np.argmin(d))
+    return i if d[i] <= radius else None
+
+
+def state_text(sim: Simulation, i: int) -> str:
+    """What the animal is doing, with the time left where it waits."""
+    a = sim.agents
+    now = sim.time
+    s = int(a.state[i])
+    if s == st.WALKING:
+        return f"walking ({a.path_len[i] - a.path_pos[i]} cells to go)"
+    if s == st.QUEUED:
+        return "waiting for the search budget"
+    if a.next_search_at[i] > now and (s == st.REPLAN or a.idle_until[i] <= now):
+        return f"cooling down ({a.next_search_at[i] - now:.1f} s left)"
+    if s == st.REPLAN:
+        return "re-planning"
+    return f"idle ({max(0.0, a.idle_until[i] - now):.1f} s left)"
+
+
+def describe(sim: Simulation, i: int) -> list[str]:
+    """The side panel's lines for animal ``i``."""
+    a = sim.agents
+    sp = sim.species[a.species[i]]
+    cost = a.last_cost[i]
+    path_cells = int(a.path_len[i])
+    lines = [
+        f"{sp.species.label[:-1] if sp.species.label.endswith('s') else sp.species.label} #{i}",
+        f"state   {state_text(sim, i)}",
+        f"at      ({a.cell[i, 0]}, {a.cell[i, 1]})",
+        f"goal    ({a.goal[i, 0]}, {a.goal[i, 1]})",
+        "",
+        "last search",
+        f"  from  ({a.last_start[i, 0]}, {a.last_start[i, 1]}) to ({a.last_goal[i, 0]}, {a.last_goal[i, 1]})"
+        if a.searches[i]
+        else "  none yet",
+        f"  outcome   {st.OUTCOME_NAMES[int(a.last_outcome[i])]}",
+        f"  expanded  {a.last_expanded[i]}",
+        f"  time      {a.last_ms[i]:.3f} ms",
+        f"  cost      {cost:.2f}" if not math.isnan(cost) else "  cost      -",
+        f"  length    {path_cells} cells" if path_cells else "  length    -",
+        f"searches so far  {a.searches[i]}",
+    ]
+    return lines
+
+
+def replay_last_search(sim: Simulation, i: int) -> tuple[np.ndarray, SearchEvent] | None:
+    """Run animal ``i``'s last query again with a footprint record (on today's terrain).
+
+    Used when an animal is selected: its earlier searches were not recorded, and from now
+    on the simulation records each new one live.
+    """
+    a = sim.agents
+    if a.searches[i] == 0:
+        return None
+    sp = sim.species[a.species[i]]
+    start = (int(a.last_start[i, 0]), int(a.last_start[i, 1]))
+    goal = (int(a.last_goal[i, 0]), int(a.last_goal[i, 1]))
+    record = np.zeros(sim.world.terrain.shape, dtype=np.int32)
+    if not (sp.costs[start[1], start[0]] > 0 and sp.costs[goal[1], goal[0]] > 0):
+        return record, SearchEvent(sim.time, i, sp.key, start, goal, None)
+    if sp.regions[start[1], start[0]] != sp.regions[goal[1], goal[0]]:
+        return record, SearchEvent(sim.time, i, sp.key, start, goal, None)
+    result = sp.astar.search(start, goal, record=record)
+    return record, SearchEvent(sim.time, i, sp.key, start, goal, result)

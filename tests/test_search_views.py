@@ -1,0 +1,272 @@
+"""Seeing the search: inspector, strategy comparison, cost fields, heat map."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+import pytest
+
+from sim import agents as st
+from sim import fields
+from sim.pathfinding import PathGrid, find_path
+from sim.simulation import HEAT_TIME_S
+
+STEP = 1 / 60
+
+
+def post(t, **kw):
+    pygame.event.post(pygame.event.Event(t, **kw))
+
+
+def key(app, k, mod=0):
+    post(pygame.KEYDOWN, key=k, mod=mod, unicode="")
+    app.frame(STEP)
+
+
+def click(app, cell, button=1, mod=0):
+    x, y = app.cam.to_screen(*cell)
+    post(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=button, mod=mod)
+    post(pygame.MOUSEBUTTONUP, pos=(int(x), int(y)), button=button, mod=mod)
+    app.frame(STEP)
+
+
+def shot(app) -> np.ndarray:
+    app.draw()
+    return pygame.surfarray.array3d(app.screen).copy()
+
+
+def searched_walker(app):
+    a = app.sim.agents
+    ok = np.flatnonzero((a.state == st.WALKING) & (a.last_outcome == 1) & (a.species == 1))
+    return int(ok[np.argmax(a.last_expanded[ok])])
+
+
+def test_click_on_an_animal_selects_it_and_the_panel_reports_its_last_search(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 20, "bird": 0, "water": 0})
+    for _ in range(90):
+        app.frame(STEP)
+    i = searched_walker(app)
+    key(app, pygame.K_SPACE)  # pause so it stays under the cursor
+    click(app, tuple(app.sim.agents.pos[i]), mod=pygame.KMOD_CTRL)
+    assert app.selected == i
+    a = app.sim.agents
+    from sim.inspector import describe
+
+    lines = describe(app.sim, i)
+    assert lines[0] == f"cow #{i}"
+    assert f"  expanded  {a.last_expanded[i]}" in lines and "  outcome   found" in lines
+    assert lines[1].startswith("state   walking")
+    # The footprint shown is that search's: as many closed cells as it expanded.
+    assert (app.sel_record > 0).sum() == a.last_expanded[i] == app.sel_event.result.expanded
+    # The next search of this animal is recorded live.
+    key(app, pygame.K_SPACE)
+    before = app.sel_event
+    for _ in range(60 * 8):
+        app.frame(STEP)
+        if app.sel_event is not before:
+            break
+    assert app.sel_event is not before and app.sel_event.agent == i
+    assert (app.sel_record > 0).sum() == app.sel_event.result.expanded
+
+
+def test_inspect_tool_deselect_follow_and_escape(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    app.frame(STEP)
+    key(app, pygame.K_i)
+    assert app.tool == "inspect"
+    key(app, pygame.K_SPACE)
+    click(app, tuple(app.sim.agents.pos[2]))
+    assert app.selected == 2
+    click(app, (0, 0))  # water, no animal there: deselects
+    assert app.selected is None
+    click(app, tuple(app.sim.agents.pos[1]))
+    assert app.selected == 1
+    key(app, pygame.K_ESCAPE)
+    assert app.selected is None and app.running
+    key(app, pygame.K_ESCAPE)
+    assert not app.running
+
+
+def test_camera_follows_the_selected_animal(make_app):
+    app = make_app("maps/island.yaml", counts={"cow": 30, "bird": 0, "water": 0})
+    app.cam.zoom(3, 640, 400)  # zoomed in: the map is much larger than the window
+    a = app.sim.agents
+    central = np.flatnonzero((np.abs(a.pos[:, 0] - 80) < 40) & (np.abs(a.pos[:, 1] - 50) < 20))
+    i = int(central[0])
+    app.select(i)
+    key(app, pygame.K_f)
+    assert app.follow
+    for _ in range(90):
+        app.frame(STEP)
+        x, y = app.cam.to_screen(*a.pos[i])
+        assert abs(x - app.cam.view_w / 2) <= 1 and abs(y - app.cam.view_h / 2) <= 1
+    app.select(None)
+    assert not app.follow
+
+
+def far_cells(sp):
+    reg = sp.regions
+    big = np.bincount(reg.ravel())[1:].argmax() + 1
+    ys, xs = np.nonzero(reg == big)
+    a, b = np.argmin(xs + ys), np.argmax(xs + ys)
+    return (int(xs[a]), int(ys[a])), (int(xs[b]), int(ys[b]))
+
+
+def test_compare_mode_reports_what_find_path_gives(make_app):
+    app = make_app("maps/fortress.yaml", counts={"cow": 10, "bird": 10, "water": 10})
+    app.frame(STEP)
+    key(app, pygame.K_c)
+    assert app.compare is not None and app.paused
+    key(app, pygame.K_1)  # cows
+    sp = app.sim.species[app.compare.species]
+    assert sp.key == "cow"
+    start, goal = far_cells(sp)
+    click(app, start)
+    click(app, goal)
+    cmp = app.compare
+    assert [r.label for r in cmp.runs] == ["Dijkstra", "Greedy best-first", "A*", "Weighted A* (w=2)"]
+
+    def check():
+        costs = np.array(sp.costs)
+        for run in cmp.runs:
+            ref = find_path(
+                costs,
+                start,
+                goal,
+                algorithm=run.algorithm,
+                weight=run.weight,
+                diagonal=cmp.diagonal,
+                heuristic=cmp.heuristic,
+            )
+            assert (run.result.cost, run.result.expanded) == (pytest.approx(ref.cost), ref.expanded), run.label
+        assert cmp.runs[0].result.cost == pytest.approx(cmp.runs[2].result.cost)  # both optimal
+        assert cmp.runs[2].result.expanded < cmp.runs[0].result.expanded  # A* saves work
+
+    check()
+    key(app, pygame.K_d)  # one-obstacle
+    key(app, pygame.K_e)  # manhattan
+    key(app, pygame.K_EQUALS)  # weight 2.5
+    assert (cmp.diagonal, cmp.heuristic, cmp.weight) == ("one-obstacle", "manhattan", 2.5)
+    check()
+    t = app.sim.time
+    key(app, pygame.K_c)
+    assert app.compare is None and not app.paused
+    app.frame(STEP)
+    assert app.sim.time > t  # the simulation resumed
+
+
+def test_replay_reveals_cells_in_the_kernels_expansion_order(make_app):
+    app = make_app("maps/river.yaml", counts={"cow": 5, "bird": 5, "water": 5})
+    app.frame(STEP)
+    key(app, pygame.K_c)
+    key(app, pygame.K_2)  # birds
+    sp = app.sim.species[app.compare.species]
+    start, goal = far_cells(sp)
+    click(app, start)
+    click(app, goal)
+    cmp = app.compare
+    key(app, pygame.K_SPACE)  # pause the replay
+    cmp.step = 0
+    grid = PathGrid(np.array(sp.costs))
+    for run in cmp.runs:
+        record = np.zeros(grid.costs.shape, dtype=np.int32)
+        grid.search(
+            start,
+            goal,
+            algorithm=run.algorithm,
+            weight=run.weight,
+            diagonal=cmp.diagonal,
+            heuristic=cmp.heuristic,
+            record=record,
+        )
+        expected = np.argsort(np.where(record > 0, record, np.iinfo(np.int32).max).ravel())[: run.result.expanded]
+        assert (run.order == expected).all(), run.label
+    a_star = cmp.runs[2]
+    cmp.step = 0
+    seen: list[int] = []
+    for _ in range(min(40, a_star.result.expanded)):
+        key(app, pygame.K_RIGHT)  # one expansion per press
+        seen = cmp.revealed(a_star).tolist()
+    assert seen == a_star.order[: len(seen)].tolist() and len(seen) == min(40, a_star.result.expanded)
+
+
+def test_cost_field_matches_each_species_cost_grid(make_app):
+    app = make_app("maps/island.yaml")
+    key(app, pygame.K_SPACE)
+    for k in range(3):
+        key(app, pygame.K_v)
+        sp = app.sim.species[app.field_species]
+        assert app.field_species == k
+        rgb, alpha = fields.cost_field(sp.costs, sp.regions)
+        assert ((alpha == 0) == (sp.costs <= 0)).all()
+        # Cells inside their region: all 4 neighbours in it (the map's edge counts as outside).
+        r = np.pad(sp.regions, 1, constant_values=-1)
+        c = r[1:-1, 1:-1]
+        inner = (sp.costs > 0) & (r[:-2, 1:-1] == c) & (r[2:, 1:-1] == c) & (r[1:-1, :-2] == c) & (r[1:-1, 2:] == c)
+        # Same multiplier, same colour; a cheaper cell is greener than a costlier one.
+        for m in np.unique(sp.costs[inner]):
+            colours = rgb[inner & (sp.costs == m)]
+            assert (colours == colours[0]).all()
+        ms = np.unique(sp.costs[inner])
+        if len(ms) > 1:
+            cheap, dear = rgb[inner & (sp.costs == ms[0])][0], rgb[inner & (sp.costs == ms[-1])][0]
+            assert cheap[1] > dear[1] and cheap[0] < dear[0]
+        # What is on screen is that colouring: an inner cell's centre pixel shows its colour.
+        ys, xs = np.nonzero(inner)
+        y, x = ys[len(ys) // 2], xs[len(xs) // 2]
+        img = shot(app)
+        px, py = (int(v) for v in app.cam.to_screen(x, y))
+        if app.sim.agents.n and np.min(np.hypot(*(app.sim.agents.pos - (x, y)).T)) < 2:
+            continue  # an animal stands on it
+        assert tuple(img[px, py]) == tuple(rgb[y, x])
+    key(app, pygame.K_v)
+    assert app.field_species is None
+
+
+def test_heat_map_counts_the_expansions(make_app):
+    app = make_app("maps/island.yaml")
+    key(app, pygame.K_x)
+    assert app.sim.heat is not None
+    app.sim.heat[...] = 0
+    app.frame(STEP)
+    decay = math.exp(-STEP / HEAT_TIME_S)
+    assert app.sim.heat.sum() == pytest.approx(app.sim.stats.expanded * decay, rel=1e-5)
+    for _ in range(120):
+        app.frame(STEP)
+    assert app.sim.heat.max() > 1
+    key(app, pygame.K_x)
+    assert app.sim.heat is None
+
+
+def test_a_screenshot_of_each_mode_differs_from_the_plain_map(make_app):
+    app = make_app("maps/island.yaml")
+    for _ in range(120):
+        app.frame(STEP)
+    i = searched_walker(app)
+    key(app, pygame.K_SPACE)
+    plain = shot(app)
+
+    def differs(img, least=2000):
+        return int((np.abs(img.astype(int) - plain.astype(int)).sum(axis=2) > 30).sum()) >= least
+
+    app.select(i)
+    assert differs(shot(app))
+    app.select(None)
+    key(app, pygame.K_v)
+    assert differs(shot(app), 50_000)
+    key(app, pygame.K_v), key(app, pygame.K_v), key(app, pygame.K_v)
+    app.sim.enable_heat(True)
+    app.paused = False
+    for _ in range(60):
+        app.frame(STEP)
+    app.paused = True
+    assert differs(shot(app))
+    app.sim.enable_heat(False)
+    key(app, pygame.K_c)
+    sp = app.sim.species[app.compare.species]
+    start, goal = far_cells(sp)
+    click(app, start)
+    click(app, goal)
+    assert differs(shot(app), 50_000)
