@@ -60,7 +60,7 @@ def _sift_up(i, heap_key, heap_node):
     key = heap_key[i]
     node = heap_node[i]
     while i > 0:
-        p = (i - 1) >> 1
+        p = (i - 1) >> 2
         if heap_key[p] <= key:
             break
         heap_key[i] = heap_key[p]
@@ -75,16 +75,23 @@ def _sift_down(i, size, heap_key, heap_node):
     key = heap_key[i]
     node = heap_node[i]
     while True:
-        c = 2 * i + 1
+        c = 4 * i + 1
         if c >= size:
             break
-        if c + 1 < size and heap_key[c + 1] < heap_key[c]:
-            c += 1
-        if heap_key[c] >= key:
+        # The smallest of up to four children.
+        best = c
+        bk = heap_key[c]
+        end = min(c + 4, size)
+        for j in range(c + 1, end):
+            kj = heap_key[j]
+            if kj < bk:
+                best = j
+                bk = kj
+        if bk >= key:
             break
-        heap_key[i] = heap_key[c]
-        heap_node[i] = heap_node[c]
-        i = c
+        heap_key[i] = bk
+        heap_node[i] = heap_node[best]
+        i = best
     heap_key[i] = key
     heap_node[i] = node
 
@@ -108,7 +115,7 @@ def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_
         heap_key[j] = heap_key[i]
         heap_node[j] = v
         j += 1
-    for i in range(j // 2 - 1, -1, -1):
+    for i in range((j - 2) // 4, -1, -1):
         _sift_down(i, j, heap_key, heap_node)
     return j
 
@@ -255,6 +262,8 @@ def search_kernel(
                     g_mult,
                     h_mult,
                 )
+                if size == capacity:  # cannot happen with one slot per cell; never write past the end
+                    raise RuntimeError("search heap is too small for the open list")
             heap_key[size] = g_mult * ng + h_mult * hv
             heap_node[size] = v
             _sift_up(size, heap_key, heap_node)
@@ -486,6 +495,8 @@ def jps_kernel(
                 size = _compact(
                     size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0, h_mult
                 )
+                if size == capacity:  # cannot happen with one slot per cell; never write past the end
+                    raise RuntimeError("search heap is too small for the open list")
             heap_key[size] = ng + h_mult * hv
             heap_node[size] = v
             _sift_up(size, heap_key, heap_node)
