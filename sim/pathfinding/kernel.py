@@ -247,6 +247,8 @@ def search_kernel(
             g[v] = ng
             parent[v] = u
             hv = _metric(metric, abs(ux + dxs[k] - goal_x), abs(uy + dys[k] - goal_y))
+            # The push is written out here and in jps_kernel rather than in a helper: a helper
+            # (inlined or not) measured 30-40 % slower per expansion under numba.
             if size == capacity:
                 size = _compact(
                     size,
