@@ -276,7 +276,9 @@ class App:
         """Enter compare mode (the simulation pauses until it is left)."""
         sel = self.selected
         species = int(self.sim.agents.species[sel]) if sel is not None else self._species_index("cow")
-        self.compare = Comparison(species, diagonal=self.config.search.diagonal, weight=2.0)
+        self.compare = Comparison(
+            species, diagonal=self.config.search.diagonal, weight=self.config.search.compare_weight
+        )
         self._paused_before_compare = self.paused
         self.paused = True
 

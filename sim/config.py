@@ -53,6 +53,7 @@ class SearchConfig:
     node_cost_us: float = _f(0.2, lo=0, hi=1000, doc="headless budget: charge per expanded node (µs)")
     call_cost_us: float = _f(15.0, lo=0, hi=100000, doc="headless budget: charge per search (µs)")
     diagonal: str = _f("no-corner-cutting", doc="never | no-corner-cutting | one-obstacle | always")
+    compare_weight: float = _f(2.0, lo=1, hi=100, doc="weight of weighted A* in compare mode (C)")
 
 
 @dataclass(frozen=True)
