@@ -317,3 +317,24 @@ def test_model_layers_never_import_pygame():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
+
+
+def test_windowed_start_compiles_behind_a_message(tmp_path):
+    # Not headless: the kernels are loaded (or compiled) in a thread while a message shows.
+    code = (
+        "import pygame; from pathlib import Path; from sim.config import load_config; "
+        "from sim.maps import load_map; from sim.app import App; import sim.app as m; shown = []; "
+        "orig = m.splash; m.splash = lambda *a: (shown.append(a[2]), orig(*a)); "
+        "app = App(load_config('config.yaml'), load_map('maps/tutorial.yaml'), maps_dir=Path('maps')); "
+        "app.frame(1 / 60); print(len(shown), app.sim.agents.n)"
+    )
+    env = {
+        **__import__("os").environ,
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        "NUMBA_CACHE_DIR": str(tmp_path),
+    }  # an empty cache: it must really compile
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    frames, animals = map(int, r.stdout.split())
+    assert frames >= 1 and animals == 500
