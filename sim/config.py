@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .files import parse_yaml, read_text
 from .terrain import DEFAULT_COLOURS, Terrain, parse_terrain
 
 Colour = tuple[int, int, int]
@@ -234,19 +233,7 @@ def parse_config(data: Any, source: str = "config.yaml") -> Config:
 def load_config(path: str | Path) -> Config:
     """Read and validate a settings file; ``ConfigError`` names the file and what is wrong."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: settings file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{path}{where}: not valid YAML: {problem}") from None
+    data = parse_yaml(read_text(path, ConfigError, "settings file not found"), path, ConfigError)
     if data is not None and not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(data).__name__}")
     return parse_config(data, str(path))

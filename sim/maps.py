@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from .files import parse_yaml, read_text
 from .mapgen import generate_island
 from .movingai import MapFormatError, read_map
 from .terrain import Terrain, parse_terrain
@@ -122,21 +123,8 @@ def load_map(path: str | Path, *, max_size: tuple[int, int] = (2048, 2048)) -> M
     path = Path(path)
     if path.suffix == ".map":
         return _load_movingai(path, max_size)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MapError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise MapError(f"{path}: is a folder, not a map file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(f"{path}: cannot read: {exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise MapError(f"{path}{where}: not valid YAML: {problem}") from None
+    text = read_text(path, MapError)
+    data = parse_yaml(text, path, MapError)
     return parse_map(data, path, text, max_size)
 
 

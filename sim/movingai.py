@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .files import read_text
+
 #: Characters a ground agent may walk on in the benchmark's convention.
 GROUND = frozenset(".GS")
 KNOWN = frozenset(".G@OTSW")
@@ -39,12 +41,7 @@ class Scenario:
 def read_map(path: str | Path) -> np.ndarray:
     """Read a ``.map`` file into an array of single characters (dtype ``<U1``), indexed ``[y, x]``."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="ascii")
-    except FileNotFoundError:
-        raise MapFormatError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapFormatError(f"{path}: cannot read: {exc}") from None
+    text = read_text(path, MapFormatError, encoding="ascii")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header: dict[str, str] = {}
     expected = ("type", "height", "width", "map")
@@ -84,10 +81,7 @@ def ground_costs(chars: np.ndarray) -> np.ndarray:
 def read_scenarios(path: str | Path) -> list[Scenario]:
     """Read a ``.map.scen`` file (``version 1`` or ``1.0``)."""
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="ascii").splitlines()
-    except FileNotFoundError:
-        raise MapFormatError(f"{path}: file not found") from None
+    lines = read_text(path, MapFormatError, encoding="ascii").splitlines()
     if not lines or not lines[0].startswith("version"):
         raise MapFormatError(f"{path}:1: expected 'version 1' or 'version 1.0'")
     out = []

@@ -120,6 +120,21 @@ def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_
     return j
 
 
+@njit(cache=True)
+def _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record):
+    """Put the start on the open list (and in the record); returns the heap size, 1."""
+    sy = start // width
+    sx = start - sy * width
+    g[start] = 0.0
+    parent[start] = -1
+    mark[start] = open_mark
+    heap_key[0] = h_mult * _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
+    heap_node[0] = start
+    if record.shape[0] > 0:
+        record[sy - 1, sx - 1] = -1
+    return 1
+
+
 @njit(cache=True, nogil=True)
 def search_kernel(
     costs,  # float64[:]  padded, flattened cost multipliers; <= 0 is impassable
@@ -169,16 +184,7 @@ def search_kernel(
     dys = np.array((0, 0, 1, -1, 1, 1, -1, -1), dtype=np.int64)
     offsets = dxs + dys * width
 
-    sx = start % width
-    sy = start // width
-    g[start] = 0.0
-    parent[start] = -1
-    mark[start] = open_mark
-    heap_key[0] = h_mult * _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
-    heap_node[0] = start
-    size = 1
-    if recording:
-        record[sy - 1, sx - 1] = -1
+    size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
 
     expanded = 0
     best = start
@@ -388,16 +394,7 @@ def jps_kernel(
     # dir_of[(dy + 1) * 3 + dx + 1] is the index k with (dxs[k], dys[k]) == (dx, dy).
     dir_of = np.array((7, 3, 6, 1, -1, 0, 5, 2, 4), dtype=np.int64)
 
-    sy = start // width
-    sx = start - sy * width
-    g[start] = 0.0
-    parent[start] = -1
-    mark[start] = open_mark
-    heap_key[0] = h_mult * _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
-    heap_node[0] = start
-    size = 1
-    if recording:
-        record[sy - 1, sx - 1] = -1
+    size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
 
     expanded = 0
     best = start
