@@ -45,6 +45,28 @@ def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
     return dict(zip(base, out.tolist(), strict=True))
 
 
+def fit_counts(
+    species: list[SpeciesRuntime], map_data: MapData, counts: dict[str, int]
+) -> tuple[dict[str, int], list[str]]:
+    """The counts to spawn on ``map_data``, and notices; every species asked for needs a cell.
+
+    A YAML map without a cell for a wanted species is a ``MapError``; a Moving AI import
+    (made for other games) just leaves that species out, with a notice.
+    """
+    out, notices = dict(counts), []
+    for sp in species:
+        if out.get(sp.key, 0) > 0 and not (sp.astar.cost_grid(map_data.terrain) > 0).any():
+            needs = ", ".join(k for k, v in sp.spec.costs.items() if v > 0)
+            if map_data.kind != "movingai":
+                raise MapError(
+                    f"{map_data.source or map_data.name}: no cell where {sp.species.label} can stand "
+                    f"(they need {needs}); add some or set species.{sp.key}.count to 0"
+                )
+            notices.append(f"no cell for {sp.species.label} on this map (they need {needs})")
+            out[sp.key] = 0
+    return out, notices
+
+
 class SpeciesRuntime:
     """One species on the current world: its behaviour, A*, regions and speed per terrain."""
 
@@ -132,28 +154,14 @@ class Simulation:
             for i, (key, cls) in enumerate(SPECIES.items())
         ]
         self._changed = np.zeros(self.world.terrain.size, dtype=bool)
-        self.counts = self._check_counts(map_data, counts if counts is not None else self.config_counts())
+        wanted = counts if counts is not None else self.config_counts()
+        self.counts, notices = fit_counts(self.species, map_data, wanted)
+        self.notices += notices
         self._spawn(self.counts, map_data)
 
     # ------------------------------------------------------------------ setup
     def config_counts(self, total: int | None = None) -> dict[str, int]:
         return species_counts(self.config, total)
-
-    def _check_counts(self, map_data: MapData, counts: dict[str, int]) -> dict[str, int]:
-        """Every species asked for needs a cell; a Moving AI import just leaves it out."""
-        out = dict(counts)
-        for sp in self.species:
-            if out.get(sp.key, 0) > 0 and not (sp.costs > 0).any():
-                needs = ", ".join(k for k, v in sp.spec.costs.items() if v > 0)
-                if map_data.kind == "movingai":
-                    self.notices.append(f"no cell for {sp.species.label} on this map (they need {needs})")
-                    out[sp.key] = 0
-                else:
-                    raise MapError(
-                        f"{map_data.source or map_data.name}: no cell where {sp.species.label} can stand "
-                        f"(they need {needs}); add some or set species.{sp.key}.count to 0"
-                    )
-        return out
 
     def _spawn(self, counts: dict[str, int], map_data: MapData) -> None:
         for sp in self.species:
@@ -319,7 +327,7 @@ class Simulation:
         # Walking animals whose remaining path crosses a changed cell plan again.
         walking = np.flatnonzero(a.state == st.WALKING)
         if walking.size:
-            paths = a._store["paths"][walking]
+            paths = a.paths[walking]
             cols = np.arange(paths.shape[1])
             ahead = (cols >= a.path_pos[walking, None]) & (cols < a.path_len[walking, None])
             hit = (self._changed[paths] & ahead).any(axis=1)
@@ -395,14 +403,8 @@ class Simulation:
 
     def load_map(self, map_data: MapData, counts: dict[str, int] | None = None) -> None:
         """Swap in another map and respawn the animals; on ``MapError`` nothing changes."""
-        probe = Simulation.__new__(Simulation)  # check the species fit before touching anything
-        probe.species = [
-            SpeciesRuntime(sp.index, sp.species, sp.spec, World(map_data.terrain), self.config) for sp in self.species
-        ]
-        probe.notices = []
-        total = self.agents.n
-        wanted = counts if counts is not None else self.config_counts(total)
-        checked = Simulation._check_counts(probe, map_data, wanted)
+        wanted = counts if counts is not None else self.config_counts(self.agents.n)
+        checked, notices = fit_counts(self.species, map_data, wanted)  # may raise: nothing changed yet
         self.world.replace(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
         self.map = map_data
         self._changed = np.zeros(self.world.terrain.size, dtype=bool)
@@ -413,7 +415,7 @@ class Simulation:
         self.last_record_event = None
         if self.heat is not None:
             self.enable_heat(True)
-        self.notices = probe.notices
+        self.notices = notices
         self.counts = checked
         self._spawn(checked, map_data)
 
