@@ -66,7 +66,7 @@ class App:
         self.sim = Simulation(config, map_data, counts=counts, clock=clock)
         w, h = self.screen.get_size()
         self.cam = Camera(w, h, self.sim.world.width, self.sim.world.height, tile=config.window.tile_px)
-        self.cam.pan((self.sim.world.width * self.cam.tile - w) / 2 - self.cam.x, 0)
+        self.cam.start_view(config.window.tile_px)
         self.view = WorldView(self.sim, self.cam)
         self.search_views = SearchViews(self.sim, self.view)
         self.tool = "paint"  # or "inspect" (I)

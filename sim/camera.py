@@ -29,14 +29,16 @@ class Camera:
         self.view_w, self.view_h = view_w, view_h
         self.clamp()
 
-    def set_world(self, world_w: int, world_h: int) -> None:
+    def set_world(self, world_w: int, world_h: int, preferred: int = 8) -> None:
         self.world_w, self.world_h = world_w, world_h
-        self.fit()
+        self.start_view(preferred)
 
-    def fit(self) -> None:
-        """The largest zoom at which the whole map fits, else the closest fit, centred."""
+    def start_view(self, preferred: int = 8) -> None:
+        """The whole map if it fits at a readable zoom (>= 3 px per cell; small maps are
+        zoomed in to fill the view), else the ``preferred`` zoom; centred on the map."""
         fitting = [z for z in ZOOMS if z * self.world_w <= self.view_w and z * self.world_h <= self.view_h]
-        self.tile = fitting[-1] if fitting else ZOOMS[0]
+        best_fit = fitting[-1] if fitting else 0
+        self.tile = best_fit if best_fit >= 3 else min(ZOOMS, key=lambda z: abs(z - preferred))
         self.x = (self.world_w * self.tile - self.view_w) / 2
         self.y = (self.world_h * self.tile - self.view_h) / 2
         self.clamp()

@@ -40,7 +40,7 @@ class WindowConfig:
     width: int = _f(1280, lo=320, hi=10000, doc="window width in pixels")
     height: int = _f(800, lo=240, hi=10000, doc="window height in pixels")
     fps_cap: int = _f(144, lo=0, hi=1000, doc="frames per second at most; 0 = uncapped")
-    tile_px: int = _f(8, lo=1, hi=64, doc="initial zoom: pixels per tile")
+    tile_px: int = _f(8, lo=1, hi=64, doc="zoom for maps too large to show whole (pixels per cell)")
 
 
 @dataclass(frozen=True)

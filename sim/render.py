@@ -96,7 +96,7 @@ class WorldView:
     def rebuild(self) -> None:
         """After a map swap."""
         self.terrain.rebuild(self.sim.world.terrain)
-        self.cam.set_world(self.sim.world.width, self.sim.world.height)
+        self.cam.set_world(self.sim.world.width, self.sim.world.height, self.sim.config.window.tile_px)
 
     def terrain_changed(self, rect: tuple[int, int, int, int]) -> None:
         self.terrain.update(rect)

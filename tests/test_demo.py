@@ -338,3 +338,17 @@ def test_windowed_start_compiles_behind_a_message(tmp_path):
     assert r.returncode == 0, r.stderr
     frames, animals = map(int, r.stdout.split())
     assert frames >= 1 and animals == 500
+
+
+def test_start_view_fits_readable_maps_and_centres_large_ones():
+    from sim.camera import Camera
+
+    small = Camera(1280, 800, 40, 25)
+    small.start_view(8)
+    assert small.tile == 32 and small.cell_at(640, 400) == pytest.approx((20, 12.5))
+    island = Camera(1280, 800, 160, 100)
+    island.start_view(8)
+    assert island.tile == 8 and (island.x, island.y) == (0, 0)
+    large = Camera(1280, 800, 1024, 768)
+    large.start_view(8)
+    assert large.tile == 8 and large.cell_at(640, 400) == pytest.approx((512, 384))
