@@ -399,7 +399,8 @@ class App:
     def save_map(self) -> Path | None:
         source = Path(self.sim.world.source) if self.sim.world.source else None
         try:
-            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.maps_dir)
+            m = self.sim.map
+            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.maps_dir, m.spawn, m.animals)
         except OSError as exc:
             self.message(f"could not save the map: {exc}", WARN, 10)
             return None

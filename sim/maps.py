@@ -66,6 +66,7 @@ MAP_KEYS = (
     "legend",
     "rows",
     "spawn",
+    "animals",
     "generator",
     "width",
     "height",
@@ -93,6 +94,7 @@ class MapData:
     spawn: dict[str, list[Rect]] = field(default_factory=dict)
     source: Path | None = None
     kind: str = "yaml"  # "yaml", "generated" or "movingai"
+    animals: dict[str, int] | None = None  # the map's own animal counts, if it names them
 
 
 def list_maps(directory: Path) -> list[Path]:
@@ -157,7 +159,8 @@ def parse_map(data: Any, path: Path, text: str = "", max_size: tuple[int, int] =
         terrain = _rows(data, fail, text, max_size)
         kind = "yaml"
     spawn = _spawn(data.get("spawn"), terrain.shape, fail, text)
-    return MapData(name, terrain, description, spawn, path, kind)
+    animals = _animals(data.get("animals"), fail, text)
+    return MapData(name, terrain, description, spawn, path, kind, animals)
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -293,6 +296,23 @@ def _spawn(raw: Any, shape: tuple[int, int], fail, text: str) -> dict[str, list[
     return out
 
 
+def _animals(raw: Any, fail, text: str) -> dict[str, int] | None:
+    if raw is None:
+        return None
+    line = _key_line(text, "animals")
+    known = ("cow", "bird", "water")
+    if not isinstance(raw, dict):
+        raise fail("'animals' must map species (cow, bird, water) to counts", line)
+    for k, v in raw.items():
+        if k not in known:
+            close = difflib.get_close_matches(str(k), known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f"; known species: {', '.join(known)}"
+            raise fail(f"unknown species '{k}' in 'animals'{hint}", line)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 100_000:
+            raise fail(f"animals '{k}' must be a whole number from 0 to 100000, got {v!r}", line)
+    return {k: raw.get(k, 0) for k in known}
+
+
 def _load_movingai(path: Path, max_size: tuple[int, int]) -> MapData:
     try:
         chars = read_map(path)
@@ -308,18 +328,36 @@ def _load_movingai(path: Path, max_size: tuple[int, int]) -> MapData:
 
 
 # ---------------------------------------------------------------------- saving
-def dump_map(name: str, terrain: np.ndarray, description: str = "") -> str:
-    """The YAML text of a drawn map with the default legend."""
+def dump_map(
+    name: str,
+    terrain: np.ndarray,
+    description: str = "",
+    spawn: dict[str, list[Rect]] | None = None,
+    animals: dict[str, int] | None = None,
+) -> str:
+    """The YAML text of a drawn map with the default legend (and its spawn areas and counts)."""
     by_id = np.full(256, "#", dtype="<U1")
     for ch, t in DEFAULT_LEGEND.items():
         by_id[t] = ch
     rows = ["".join(by_id[row]) for row in terrain]
     head = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, allow_unicode=True)
     legend = "legend:\n" + "".join(f'  "{ch}": {t.label}\n' for ch, t in DEFAULT_LEGEND.items())
-    return head + legend + "rows: |\n" + "".join(f"  {r}\n" for r in rows)
+    tail = ""
+    if spawn:
+        tail += "spawn:\n" + "".join(f"  {k}: {[list(r) for r in v]}\n" for k, v in spawn.items())
+    if animals:
+        tail += "animals: {" + ", ".join(f"{k}: {v}" for k, v in animals.items()) + "}\n"
+    return head + legend + "rows: |\n" + "".join(f"  {r}\n" for r in rows) + tail
 
 
-def save_map(name: str, terrain: np.ndarray, source: Path | None, fallback_dir: Path) -> Path:
+def save_map(
+    name: str,
+    terrain: np.ndarray,
+    source: Path | None,
+    fallback_dir: Path,
+    spawn: dict[str, list[Rect]] | None = None,
+    animals: dict[str, int] | None = None,
+) -> Path:
     """Write the map as ``<stem>-edited.yaml`` next to ``source`` (or in ``fallback_dir`` if
     that folder is not writable); never overwrites: ``-edited-2``, ``-edited-3``, … ."""
     directory = source.parent if source is not None and os.access(source.parent, os.W_OK) else fallback_dir
@@ -329,7 +367,8 @@ def save_map(name: str, terrain: np.ndarray, source: Path | None, fallback_dir: 
         target = directory / (f"{stem}-edited.yaml" if n == 1 else f"{stem}-edited-{n}.yaml")
         try:
             with open(target, "x", encoding="utf-8") as fh:  # "x": fails if it exists, no race
-                fh.write(dump_map(f"{name} (edited)" if "(edited)" not in name else name, terrain))
+                title = f"{name} (edited)" if "(edited)" not in name else name
+                fh.write(dump_map(title, terrain, spawn=spawn, animals=animals))
             return target
         except FileExistsError:
             n += 1

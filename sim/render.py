@@ -71,7 +71,8 @@ class SpriteBank:
         self._cache: dict[tuple[str, int], list[pygame.Surface]] = {}
 
     def size_for(self, tile: int) -> int:
-        return max(7, round(tile * 1.75))
+        """Sprite size in pixels: a bit over a cell, but never tiny or huge."""
+        return min(32, max(7, round(tile * 1.75)))
 
     def get(self, key: str, tile: int) -> list[pygame.Surface]:
         found = self._cache.get((key, tile))

@@ -154,7 +154,7 @@ class Simulation:
             for i, (key, cls) in enumerate(SPECIES.items())
         ]
         self._changed = np.zeros(self.world.terrain.size, dtype=bool)
-        wanted = counts if counts is not None else self.config_counts()
+        wanted = counts if counts is not None else (map_data.animals or self.config_counts())
         self.counts, notices = fit_counts(self.species, map_data, wanted)
         self.notices += notices
         self._spawn(self.counts, map_data)
@@ -402,8 +402,11 @@ class Simulation:
                 self.record_agent = None
 
     def load_map(self, map_data: MapData, counts: dict[str, int] | None = None) -> None:
-        """Swap in another map and respawn the animals; on ``MapError`` nothing changes."""
-        wanted = counts if counts is not None else self.config_counts(self.agents.n)
+        """Swap in another map and respawn the animals; on ``MapError`` nothing changes.
+
+        How many: ``counts`` if given, else the map's own ``animals``, else the config's.
+        """
+        wanted = counts if counts is not None else (map_data.animals or self.config_counts())
         checked, notices = fit_counts(self.species, map_data, wanted)  # may raise: nothing changed yet
         self.world.replace(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
         self.map = map_data

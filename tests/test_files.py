@@ -137,8 +137,21 @@ def test_shipped_config_and_defaults_agree():
 
 def test_config_path_option_is_used(tmp_path, capsys):
     p = write(tmp_path, "c.yaml", "species:\n  cow: {count: 3}\n  bird: {count: 2}\n  water: {count: 1}\n")
-    assert main(["--headless", "--frames", "2", "--config", str(p), "--map", "tutorial"]) == 0
+    assert main(["--headless", "--frames", "2", "--config", str(p), "--map", "island"]) == 0
     assert "agents: 6" in capsys.readouterr().out
+
+
+def test_a_map_may_name_its_own_animal_counts(tmp_path, capsys):
+    assert main(["--headless", "--frames", "2", "--map", "tutorial"]) == 0
+    assert "agents: 80" in capsys.readouterr().out  # animals: {cow: 40, bird: 20, water: 20}
+    assert main(["--headless", "--frames", "2", "--map", "tutorial", "--agents", "30"]) == 0
+    assert "agents: 30" in capsys.readouterr().out  # --agents wins
+    bad = write(tmp_path, "a.yaml", "rows: |\n  ~~..~~\nanimals: {cows: 3}\n")
+    with pytest.raises(MapError, match=r"a.yaml:3: unknown species 'cows' in 'animals' \(did you mean 'cow'\?\)"):
+        load_map(bad)
+    bad.write_text("rows: |\n  ~~..~~\nanimals: {cow: -1}\n")
+    with pytest.raises(MapError, match=r"animals 'cow' must be a whole number from 0 to 100000, got -1"):
+        load_map(bad)
 
 
 def test_shipped_maps_cover_the_brief():
@@ -166,11 +179,12 @@ def test_saved_map_loads_back_identical_and_is_never_overwritten(tmp_path):
     painted = m.terrain.copy()
     painted[1, 3] = T.ROCK
     painted[2, 2] = T.SWAMP
-    first = save_map(m.name, painted, src, tmp_path)
+    first = save_map(m.name, painted, src, tmp_path, {"cow": [(2, 1, 2, 1)]}, {"cow": 3, "bird": 0, "water": 1})
     second = save_map(m.name, painted, src, tmp_path)
     assert first.name == "tiny-edited.yaml" and second.name == "tiny-edited-2.yaml"
     again = load_map(first)
     assert (again.terrain == painted).all() and again.name == "tiny (edited)"
+    assert again.spawn == {"cow": [(2, 1, 2, 1)]} and again.animals == {"cow": 3, "bird": 0, "water": 1}
     assert (load_map(src).terrain == m.terrain).all()  # the original is untouched
 
 
@@ -232,7 +246,7 @@ def test_next_map_key_swaps_and_respawns_on_valid_cells(make_app):
     post_key(pygame.K_n)  # next after archipelago (sorted): fortress
     app.frame(1 / 60)
     sim = app.sim
-    assert sim.world.name == "Fortress" and sim.agents.n == 120
+    assert sim.world.name == "Fortress" and sim.agents.n == 500  # the config's counts
     for sp in sim.species:
         mine = sim.agents.species == sp.index
         assert (sp.costs[sim.agents.cell[mine, 1], sim.agents.cell[mine, 0]] > 0).all()
