@@ -95,6 +95,7 @@ class App:
             self.message(notice, WARN)
         self.fps = 0.0
         self.frame_ms = 0.0
+        self.clock_s = 0.0  # the app's own clock: sum of frame steps
         self.clock = pygame.time.Clock()
 
     def _warm_up(self, show: bool) -> None:
@@ -426,7 +427,8 @@ class App:
             self.compare.advance(dt)
         if not self.paused:
             self.sim.step(dt)
-        self.sim.history.push(self.sim.stats.search_ms, self.frame_ms)
+        self.clock_s += dt  # advances while paused too, so the graph keeps scrolling
+        self.sim.history.push(self.clock_s, self.sim.stats.search_ms, self.frame_ms)
         sel = self.selected
         if sel is not None:
             ev = self.sim.last_record_event

@@ -45,12 +45,22 @@ class FrameStats:
 
 
 class History:
-    """The last ``size`` frames' search ms and frame ms (for the rolling graph)."""
+    """Search ms and frame ms of the frames in the last ``seconds`` (for the rolling graph).
 
-    def __init__(self, size: int = 300) -> None:
-        self.search_ms: deque[float] = deque(maxlen=size)
-        self.frame_ms: deque[float] = deque(maxlen=size)
+    Times are whatever clock the caller steps (the app: wall time; headless: fixed steps).
+    """
 
-    def push(self, search_ms: float, frame_ms: float) -> None:
+    def __init__(self, seconds: float = 5.0) -> None:
+        self.seconds = seconds
+        self.times: deque[float] = deque()
+        self.search_ms: deque[float] = deque()
+        self.frame_ms: deque[float] = deque()
+
+    def push(self, t: float, search_ms: float, frame_ms: float) -> None:
+        self.times.append(t)
         self.search_ms.append(search_ms)
         self.frame_ms.append(frame_ms)
+        while self.times and self.times[0] < t - self.seconds:
+            self.times.popleft()
+            self.search_ms.popleft()
+            self.frame_ms.popleft()

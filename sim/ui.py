@@ -134,19 +134,24 @@ def overlay(screen: pygame.Surface, text: Text, sim: Simulation, fps: float, fra
     graph = pygame.Rect(
         box.x + 8, box.bottom - 4 * text.font(13).get_linesize() - 6, box.w - 16, 4 * text.font(13).get_linesize()
     )
-    _graph(screen, graph, list(sim.history.search_ms), budget)
+    _graph(screen, graph, sim.history, budget)
 
 
-def _graph(screen: pygame.Surface, rect: pygame.Rect, values: list[float], budget: float) -> None:
+def _graph(screen: pygame.Surface, rect: pygame.Rect, history, budget: float) -> None:
+    """Search ms per frame against time (the last ``history.seconds``), the budget as a red line."""
     pygame.draw.rect(screen, (40, 44, 52), rect)
+    values = list(history.search_ms)
     top = max(budget * 1.5, max(values, default=0.0), 1e-6)
-    n = 300
 
     def y_of(v: float) -> float:
         return rect.bottom - 1 - (rect.h - 2) * min(v, top) / top
 
     if len(values) >= 2:
-        pts = [(rect.x + rect.w * (n - len(values) + i) / n, y_of(v)) for i, v in enumerate(values)]
+        now = history.times[-1]
+        pts = [
+            (rect.right - 1 - (rect.w - 1) * (now - t) / history.seconds, y_of(v))
+            for t, v in zip(history.times, values, strict=True)
+        ]
         pygame.draw.lines(screen, GOOD, False, pts, 1)
     yb = y_of(budget)
     pygame.draw.line(screen, WARN, (rect.x, yb), (rect.right - 1, yb), 1)

@@ -352,3 +352,14 @@ def test_start_view_fits_readable_maps_and_centres_large_ones():
     large = Camera(1280, 800, 1024, 768)
     large.start_view(8)
     assert large.tile == 8 and large.cell_at(640, 400) == pytest.approx((512, 384))
+
+
+def test_overlay_history_covers_the_last_five_seconds(make_app):
+    app = make_app("maps/tutorial.yaml")
+    for _ in range(60 * 8):  # 8 s of frames
+        app.frame(STEP)
+    h = app.sim.history
+    assert h.times[-1] - h.times[0] <= 5.0 and h.times[-1] - h.times[0] >= 5.0 - 2 * STEP
+    assert len(h.search_ms) == len(h.times) == pytest.approx(5 * 60, abs=2)
+    key(pygame.K_F3)
+    app.frame(STEP)  # the overlay draws its graph from it
