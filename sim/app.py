@@ -220,11 +220,11 @@ class App:
                         self._picker_key(pygame.K_RETURN)
             return
         mods = pygame.key.get_mods() | getattr(e, "mod", 0)
-        if self.compare is not None and e.button == 1:
-            self._compare_click(e.pos)
-            return
         if e.button == 2 or (e.button == 3 and mods & pygame.KMOD_SHIFT):
             self._panning = True
+        elif self.compare is not None:  # comparing: clicks pick cells; no painting
+            if e.button == 1:
+                self._compare_click(e.pos)
         elif e.button == 1 and (self.tool == "inspect" or mods & pygame.KMOD_CTRL):
             x, y = self.cam.cell_at(*e.pos)
             self.select(pick_animal(self.sim, x - 0.5, y - 0.5, radius=max(1.0, 10 / self.cam.tile)))
@@ -240,7 +240,7 @@ class App:
         elif self.picker is None and self.compare is None and self.tool == "paint" and e.buttons[0]:
             if self._paint_last is not None:  # a stroke that began as a paint click
                 self._paint_to(e.pos, self.brush)
-        elif self.picker is None and e.buttons[2]:
+        elif self.picker is None and self.compare is None and e.buttons[2]:
             self._paint_to(e.pos, None)
 
     def _paint_to(self, pos: tuple[int, int], terrain: int | None) -> None:

@@ -150,6 +150,15 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
     key(app, pygame.K_EQUALS)  # weight 2.5
     assert (cmp.diagonal, cmp.heuristic, cmp.weight) == ("one-obstacle", "manhattan", 2.5)
     check()
+    app.sim.paint(start[0] + 1, start[1], 0, 6)  # a rock that a right-drag would restore
+    terrain = app.sim.world.terrain.copy()
+    x, y = app.cam.to_screen(start[0] + 1, start[1])
+    post(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=3, mod=0)
+    post(pygame.MOUSEMOTION, pos=(int(x) + 40, int(y)), rel=(40, 0), buttons=(0, 0, 1))
+    post(pygame.MOUSEBUTTONUP, pos=(int(x) + 40, int(y)), button=3, mod=0)
+    app.frame(STEP)
+    assert (app.sim.world.terrain == terrain).all()  # no painting while comparing
+    app.sim.paint(start[0] + 1, start[1], 0, None)
     t = app.sim.time
     key(app, pygame.K_c)
     assert app.compare is None and not app.paused
