@@ -45,9 +45,8 @@ SQRT2 = math.sqrt(2.0)
 def _metric(kind, dx, dy):
     """Distance between two cells ``dx``, ``dy`` apart (absolute values), in steps."""
     if kind == METRIC_OCTILE:
-        if dx < dy:
-            return dx * (SQRT2 - 1.0) + dy
-        return dy * (SQRT2 - 1.0) + dx
+        # min/max rather than an if: compiled to conditional moves, no mispredicted branch.
+        return min(dx, dy) * (SQRT2 - 1.0) + max(dx, dy)
     if kind == METRIC_MANHATTAN:
         return float(dx + dy)
     if kind == METRIC_EUCLIDEAN:
