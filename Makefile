@@ -32,6 +32,7 @@ lint: $(VENV)/.dev-installed
 MAPS ?= ../shared/benchmarks/movingai
 bench: $(VENV)/.dev-installed
 	$(PY) -m bench.kernel --maps $(MAPS)
+	$(PY) -m bench.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
