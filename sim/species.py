@@ -48,10 +48,14 @@ class BirdAStar(AStar):
 
 
 class WaterCreatureAStar(AStar):
-    """Water creatures stay in water. Their grid is uniform, so they search with JPS."""
+    """Water creatures stay in water.
+
+    Their grid is uniform, so JPS would be exact (``use_jps``), but their wander queries are
+    short and JPS scans open water to its far edge: on a 2048x2048 sea a 25-cell query took
+    555 µs with JPS and 14 µs with A* (median). A* it is.
+    """
 
     terrain_costs: ClassVar[Mapping[int, float]] = {Terrain.WATER: 1.0}
-    use_jps = True
 
 
 class Species:

@@ -47,13 +47,18 @@ def test_cows_take_the_causeway_and_never_swim():
     assert r.cost == pytest.approx(best)  # optimal although grass costs 0.85 < 1
 
 
-def test_water_creatures_use_jps_and_stay_in_water():
+class JumpingFish(WaterCreatureAStar):
+    use_jps = True
+
+
+def test_use_jps_searches_uniform_grids_with_jps_and_water_creatures_stay_in_water():
     world = World(island())
-    fish = WaterCreatureAStar(world)
-    r = fish.search((0, 0), (19, 11))
+    fish, jumping = WaterCreatureAStar(world), JumpingFish(world)
+    r, j = fish.search((0, 0), (19, 11)), jumping.search((0, 0), (19, 11))
     plain = find_path(fish.grid.costs, (0, 0), (19, 11))
-    assert r.found and r.cost == pytest.approx(plain.cost) and r.expanded < plain.expanded
-    assert all(world.terrain[y, x] == T.WATER for x, y in r.path)
+    assert r.found and r.cost == pytest.approx(plain.cost) and r.expanded == plain.expanded
+    assert j.found and j.cost == pytest.approx(plain.cost) and j.expanded < plain.expanded
+    assert all(world.terrain[y, x] == T.WATER for x, y in r.path + j.path)
 
 
 def test_cost_grid_is_cached_and_updated_for_the_painted_region_only():
