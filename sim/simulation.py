@@ -324,27 +324,58 @@ class Simulation:
         changed[...] = False
         changed[y0:y1, x0:x1] = changed_block
         a = self.agents
-        # Walking animals whose remaining path crosses a changed cell plan again.
-        walking = np.flatnonzero(a.state == st.WALKING)
-        if walking.size:
+        # Walking animals plan again when the rest of their path (from the cell they left)
+        # crosses a changed cell or has a step that is no longer legal: a diagonal step
+        # whose side cell was just painted blocked, say.
+        for sp in self.species:
+            walking = np.flatnonzero((a.state == st.WALKING) & (a.species == sp.index))
+            if walking.size == 0:
+                continue
             paths = a.paths[walking]
             cols = np.arange(paths.shape[1])
-            ahead = (cols >= a.path_pos[walking, None]) & (cols < a.path_len[walking, None])
+            ahead = (cols >= a.path_pos[walking, None] - 1) & (cols < a.path_len[walking, None])
             hit = (self._changed[paths] & ahead).any(axis=1)
-            replan = walking[hit]
-            for i in replan:
+            legal = self._legal_steps(sp, paths[:, :-1], paths[:, 1:])
+            hit |= (~legal & ahead[:, 1:]).any(axis=1)
+            for i in walking[hit]:
                 self._stop_for_replan(int(i))
-            self._replans_pending += len(replan)
+            self._replans_pending += int(hit.sum())
         self._rescue_stranded()
 
+    def _legal_steps(self, sp: SpeciesRuntime, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Whether each step ``p -> q`` (flat cells, adjacent) is legal for ``sp`` on today's terrain."""
+        w = self.world.width
+        free = (sp.costs > 0).ravel()
+        dx, dy = q % w - p % w, q // w - p // w
+        ok = free[q]
+        diag = (dx != 0) & (dy != 0)
+        # The two side cells of a diagonal step; the indices stay inside the grid even for
+        # the unused tail of the path buffer.
+        side_a, side_b = free[(p // w) * w + q % w], free[(q // w) * w + p % w]
+        rule = sp.astar.diagonal
+        if rule == "never":
+            ok &= ~diag
+        elif rule == "no-corner-cutting":
+            ok &= ~diag | (side_a & side_b)
+        elif rule == "one-obstacle":
+            ok &= ~diag | side_a | side_b
+        return ok
+
     def _stop_for_replan(self, i: int) -> None:
-        """Stop animal ``i`` on a cell it may stand on and queue it (after its cooldown) to re-plan."""
+        """Stop animal ``i`` on a cell it may stand on and queue it (after its cooldown) to re-plan.
+
+        It finishes the step it is on if that step is still legal and it is past half way;
+        otherwise it goes back to the cell it left.
+        """
         a = self.agents
         sp = self.species[a.species[i]]
-        nxt = a.paths[i, a.path_pos[i]]
-        nx, ny = nxt % self.world.width, nxt // self.world.width
-        if sp.costs[ny, nx] > 0 and np.hypot(*(a.pos[i] - (nx, ny))) < np.hypot(*(a.pos[i] - a.cell[i])):
-            a.cell[i] = (nx, ny)  # nearer the next cell: finish the step there
+        w = self.world.width
+        here = int(a.cell[i, 1]) * w + int(a.cell[i, 0])
+        nxt = int(a.paths[i, a.path_pos[i]])
+        nx, ny = nxt % w, nxt // w
+        step_ok = bool(self._legal_steps(sp, np.array([here]), np.array([nxt]))[0])
+        if step_ok and np.hypot(*(a.pos[i] - (nx, ny))) < np.hypot(*(a.pos[i] - a.cell[i])):
+            a.cell[i] = (nx, ny)
         a.pos[i] = a.cell[i]
         a.path_len[i] = a.path_pos[i] = 0
         a.state[i] = st.REPLAN

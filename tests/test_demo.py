@@ -39,6 +39,31 @@ def drag(app, cells, button=1):
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pts[-1], button=button))
 
 
+def remaining_steps_legal(sim, sp, rows) -> bool:
+    """Vectorised: the steps from each animal's last cell through the rest of its path."""
+    a = sim.agents
+    if rows.size == 0:
+        return True
+    w = sim.world.width
+    free = (sp.costs > 0).ravel()
+    paths = a.paths[rows]
+    cols = np.arange(paths.shape[1] - 1)
+    ahead = (cols >= a.path_pos[rows, None] - 1) & (cols + 1 < a.path_len[rows, None])
+    p, q = paths[:, :-1], paths[:, 1:]
+    dx, dy = q % w - p % w, q // w - p // w
+    ok = free[q] & (np.abs(dx) <= 1) & (np.abs(dy) <= 1)
+    diag = (dx != 0) & (dy != 0)
+    rule = sim.config.search.diagonal
+    side_a, side_b = free[p + dx], free[p + dy * w]
+    if rule == "no-corner-cutting":
+        ok &= ~diag | (side_a & side_b)
+    elif rule == "one-obstacle":
+        ok &= ~diag | side_a | side_b
+    elif rule == "never":
+        ok &= ~diag
+    return bool((ok | ~ahead).all())
+
+
 def check_invariants(sim, last_search_at):
     a = sim.agents
     for sp in sim.species:
@@ -48,6 +73,8 @@ def check_invariants(sim, last_search_at):
         nxt = a.paths[walking, a.path_pos[walking]]
         w = sim.world.width
         assert (sp.costs[nxt // w, nxt % w] > 0).all(), f"{sp.key} walking into a blocked cell"
+        # Every step still ahead (from the cell it left) is legal on today's terrain.
+        assert remaining_steps_legal(sim, sp, walking), f"{sp.key} path crosses painted terrain"
     queued = np.flatnonzero(a.state == st.QUEUED)
     assert sorted(sim.scheduler.queue) == sorted(queued.tolist()), "queue and QUEUED state disagree"
     assert len(set(sim.scheduler.queue)) == len(sim.scheduler.queue), "an animal is queued twice"
@@ -363,3 +390,26 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
     assert len(h.search_ms) == len(h.times) == pytest.approx(5 * 60, abs=2)
     key(pygame.K_F3)
     app.frame(STEP)  # the overlay draws its graph from it
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_painting_during_the_run_never_breaks_an_invariant(make_app, seed):
+    app = make_app("maps/river.yaml", seed=seed, cooldown_s=0.2)
+    sim = app.sim
+    sim.search_log = []
+    rng = np.random.default_rng(seed)
+    last: dict[int, float] = {}
+    h, w = sim.world.terrain.shape
+    for frame in range(240):
+        if frame % 4 == 0:  # a paint stroke every few frames: any terrain, or restore
+            x, y = int(rng.integers(w)), int(rng.integers(h))
+            terrain = None if rng.random() < 0.3 else int(rng.integers(7))
+            radius = int(rng.integers(0, 4))
+            rect = sim.paint(x, y, radius, terrain)
+            if rect is not None:
+                app.view.terrain_changed(rect)
+        if frame == 200:
+            sim.reset_map()
+        app.frame(STEP)
+        check_invariants(sim, last)
+    assert sim.totals["replans"] > 0  # painting really cut across paths
