@@ -7,7 +7,9 @@ Per map: the 25 longest scenarios and 25 random others (seeded), each solved by
 JPS, by tcod (``tcod.path.CustomGraph``: 8 edges, diagonals conditioned on both
 orthogonal cells being free, i.e. the same no-corner-cutting problem; costs in integer
 units of 1/100000) and by pyastar2d (an easier problem: diagonal steps cost 1 and
-corners may be cut, so only its time is comparable). Prints medians of per-query times
+corners may be cut, so only its time is comparable). The pure-Python peer ``pathfinding``
+(AStarFinder, only_when_no_obstacle: the same problem) runs on ``--python-queries`` of the
+random queries per map, timed against the engine's A* on the same queries. Prints medians of per-query times
 (each query's best of ``--repeat`` runs), expansions, ns per expansion, the ratio to
 tcod, and the share of answers within the scenario's printed precision of the optimum.
 """
@@ -15,6 +17,7 @@ tcod, and the share of answers within the scenario's printed precision of the op
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import subprocess
 import sys
@@ -64,7 +67,29 @@ def tcod_graph(costs: np.ndarray):
     return graph
 
 
-def run_map(path: Path, n: int, repeat: int, rng: np.random.Generator) -> list[dict]:
+def python_peer(costs: np.ndarray, scens: list[Scenario], grid: PathGrid) -> list[dict]:
+    """The pure-Python ``pathfinding`` package on ``scens``, and the engine's A* on the same ones."""
+    from pathfinding.core.diagonal_movement import DiagonalMovement
+    from pathfinding.core.grid import Grid
+    from pathfinding.finder.a_star import AStarFinder
+
+    pf_grid = Grid(matrix=(costs > 0).astype(int).tolist())
+    finder = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle, time_limit=30)
+    rows = []
+    for s in scens:
+        t0 = time.perf_counter()
+        path, _runs = finder.find_path(pf_grid.node(*s.start), pf_grid.node(*s.goal), pf_grid)
+        t_pf = time.perf_counter() - t0
+        pf_grid.cleanup()
+        cost = sum(np.hypot(b.x - a.x, b.y - a.y) for a, b in itertools.pairwise(path)) if path else np.inf
+        t_ours, _ = best_of(lambda s=s: grid.search(s.start, s.goal), 3)
+        rows.append({"pf": t_pf, "ours": t_ours, "pf_ok": abs(cost - s.optimal) <= s.tolerance})
+    return rows
+
+
+def run_map(
+    path: Path, n: int, repeat: int, rng: np.random.Generator, python_queries: int
+) -> tuple[list[dict], list[dict]]:
     import pyastar2d
     import tcod.path
 
@@ -79,7 +104,8 @@ def run_map(path: Path, n: int, repeat: int, rng: np.random.Generator) -> list[d
     graph = tcod_graph(costs)
     weights = np.where(costs > 0, 1.0, np.inf).astype(np.float32)
     rows = []
-    for s in pick(scens, n, rng):
+    picked = pick(scens, n, rng)
+    for s in picked:
         row = {"map": path.stem, "optimal": s.optimal}
         for algo in ("astar", "jps"):
             t, r = best_of(lambda a=algo, s=s: grid.search(s.start, s.goal, algorithm=a), repeat)
@@ -102,7 +128,8 @@ def run_map(path: Path, n: int, repeat: int, rng: np.random.Generator) -> list[d
             repeat,
         )
         rows.append(row)
-    return rows
+    py_rows = python_peer(costs, picked[n : n + python_queries], grid) if python_queries else []
+    return rows, py_rows
 
 
 def summary(name: str, rows: list[dict]) -> str:
@@ -136,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=25, help="longest N plus N random per map")
     ap.add_argument("--repeat", type=int, default=3, help="runs per query; the fastest counts")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--python-queries", type=int, default=5, help="queries per map for the pure-Python peer")
     args = ap.parse_args(argv)
     maps = sorted(args.maps.glob("*.map"))
     if not maps:
@@ -153,11 +181,21 @@ def main(argv: list[str] | None = None) -> int:
         f"{'A* exp':>9} {'JPS exp':>7} {'ns/exp':>7} {'A*/tcod':>7} {'JPS/tcod':>7} {'JPS/pya':>7}   optimal"
     )
     pooled: list[dict] = []
+    py_pooled: list[dict] = []
     for path in maps:
-        rows = run_map(path, args.queries, args.repeat, rng)
+        rows, py_rows = run_map(path, args.queries, args.repeat, rng, args.python_queries)
         pooled += rows
+        py_pooled += py_rows
         print(summary(path.stem, rows), flush=True)
     print(summary("POOLED", pooled))
+    if py_pooled:
+        pf = statistics.median(r["pf"] for r in py_pooled) * 1e6
+        ours = statistics.median(r["ours"] for r in py_pooled) * 1e6
+        ok = sum(r["pf_ok"] for r in py_pooled) / len(py_pooled)
+        print(
+            f"pure-Python peer pathfinding on {len(py_pooled)} random queries ({args.python_queries} per map):"
+            f" median {pf:.0f} µs vs engine A* {ours:.0f} µs on the same queries ({pf / ours:.0f}x); optimal {ok:.0%}"
+        )
     print(f"first search in a new process (imports + kernel from cache): {first_search_seconds():.2f} s")
     return 0
 
