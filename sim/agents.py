@@ -39,10 +39,18 @@ _FIELDS = {
     "last_expanded": (np.int32, ()),
     "last_ms": (np.float64, ()),
     "last_cost": (np.float64, ()),
-    "last_outcome": (np.int8, ()),  # 0 none yet, 1 found, 2 failed, 3 capped, 4 other region
+    "last_outcome": (np.int8, ()),  # one of the outcomes below
 }
 
-OUTCOME_NAMES = {0: "-", 1: "found", 2: "failed", 3: "capped", 4: "unreachable (other region)"}
+# Outcomes of an animal's last search.
+NO_SEARCH, FOUND, FAILED, CAPPED, OTHER_REGION = 0, 1, 2, 3, 4
+OUTCOME_NAMES = {
+    NO_SEARCH: "-",
+    FOUND: "found",
+    FAILED: "failed",
+    CAPPED: "capped",
+    OTHER_REGION: "unreachable (other region)",
+}
 
 
 class Agents:

@@ -85,6 +85,7 @@ class App:
         self.picker_sel = 0
         self._picker_rects: list[pygame.Rect] = []
         self.brush = Terrain.ROCK
+        self.colours = config.terrain_colours()  # for the brush outline
         self.brush_radius = 1
         self.mouse = (w // 2, h // 2)
         self._paint_last: tuple[int, int] | None = None
@@ -428,7 +429,7 @@ class App:
         if not self.paused:
             self.sim.step(dt)
         self.clock_s += dt  # advances while paused too, so the graph keeps scrolling
-        self.sim.history.push(self.clock_s, self.sim.stats.search_ms, self.frame_ms)
+        self.sim.history.push(self.clock_s, self.sim.stats.search_ms)
         sel = self.selected
         if sel is not None:
             ev = self.sim.last_record_event
@@ -448,12 +449,12 @@ class App:
         self.search_views.draw_heat(self.screen)
         sel = self.selected
         if sel is not None:
-            self.search_views.draw_selected(self.screen, sel, self.sel_record, self.sel_event)
+            self.search_views.draw_last_search(self.screen, self.sel_record, self.sel_event)
         if self.show_paths:
             self.view.draw_paths(self.screen)
         self.view.draw_animals(self.screen)
         if sel is not None:
-            self.search_views.draw_selected(self.screen, sel, None, None)  # ring above the sprites
+            self.search_views.draw_highlight(self.screen, sel)
         if self.field_species is not None:
             self.search_views.cost_field_legend(self.screen, self.text, self.field_species)
         if sel is not None:
@@ -466,7 +467,7 @@ class App:
                     pygame.draw.circle(self.screen, colour, self.cam.to_screen(*p), max(4, self.cam.tile))
             draw_compare(self.screen, self.text, self.view, cmp, self.sim.species[cmp.species].species.label)
         elif self.picker is None and not self.show_help and self.tool == "paint":
-            self.view.draw_brush(self.screen, self.mouse, self.brush_radius, self.config.terrain_colours()[self.brush])
+            self.view.draw_brush(self.screen, self.mouse, self.brush_radius, self.colours[self.brush])
         if self.show_overlay:
             overlay(self.screen, self.text, self.sim, self.fps, self.frame_ms, self.paused)
         now = time.monotonic()

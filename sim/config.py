@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import types
 import typing
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
@@ -144,8 +143,6 @@ class _Checker:
                 self.fail(path, f"expected a mapping, got {value!r}")
             _, vhint = typing.get_args(hint)
             return {str(k): self.value(f"{path}.{k}", v, vhint, meta) for k, v in value.items()}
-        if origin in (types.UnionType, typing.Union):
-            return value
         return self.scalar(path, value, hint, meta)
 
     def section(self, path: str, data: Any, cls: type) -> Any:

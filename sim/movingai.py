@@ -9,7 +9,6 @@ Errors are :class:`MapFormatError` (a ``ValueError``) naming the file and line.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,9 +97,3 @@ def read_scenarios(path: str | Path) -> list[Scenario]:
         tol = 1e-3 if decimals is None else max(1e-3, 0.5 * 10.0**-decimals)
         out.append(Scenario(bucket, (sx, sy), (gx, gy), float(printed), tol, no))
     return out
-
-
-def octile(a: tuple[int, int], b: tuple[int, int]) -> float:
-    """Octile distance between two cells (diagonal √2)."""
-    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    return max(dx, dy) + (math.sqrt(2.0) - 1.0) * min(dx, dy)

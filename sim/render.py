@@ -102,12 +102,6 @@ class WorldView:
     def terrain_changed(self, rect: tuple[int, int, int, int]) -> None:
         self.terrain.update(rect)
 
-    def draw(self, screen: pygame.Surface, show_paths: bool) -> None:
-        self.terrain.draw(screen, self.cam)
-        if show_paths:
-            self.draw_paths(screen)
-        self.draw_animals(screen)
-
     def draw_animals(self, screen: pygame.Surface) -> None:
         a = self.sim.agents
         if a.n == 0:

@@ -85,20 +85,21 @@ class SearchViews:
         if self.sim.heat is not None:
             blit_cells(screen, self.view.cam, *fields.heat_colours(self.sim.heat))
 
-    def draw_selected(
-        self, screen: pygame.Surface, i: int, record: np.ndarray | None, event: SearchEvent | None
-    ) -> None:
-        """The animal's last search footprint, its remaining path, a partial path dashed, a ring."""
+    def draw_last_search(self, screen: pygame.Surface, record: np.ndarray | None, event: SearchEvent | None) -> None:
+        """The selected animal's last search (under the sprites): footprint, partial path dashed."""
         cam = self.view.cam
         if record is not None:
             blit_cells(screen, cam, *fields.footprint_colours(record))
-        a = self.sim.agents
         if event is not None and event.result is not None and not event.result.found:
             pts = [cam.to_screen(x, y) for x, y in event.result.partial_path]
             for p, q in zip(pts[::2], pts[1::2], strict=False):  # dashed: every other step
                 pygame.draw.line(screen, WARN, p, q, 3)
+
+    def draw_highlight(self, screen: pygame.Surface, i: int) -> None:
+        """The selected animal (above the sprites): its remaining path and a ring."""
+        cam = self.view.cam
         self.view.draw_paths(screen, only=i, width=3)
-        x, y = cam.to_screen(*a.pos[i])
+        x, y = cam.to_screen(*self.sim.agents.pos[i])
         r = max(8, cam.tile)
         pygame.draw.circle(screen, (0, 0, 0), (x, y), r + 2, 3)
         pygame.draw.circle(screen, (255, 255, 120), (x, y), r, 2)

@@ -260,7 +260,7 @@ class Simulation:
         result: SearchResult | None = None
         t0 = time.perf_counter()
         if sp.regions[start[1], start[0]] != sp.regions[goal[1], goal[0]] or sp.regions[start[1], start[0]] == 0:
-            outcome, expanded = 4, 0  # another region: known unreachable, nothing to search
+            outcome, expanded = st.OTHER_REGION, 0  # known unreachable: nothing to search
         else:
             record = None
             if i == self.record_agent:
@@ -270,7 +270,7 @@ class Simulation:
             expanded = result.expanded
             if self.heat is not None:
                 self.heat.ravel()[self._trace[: min(expanded, self._trace.size)]] += 1.0
-            outcome = 1 if result.found else (3 if result.hit_limit else 2)
+            outcome = st.FOUND if result.found else (st.CAPPED if result.hit_limit else st.FAILED)
             if record is not None:
                 self.last_record = record
         ms = (time.perf_counter() - t0) * 1000.0
@@ -287,7 +287,7 @@ class Simulation:
         a.last_ms[i] = ms
         a.last_cost[i] = result.cost if result is not None and result.found else np.nan
         a.last_outcome[i] = outcome
-        stats.count(sp.key, expanded, ms, outcome in (2, 4), outcome == 3)
+        stats.count(sp.key, expanded, ms, outcome in (st.FAILED, st.OTHER_REGION), outcome == st.CAPPED)
         event = SearchEvent(now, i, sp.key, start, goal, result)
         if self.search_log is not None:
             self.search_log.append(event)

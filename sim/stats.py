@@ -45,7 +45,7 @@ class FrameStats:
 
 
 class History:
-    """Search ms and frame ms of the frames in the last ``seconds`` (for the rolling graph).
+    """Search ms of the frames in the last ``seconds`` (for the overlay's rolling graph).
 
     Times are whatever clock the caller steps (the app: wall time; headless: fixed steps).
     """
@@ -54,13 +54,10 @@ class History:
         self.seconds = seconds
         self.times: deque[float] = deque()
         self.search_ms: deque[float] = deque()
-        self.frame_ms: deque[float] = deque()
 
-    def push(self, t: float, search_ms: float, frame_ms: float) -> None:
+    def push(self, t: float, search_ms: float) -> None:
         self.times.append(t)
         self.search_ms.append(search_ms)
-        self.frame_ms.append(frame_ms)
         while self.times and self.times[0] < t - self.seconds:
             self.times.popleft()
             self.search_ms.popleft()
-            self.frame_ms.popleft()

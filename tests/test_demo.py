@@ -196,7 +196,7 @@ def test_goal_in_another_region_fails_without_expanding(make_app, tmp_path):
     a.state[0] = st.REPLAN
     app.frame(STEP)
     ev = sim.search_log[0]
-    assert ev.result is None and a.last_outcome[0] == 4 and a.last_expanded[0] == 0
+    assert ev.result is None and a.last_outcome[0] == st.OTHER_REGION and a.last_expanded[0] == 0
     assert sim.stats.failed == 1
 
 

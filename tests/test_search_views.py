@@ -39,7 +39,7 @@ def shot(app) -> np.ndarray:
 
 def searched_walker(app):
     a = app.sim.agents
-    ok = np.flatnonzero((a.state == st.WALKING) & (a.last_outcome == 1) & (a.species == 1))
+    ok = np.flatnonzero((a.state == st.WALKING) & (a.last_outcome == st.FOUND) & (a.species == 1))
     return int(ok[np.argmax(a.last_expanded[ok])])
 
 
