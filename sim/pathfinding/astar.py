@@ -96,7 +96,7 @@ class AStar:
             self._lut[int(tid)] = value
         self._grid: PathGrid | None = None
         self._revision = -1
-        self.rebuilds = 0  # full cost-grid builds (for tests and the overlay)
+        self.rebuilds = 0  # full cost-grid builds: tests check that painting re-costs only what changed
         self.region_updates = 0  # partial updates after painting
         self._python_hooks = type(self).cost is not AStar.cost or type(self).heuristic is not AStar.heuristic
 
@@ -209,6 +209,7 @@ class AStar:
             goal,
             self.cost,
             self.heuristic if self.heuristic_name != "zero" else _zero,
+            lambda cell: grid.passable(*cell),
             diagonal_rule=self._diag_rule,
             algorithm=algorithm,
             weight=weight,

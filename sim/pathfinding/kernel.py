@@ -21,11 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-# Diagonal rules (see sim.pathfinding.search.DIAGONAL_RULES).
-DIAG_NEVER = 0
-DIAG_NO_CORNER_CUTTING = 1
-DIAG_ONE_OBSTACLE = 2
-DIAG_ALWAYS = 3
+from .rules import DIAG_NEVER, diagonal_allowed
 
 # Distance metrics for the heuristic (and for "closest node reached").
 METRIC_MANHATTAN = 0
@@ -232,15 +228,9 @@ def search_kernel(
             if k < 4:
                 ng = gu + cv
             else:
-                if diag_rule != DIAG_ALWAYS:
-                    # The two orthogonal cells this diagonal step squeezes between.
-                    a = costs[u + dxs[k]] > 0.0
-                    b = costs[u + dys[k] * width] > 0.0
-                    if diag_rule == DIAG_NO_CORNER_CUTTING:
-                        if not (a and b):
-                            continue
-                    elif not (a or b):
-                        continue
+                # The two orthogonal cells this diagonal step squeezes between.
+                if not diagonal_allowed(diag_rule, costs[u + dxs[k]] > 0.0, costs[u + dys[k] * width] > 0.0):
+                    continue
                 ng = gu + SQRT2 * cv
             if m == open_mark:
                 if ng >= g[v]:

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from itertools import count
 
-from .kernel import DIAG_ALWAYS, DIAG_NEVER, DIAG_NO_CORNER_CUTTING
+from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, diagonal_allowed
 from .search import Point, SearchResult
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -30,6 +30,7 @@ def python_search(
     goal: Point,
     step_cost: Callable[[Point, Point], float],
     heuristic: Callable[[Point, Point], float],
+    passable: Callable[[Point], bool],
     *,
     diagonal_rule: int = DIAG_NO_CORNER_CUTTING,
     algorithm: str = "astar",
@@ -39,9 +40,13 @@ def python_search(
     """Search a ``width`` × ``height`` grid of ``(x, y)`` cells.
 
     ``step_cost(source, target)`` is the full cost of one step (not > 0 = impassable);
-    the diagonal rule asks it about the two orthogonal cells a diagonal step passes.
-    ``heuristic(a, b)`` estimates the cost from ``a`` to ``b``.
+    ``passable(cell)`` says whether an agent may stand on a cell: the start and goal must
+    be, and the diagonal rule asks it about the two side cells a diagonal step passes.
+    ``heuristic(a, b)`` estimates the cost from ``a`` to ``b``. Like the kernel, a blocked
+    start or goal is "not found" without searching.
     """
+    if not (passable(start) and passable(goal)):
+        return SearchResult(False, [], math.inf, 0)
     if start == goal:
         return SearchResult(True, [start], 0.0, 0)
     moves = _ORTHOGONAL if diagonal_rule == DIAG_NEVER else _ORTHOGONAL + _DIAGONAL
@@ -77,10 +82,10 @@ def python_search(
             v = (ux + dx, uy + dy)
             if not (0 <= v[0] < width and 0 <= v[1] < height) or v in closed:
                 continue
-            if dx and dy and diagonal_rule != DIAG_ALWAYS:
-                a = _inside(ux + dx, uy, width, height) and step_cost(u, (ux + dx, uy)) > 0
-                b = _inside(ux, uy + dy, width, height) and step_cost(u, (ux, uy + dy)) > 0
-                if not ((a and b) if diagonal_rule == DIAG_NO_CORNER_CUTTING else (a or b)):
+            if dx and dy:
+                a = _inside(ux + dx, uy, width, height) and passable((ux + dx, uy))
+                b = _inside(ux, uy + dy, width, height) and passable((ux, uy + dy))
+                if not diagonal_allowed(diagonal_rule, a, b):
                     continue
             c = step_cost(u, v)
             if not (c > 0) or math.isinf(c):

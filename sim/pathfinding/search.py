@@ -21,15 +21,10 @@ from numbers import Integral, Real
 import numpy as np
 
 from . import kernel as _k
+from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
 
 Point = tuple[int, int]
 
-DIAGONAL_RULES: dict[str, int] = {
-    "never": _k.DIAG_NEVER,
-    "no-corner-cutting": _k.DIAG_NO_CORNER_CUTTING,
-    "one-obstacle": _k.DIAG_ONE_OBSTACLE,
-    "always": _k.DIAG_ALWAYS,
-}
 HEURISTICS: tuple[str, ...] = ("octile", "manhattan", "euclidean", "chebyshev", "zero")
 ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps")
 
@@ -235,6 +230,34 @@ class PathGrid:
             tr = trace
         return self._run(start, goal, diag, heuristic, weight, algorithm, max_nodes, rec, tr)
 
+    def _check_jps(self, diag: int) -> None:
+        if diag != DIAG_NO_CORNER_CUTTING:
+            name = next(k for k, v in DIAGONAL_RULES.items() if v == diag)
+            raise ValueError(f"algorithm 'jps' needs diagonal='no-corner-cutting', got {name!r}")
+        if not self.uniform:
+            raise ValueError(
+                "algorithm 'jps' needs every passable cell to cost the same; this grid's "
+                f"multipliers range from {self._min_cost:g} to {self._max_cost:g}"
+            )
+
+    def _priority(self, diag: int, heuristic: str, weight: float, algorithm: str) -> tuple[int, float, float]:
+        """The metric and the two multipliers of the priority ``g_mult * g + h_mult * h``."""
+        # The metric orders the open list's ties and picks the "closest node reached";
+        # with the zero heuristic it still does that, it just does not steer.
+        if heuristic == "zero":
+            metric = _k.METRIC_MANHATTAN if diag == DIAG_NEVER else _k.METRIC_OCTILE
+        else:
+            metric = _METRICS[heuristic]
+        if algorithm == "greedy":
+            return metric, 0.0, 1.0
+        scale = 0.0 if algorithm == "dijkstra" or heuristic == "zero" else weight * self._min_cost
+        # Ties on f go to the deeper entry (smaller h): on open ground the search then
+        # runs down one line to the goal instead of fanning out over equal-f cells. A
+        # nudge of h by 1e-10 of the smallest multiplier does that with one key per
+        # heap entry; it can change a path's cost by at most that relative amount,
+        # far below what the tests (and floating point sums of √2) can see.
+        return metric, 1.0, scale + _TIE_NUDGE * self._min_cost
+
     def _run(
         self,
         start: Point,
@@ -248,35 +271,12 @@ class PathGrid:
         trace: np.ndarray,
     ) -> SearchResult:
         if algorithm == "jps":
-            if diag != _k.DIAG_NO_CORNER_CUTTING:
-                name = next(k for k, v in DIAGONAL_RULES.items() if v == diag)
-                raise ValueError(f"algorithm 'jps' needs diagonal='no-corner-cutting', got {name!r}")
-            if not self.uniform:
-                raise ValueError(
-                    "algorithm 'jps' needs every passable cell to cost the same; this grid's "
-                    f"multipliers range from {self._min_cost:g} to {self._max_cost:g}"
-                )
+            self._check_jps(diag)
         if start == goal and self.passable(*start):
             return SearchResult(True, [start], 0.0, 0)
         if not (self.passable(*start) and self.passable(*goal)):
             return SearchResult(False, [], math.inf, 0)
-
-        # The metric orders the open list's ties and picks the "closest node reached";
-        # with the zero heuristic it still does that, it just does not steer.
-        if heuristic == "zero":
-            metric = _k.METRIC_MANHATTAN if diag == _k.DIAG_NEVER else _k.METRIC_OCTILE
-        else:
-            metric = _METRICS[heuristic]
-        if algorithm == "greedy":
-            g_mult, h_mult = 0.0, 1.0
-        else:
-            scale = 0.0 if algorithm == "dijkstra" or heuristic == "zero" else weight * self._min_cost
-            # Ties on f go to the deeper entry (smaller h): on open ground the search then
-            # runs down one line to the goal instead of fanning out over equal-f cells. A
-            # nudge of h by 1e-10 of the smallest multiplier does that with one key per
-            # heap entry; it can change a path's cost by at most that relative amount,
-            # far below what the tests (and floating point sums of √2) can see.
-            g_mult, h_mult = 1.0, scale + _TIE_NUDGE * self._min_cost
+        metric, g_mult, h_mult = self._priority(diag, heuristic, weight, algorithm)
 
         self._gen += 1
         if self._gen >= 2**30 - 1:  # marks are int32: start the stamps over
