@@ -7,15 +7,33 @@ following them needs no Python per animal.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
-# Agent states.
-IDLE = 0  # resting until idle_until, then (once its cooldown is over) asks for a path
-QUEUED = 1  # waiting in the search queue (the per-frame budget was used up)
-WALKING = 2  # following its path
-REPLAN = 3  # its path was painted over: waits for its cooldown, then searches again
 
-STATE_NAMES = {IDLE: "idle", QUEUED: "waiting for the search budget", WALKING: "walking", REPLAN: "re-planning"}
+class State(IntEnum):
+    """What an animal is doing (the ``state`` column)."""
+
+    IDLE = 0  # resting until idle_until, then (once its cooldown is over) asks for a path
+    QUEUED = 1  # waiting in the search queue (the per-frame budget was used up)
+    WALKING = 2  # following its path
+    REPLAN = 3  # its path was painted over: waits for its cooldown, then searches again
+
+
+class Outcome(IntEnum):
+    """How an animal's last search ended (the ``last_outcome`` column)."""
+
+    NO_SEARCH = 0
+    FOUND = 1
+    FAILED = 2
+    CAPPED = 3  # max_nodes stopped it: the animal walks the partial path
+    OTHER_REGION = 4  # the goal is in another region: known unreachable, nothing searched
+
+    @property
+    def label(self) -> str:
+        return {0: "-", 4: "unreachable (other region)"}.get(self.value, self.name.lower())
+
 
 #: 8 headings, index = round(angle / 45°) with y pointing down: 0 east, 2 south, 4 west, 6 north.
 HEADINGS = 8
@@ -39,17 +57,7 @@ _FIELDS = {
     "last_expanded": (np.int32, ()),
     "last_ms": (np.float64, ()),
     "last_cost": (np.float64, ()),
-    "last_outcome": (np.int8, ()),  # one of the outcomes below
-}
-
-# Outcomes of an animal's last search.
-NO_SEARCH, FOUND, FAILED, CAPPED, OTHER_REGION = 0, 1, 2, 3, 4
-OUTCOME_NAMES = {
-    NO_SEARCH: "-",
-    FOUND: "found",
-    FAILED: "failed",
-    CAPPED: "capped",
-    OTHER_REGION: "unreachable (other region)",
+    "last_outcome": (np.int8, ()),  # an Outcome
 }
 
 
@@ -128,7 +136,7 @@ class Agents:
 
         Returns the indices of animals that reached the end of their path this step.
         """
-        walking = np.flatnonzero(self.state == WALKING)
+        walking = np.flatnonzero(self.state == State.WALKING)
         if walking.size == 0:
             return walking
         paths = self._store["paths"]

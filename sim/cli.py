@@ -1,7 +1,7 @@
 """Command line: ``python main.py [--config PATH] [--map NAME|PATH] [--headless ...]``.
 
-A bad config or map file ends the program with one line on stderr naming the file, the
-line or key and what is wrong, and exit status 2: never a traceback.
+A bad config or map file, or a bad option, ends the program with one line on stderr
+naming the file, the line or key and what is wrong, and exit status 2: never a traceback.
 """
 
 from __future__ import annotations
@@ -12,12 +12,16 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .resources import default_config_path, maps_dir
+
+
+class UsageError(ValueError):
+    """A command-line option that cannot work (checked before anything runs)."""
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="main.py", description="Animals finding their way across an island with A*.")
-    ap.add_argument("--config", type=Path, default=ROOT / "config.yaml", help="settings file (default config.yaml)")
+    ap.add_argument("--config", type=Path, default=None, help="settings file (default: the bundled config.yaml)")
     ap.add_argument("--map", help="map name in maps/ or a path to a .yaml or Moving AI .map file")
     ap.add_argument("--headless", action="store_true", help="run without a window and print figures")
     ap.add_argument("--frames", type=int, default=600, help="headless: frames to run (default 600)")
@@ -26,11 +30,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", type=Path, help="headless: also write the figures as JSON here")
     ap.add_argument("--screenshot", type=Path, help="headless: save the last frame as PNG here")
     args = ap.parse_args(argv)
-    for name in ("frames", "agents", "seed"):
+    for name, lo in (("frames", 1), ("agents", 0), ("seed", 0)):
         value = getattr(args, name)
-        if value is not None and value < 0:
-            ap.error(f"--{name} must be >= 0, got {value}")
+        if value is not None and value < lo:
+            ap.error(f"--{name} must be >= {lo}, got {value}")
     return args
+
+
+def check_output(option: str, path: Path | None) -> None:
+    """An output file must be writable where it is asked for: checked before the run, not after."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a folder; give a file name")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"{option} {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise UsageError(f"{option} {path}: folder {parent} is not writable")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,32 +59,33 @@ def main(argv: list[str] | None = None) -> int:
     from .config import ConfigError, load_config
     from .maps import MapError, load_map, resolve_map
 
-    maps_dir = ROOT / "maps"
     try:
-        config = load_config(args.config)
+        check_output("--json", args.json)
+        check_output("--screenshot", args.screenshot)
+        config = load_config(args.config or default_config_path())
         if args.seed is not None:
             config = replace(config, seed=args.seed)
-        path = resolve_map(args.map or config.map, maps_dir)
+        path = resolve_map(args.map or config.map, maps_dir())
         map_data = load_map(path, max_size=(config.max_map_width, config.max_map_height))
-        from .app import App
         from .simulation import species_counts
+        from .view.app import App
 
         counts = species_counts(config, args.agents) if args.agents is not None else None
         app = App(
             config,
             map_data,
-            maps_dir=maps_dir,
+            maps_dir=maps_dir(),
             counts=counts,
             clock="model" if args.headless else "wall",
             headless=args.headless,
-            screenshot_dir=ROOT / "screenshots",
+            screenshot_dir=Path("screenshots"),
         )
-    except (ConfigError, MapError) as exc:
+    except (ConfigError, MapError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         if args.headless:
-            from . import headless
+            from .view import headless
 
             result = headless.run(app, args.frames)
             for line in headless.summary_lines(result):
@@ -75,9 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.json:
                 headless.write_json(result, args.json)
             if args.screenshot:
-                import pygame
-
-                pygame.image.save(app.screen, str(args.screenshot))
+                headless.save_screenshot(app, args.screenshot)
         else:
             app.run()
     except KeyboardInterrupt:

@@ -1,31 +1,182 @@
-"""Reading the user's files: one place for the clear errors a missing or broken file gets."""
+"""Reading the user's files: bounded, safe, and every problem one short line naming the file.
+
+* A file is checked before it is opened: a folder, a FIFO or device, a symbolic-link
+  loop or a file over the size limit is refused with what it is (opening a FIFO would
+  wait forever).
+* YAML is parsed with PyYAML's safe loader only (the C one when the wheel has it:
+  ``CSafeLoader``, same safety, ~30x faster on big maps). Before anything is built,
+  the event stream is scanned: aliases (``*name``, the "billion laughs" bomb) are
+  refused and nesting is capped, so no input can blow up memory or the stack. Duplicate
+  keys and lone surrogates (``"\\ud800"``) are errors with their line.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .checks import short
 
-def read_text(path: Path, error: type[ValueError], missing: str = "file not found", encoding: str = "utf-8") -> str:
-    """The file's text; a problem becomes ``error("<path>: <what is wrong>")``."""
+#: PyYAML's C loader when the installed wheel has it (same safe constructor, much faster).
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+MAX_DEPTH = 32  # nesting levels; real configs and maps use 3
+MAX_BYTES = 64 * 1024 * 1024  # a 2048x2048 drawn map is ~4 MB
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_file(path: Path, error: type[ValueError], missing: str = "file not found", max_bytes: int = MAX_BYTES) -> int:
+    """Size of the regular file at ``path``; anything else is ``error`` saying what it is."""
     try:
-        return path.read_text(encoding=encoding)
+        st = os.stat(path)
     except FileNotFoundError:
         raise error(f"{path}: {missing}") from None
-    except IsADirectoryError:
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise error(f"{path}: symbolic link loop (the link points back to itself)") from None
+        raise error(f"{path}: cannot read: {exc.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
         raise error(f"{path}: is a folder, not a file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"{path}: cannot read: {exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode) else "a device or socket"
+        raise error(f"{path}: is {kind}, not a regular file") from None
+    if st.st_size > max_bytes:
+        raise error(f"{path}: file is {st.st_size / 2**20:.1f} MB, larger than the limit of {max_bytes / 2**20:g} MB")
+    return st.st_size
 
 
-def parse_yaml(text: str, path: Path, error: type[ValueError]) -> Any:
-    """``yaml.safe_load`` (never anything else); a syntax error names the file and line."""
+def read_text(
+    path: Path,
+    error: type[ValueError],
+    missing: str = "file not found",
+    encoding: str = "utf-8",
+    max_bytes: int = MAX_BYTES,
+) -> str:
+    """The file's text; a problem becomes ``error("<path>: <what is wrong>")``."""
+    check_file(path, error, missing, max_bytes)
     try:
-        return yaml.safe_load(text)
+        with open(path, "rb") as fh:
+            raw = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > max_bytes:
+        raise error(f"{path}: file is larger than the limit of {max_bytes / 2**20:g} MB")
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        name = "ASCII" if encoding == "ascii" else "UTF-8"
+        raise error(f"{path}:{line}: not {name} text (byte 0x{raw[exc.start]:02x})") from None
+
+
+@dataclass
+class YamlDocument:
+    """Parsed YAML and where its keys are: ``lines["species.cow.count"]`` is a 1-based line."""
+
+    data: Any
+    lines: dict[str, int] = field(default_factory=dict)
+    text: str = ""
+
+
+def parse_yaml(text: str, path: Path | str, error: type[ValueError]) -> YamlDocument:
+    """Parse ``text`` safely (see the module doc); problems name ``path`` and the line."""
+    _scan_events(text, path, error)
+    loader = SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return YamlDocument(None, {}, text)
+        lines = _walk(node, path, error)
+        data = loader.construct_document(node)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise error(f"{path}{where}: not valid YAML: {problem}") from None
+        raise error(_yaml_message(exc, path)) from None
+    finally:
+        loader.dispose()
+    return YamlDocument(data, lines, text)
+
+
+def load_yaml(
+    path: Path, error: type[ValueError], missing: str = "file not found", max_bytes: int = MAX_BYTES
+) -> YamlDocument:
+    """Read and parse a YAML file (bounded, safe)."""
+    return parse_yaml(read_text(path, error, missing, max_bytes=max_bytes), path, error)
+
+
+def _yaml_message(exc: yaml.YAMLError, path: Path | str) -> str:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f":{mark.line + 1}" if mark is not None else ""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"{path}{where}: not valid YAML: {short(problem, 100)[1:-1]}"
+
+
+def _scan_events(text: str, path: Path | str, error: type[ValueError]) -> None:
+    """Refuse aliases and deep nesting from the event stream, before any value is built."""
+    depth = 0
+    try:
+        for ev in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(ev, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise error(f"{path}:{ev.start_mark.line + 1}: nested more than {MAX_DEPTH} levels deep")
+            elif isinstance(ev, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+                depth -= 1
+            elif isinstance(ev, yaml.AliasEvent):
+                raise error(
+                    f"{path}:{ev.start_mark.line + 1}: YAML aliases ({short('*' + str(ev.anchor), 40)[1:-1]}) "
+                    "are not supported; write the value out"
+                )
+    except yaml.YAMLError as exc:
+        raise error(_yaml_message(exc, path)) from None
+
+
+def _walk(root: yaml.Node, path: Path | str, error: type[ValueError]) -> dict[str, int]:
+    """Key paths -> lines; duplicate keys and lone surrogates are errors (iterative: no recursion)."""
+    lines: dict[str, int] = {}
+    stack: list[tuple[yaml.Node, str]] = [(root, "")]
+    while stack:
+        node, key = stack.pop()
+        line = node.start_mark.line + 1
+        if isinstance(node, yaml.ScalarNode):
+            bad = _SURROGATE.search(node.value)
+            if bad:
+                raise error(
+                    f"{path}:{line}: invalid character (lone surrogate {bad.group()!r}) in {short(key or 'a value')}"
+                )
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                sub = f"{key}[{i}]"
+                lines[sub] = item.start_mark.line + 1
+                stack.append((item, sub))
+        elif isinstance(node, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for k, v in node.value:
+                name = k.value if isinstance(k, yaml.ScalarNode) else None
+                if name is not None:
+                    _no_surrogate(name, path, k.start_mark.line + 1, error)
+                    if name in seen:
+                        full = f"{key}.{name}" if key else name
+                        raise error(
+                            f"{path}:{k.start_mark.line + 1}: duplicate key {short(full)} (first at line {seen[name]})"
+                        )
+                    seen[name] = k.start_mark.line + 1
+                    sub = f"{key}.{name}" if key else name
+                    lines[sub] = k.start_mark.line + 1
+                else:
+                    sub = f"{key}.?"
+                    stack.append((k, sub))
+                stack.append((v, sub))
+    return lines
+
+
+def _no_surrogate(text: str, path: Path | str, line: int, error: type[ValueError]) -> None:
+    """A lone surrogate (``"\ud800"``) cannot be encoded: refuse it where it is written."""
+    bad = _SURROGATE.search(text)
+    if bad:
+        raise error(f"{path}:{line}: invalid character (lone surrogate {bad.group()!r})")

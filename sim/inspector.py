@@ -6,8 +6,9 @@ import math
 
 import numpy as np
 
-from . import agents as st
-from .simulation import SearchEvent, Simulation
+from .agents import Outcome, State
+from .observe import SearchEvent
+from .simulation import Simulation
 
 
 def pick_animal(sim: Simulation, x: float, y: float, radius: float = 1.0) -> int | None:
@@ -25,13 +26,13 @@ def state_text(sim: Simulation, i: int) -> str:
     a = sim.agents
     now = sim.time
     s = int(a.state[i])
-    if s == st.WALKING:
+    if s == State.WALKING:
         return f"walking ({a.path_len[i] - a.path_pos[i]} cells to go)"
-    if s == st.QUEUED:
+    if s == State.QUEUED:
         return "waiting for the search budget"
-    if a.next_search_at[i] > now and (s == st.REPLAN or a.idle_until[i] <= now):
+    if a.next_search_at[i] > now and (s == State.REPLAN or a.idle_until[i] <= now):
         return f"cooling down ({a.next_search_at[i] - now:.1f} s left)"
-    if s == st.REPLAN:
+    if s == State.REPLAN:
         return "re-planning"
     return f"idle ({max(0.0, a.idle_until[i] - now):.1f} s left)"
 
@@ -43,7 +44,7 @@ def describe(sim: Simulation, i: int) -> list[str]:
     cost = a.last_cost[i]
     path_cells = int(a.path_len[i])
     lines = [
-        f"{sp.species.label[:-1] if sp.species.label.endswith('s') else sp.species.label} #{i}",
+        f"{sp.label[:-1] if sp.label.endswith('s') else sp.label} #{i}",
         f"state   {state_text(sim, i)}",
         f"at      ({a.cell[i, 0]}, {a.cell[i, 1]})",
         f"goal    ({a.goal[i, 0]}, {a.goal[i, 1]})",
@@ -52,7 +53,7 @@ def describe(sim: Simulation, i: int) -> list[str]:
         f"  from  ({a.last_start[i, 0]}, {a.last_start[i, 1]}) to ({a.last_goal[i, 0]}, {a.last_goal[i, 1]})"
         if a.searches[i]
         else "  none yet",
-        f"  outcome   {st.OUTCOME_NAMES[int(a.last_outcome[i])]}",
+        f"  outcome   {Outcome(int(a.last_outcome[i])).label}",
         f"  expanded  {a.last_expanded[i]}",
         f"  time      {a.last_ms[i]:.3f} ms",
         f"  cost      {cost:.2f}" if not math.isnan(cost) else "  cost      -",

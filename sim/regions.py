@@ -1,15 +1,18 @@
-"""Connected regions of a cost grid, so impossible goals are known before any search.
+"""Connected regions of a species' cost grid, so impossible goals are known before any search.
 
-Two cells share a region when an agent can walk from one to the other. Under the
-"never" and "no-corner-cutting" rules that is 4-connectivity (a diagonal step needs
-both orthogonal cells free, so it never joins what 4-steps could not); under
-"one-obstacle" and "always" diagonal steps can join regions, so 8-connectivity is used.
+Two cells share a region when an animal can walk from one to the other. Which steps
+are legal is the engine's rule (:mod:`sim.pathfinding.rules`): under "never",
+"no-corner-cutting" and "one-obstacle" that is 4-connectivity (a legal diagonal step
+always has a passable side cell, so two straight steps reach the same cell); only
+"always" joins cells diagonally, and then 8-connectivity is used.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from .pathfinding.rules import DIAGONAL_RULES, eight_connected
 
 
 @njit(cache=True)
@@ -22,7 +25,6 @@ def _label(free, eight, labels, stack):
                 continue
             count += 1
             labels[y0, x0] = count
-            top = 0
             stack[0] = y0 * w + x0
             top = 1
             while top > 0:
@@ -49,5 +51,5 @@ def label_regions(costs: np.ndarray, diagonal: str = "no-corner-cutting") -> tup
     free = np.ascontiguousarray(costs > 0)
     labels = np.zeros(free.shape, dtype=np.int32)
     stack = np.empty(free.size, dtype=np.int64)
-    n = _label(free, diagonal in ("one-obstacle", "always"), labels, stack)
+    n = _label(free, eight_connected(DIAGONAL_RULES[diagonal]), labels, stack)
     return labels, int(n)

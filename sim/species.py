@@ -17,10 +17,17 @@ a step costs its length (1 or √2) times that. ``config.yaml`` may override any
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
 
 from .pathfinding import AStar
-from .terrain import Terrain
+from .regions import label_regions
+from .terrain import Terrain, parse_terrain
+
+if TYPE_CHECKING:
+    from .config import SearchConfig, SpeciesConfig
+    from .world import World
 
 
 class CowAStar(AStar):
@@ -58,8 +65,8 @@ class WaterCreatureAStar(AStar):
     terrain_costs: ClassVar[Mapping[int, float]] = {Terrain.WATER: 1.0}
 
 
-class Species:
-    """Behaviour of one species; per-animal state lives in the agents' arrays.
+class SpeciesKind:
+    """What one species is: its ``AStar`` cost model and behaviour; per-animal state lives in the agents' arrays.
 
     Subclasses set ``key`` (as in config), ``astar_class`` and ``default_speed`` (cells
     per second on a multiplier-1 cell), and may override :meth:`speed_factor`.
@@ -70,6 +77,8 @@ class Species:
     astar_class: ClassVar[type[AStar]]
     default_speed: ClassVar[float]
     default_colour: ClassVar[tuple[int, int, int]]
+    #: Drawing order: lower layers first (swimmers under walkers under fliers).
+    layer: ClassVar[int] = 1
 
     def speed_factor(self, multiplier: float) -> float:
         """How much of its speed an animal keeps on a cell with this cost multiplier.
@@ -79,7 +88,7 @@ class Species:
         return min(1.2, 1.0 / multiplier) if multiplier > 0 else 0.0
 
 
-class Cow(Species):
+class Cow(SpeciesKind):
     key = "cow"
     label = "cows"
     astar_class = CowAStar
@@ -87,25 +96,78 @@ class Cow(Species):
     default_colour = (250, 240, 225)
 
 
-class Bird(Species):
+class Bird(SpeciesKind):
     key = "bird"
     label = "birds"
     astar_class = BirdAStar
     default_speed = 6.0
     default_colour = (240, 90, 60)
+    layer = 2
 
     def speed_factor(self, multiplier: float) -> float:
         """Birds fly at one speed whatever is below them, but slow down over mountains."""
         return 1.0 / multiplier if multiplier > 1 else 1.0
 
 
-class WaterCreature(Species):
+class WaterCreature(SpeciesKind):
     key = "water"
     label = "water creatures"
     astar_class = WaterCreatureAStar
     default_speed = 4.0
     default_colour = (90, 230, 220)
+    layer = 0
 
 
-#: All species by config key, in drawing order.
-SPECIES: dict[str, type[Species]] = {cls.key: cls for cls in (WaterCreature, Cow, Bird)}
+#: Every species by its key (as in config and map files): the one list of species. Its order is the
+#: species index (the agents' ``species`` column) and the compare mode's keys 1, 2, 3.
+SPECIES: dict[str, type[SpeciesKind]] = {kind.key: kind for kind in (Cow, Bird, WaterCreature)}
+
+
+class SpeciesRuntime:
+    """One species on the current world: its index, cost grid, regions and speed per terrain.
+
+    ``index`` is what the agents' ``species`` column holds; ``key`` is its name in files.
+    """
+
+    def __init__(self, index: int, kind: SpeciesKind, spec: SpeciesConfig, world: World, search: SearchConfig):
+        self.index = index
+        self.kind = kind
+        self.key = kind.key
+        self.spec = spec
+        self.world = world
+        table = {parse_terrain(name): value for name, value in spec.costs.items()}
+        self.astar: AStar = kind.astar_class(
+            world, diagonal=search.diagonal, max_nodes=search.max_nodes, terrain_costs=table
+        )
+        multipliers = np.array([table.get(Terrain(t), 0.0) for t in range(len(Terrain))])
+        self.speed_by_terrain = np.zeros(256)
+        self.speed_by_terrain[: len(Terrain)] = [spec.speed * kind.speed_factor(m) for m in multipliers]
+        self._regions = np.zeros((1, 1), dtype=np.int32)
+        self._regions_rev = -1
+
+    @property
+    def label(self) -> str:
+        """The species' name in messages: "cows"."""
+        return self.kind.label
+
+    @property
+    def costs(self) -> np.ndarray:
+        """This species' cost grid (multipliers, ``[y, x]``; 0 = impassable), kept up to date."""
+        return self.astar.grid.costs
+
+    @property
+    def regions(self) -> np.ndarray:
+        """Connected-region ids (``[y, x]``; 0 = impassable), relabelled when the terrain changed."""
+        if self._regions_rev != self.world.revision:
+            self._regions, _ = label_regions(self.costs, self.astar.diagonal)
+            self._regions_rev = self.world.revision
+        return self._regions
+
+    def habitable(self) -> np.ndarray:
+        """Cells this species may stand on, as (k, 2) ``(x, y)``."""
+        ys, xs = np.nonzero(self.costs > 0)
+        return np.stack((xs, ys), axis=1)
+
+    def needs(self) -> str:
+        """The terrains it can stand on, for messages: "sand, grass, forest"."""
+        return ", ".join(k for k, v in self.spec.costs.items() if v > 0)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 with exclusive ends
+from .geometry import CellRect
 
 _LOG_LIMIT = 512  # changes kept; an older revision gets a full rebuild
 
@@ -27,7 +27,7 @@ class World:
         self.terrain = np.ascontiguousarray(self.terrain, dtype=np.uint8)
         self.original = self.terrain.copy()
         self.revision = 0
-        self._log: list[tuple[int, Rect]] = []
+        self._log: list[tuple[int, CellRect]] = []
         self._full_at = 0  # revision of the last whole-map replacement
 
     @property
@@ -41,13 +41,13 @@ class World:
     def inside(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
 
-    def changes_since(self, revision: int) -> list[Rect] | None:
+    def changes_since(self, revision: int) -> list[CellRect] | None:
         """Rectangles changed after ``revision``; ``None`` if a full rebuild is needed."""
         if revision < self._full_at or (self._log and revision < self._log[0][0] - 1):
             return None
         return [rect for rev, rect in self._log if rev > revision]
 
-    def paint(self, cx: int, cy: int, radius: int, terrain: int | None) -> Rect | None:
+    def paint(self, cx: int, cy: int, radius: int, terrain: int | None) -> CellRect | None:
         """Set the cells within ``radius`` of ``(cx, cy)`` (a disc) to ``terrain``.
 
         ``terrain=None`` restores the map's original terrain there. Returns the changed
@@ -65,7 +65,7 @@ class World:
         if np.array_equal(target, block):
             return None
         block[...] = target
-        return self._record((x0, y0, x1, y1))
+        return self._record(CellRect(x0, y0, x1, y1))
 
     def replace(self, terrain: np.ndarray, *, name: str | None = None, source: str | None = None) -> None:
         """Swap in a whole new map (it becomes the new original)."""
@@ -77,14 +77,14 @@ class World:
         self._full_at = self.revision
         self._log.clear()
 
-    def reset(self) -> Rect | None:
+    def reset(self) -> CellRect | None:
         """Restore the whole map to its original terrain."""
         if np.array_equal(self.terrain, self.original):
             return None
         self.terrain[...] = self.original
-        return self._record((0, 0, self.width, self.height))
+        return self._record(CellRect(0, 0, self.width, self.height))
 
-    def _record(self, rect: Rect) -> Rect:
+    def _record(self, rect: CellRect) -> CellRect:
         self.revision += 1
         self._log.append((self.revision, rect))
         if len(self._log) > _LOG_LIMIT:

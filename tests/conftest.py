@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def make_app(tmp_path):
     """Build a headless App: ``make_app(map_path_or_data, counts=..., **search_overrides)``."""
-    from sim.app import App
     from sim.config import load_config
     from sim.maps import MapData, load_map
+    from sim.view.app import App
 
     made = []
 

@@ -12,7 +12,7 @@ import numpy as np
 import pygame
 import pytest
 
-from sim import agents as st
+from sim.agents import Outcome, State
 from sim.maps import parse_map
 from sim.terrain import Terrain as T
 from tests.conftest import ROOT
@@ -64,38 +64,36 @@ def remaining_steps_legal(sim, sp, rows) -> bool:
     return bool((ok | ~ahead).all())
 
 
-def check_invariants(sim, last_search_at):
+def check_invariants(sim, last_search_at, log):
     a = sim.agents
     for sp in sim.species:
         mine = np.flatnonzero(a.species == sp.index)
         assert (sp.costs[a.cell[mine, 1], a.cell[mine, 0]] > 0).all(), f"{sp.key} on a cell it may not occupy"
-        walking = mine[a.state[mine] == st.WALKING]
+        walking = mine[a.state[mine] == State.WALKING]
         nxt = a.paths[walking, a.path_pos[walking]]
         w = sim.world.width
         assert (sp.costs[nxt // w, nxt % w] > 0).all(), f"{sp.key} walking into a blocked cell"
         # Every step still ahead (from the cell it left) is legal on today's terrain.
         assert remaining_steps_legal(sim, sp, walking), f"{sp.key} path crosses painted terrain"
-    queued = np.flatnonzero(a.state == st.QUEUED)
+    queued = np.flatnonzero(a.state == State.QUEUED)
     assert sorted(sim.scheduler.queue) == sorted(queued.tolist()), "queue and QUEUED state disagree"
     assert len(set(sim.scheduler.queue)) == len(sim.scheduler.queue), "an animal is queued twice"
-    for ev in sim.search_log:
-        i = ev.agent
-        prev = last_search_at.get(i, -math.inf)
-        assert ev.time + 1e-9 >= prev + a.cooldown[i], f"animal {i} searched before its cooldown ran out"
-        last_search_at[i] = ev.time
-        if ev.result is not None:
-            costs = sim.species[a.species[i]].costs
-            path = ev.result.walk_path
-            for p, q in itertools.pairwise(path):
+    for batch in log:
+        for j, i in enumerate(batch.agents.tolist()):
+            prev = last_search_at.get(i, -math.inf)
+            assert batch.time + 1e-9 >= prev + a.cooldown[i], f"animal {i} searched before its cooldown ran out"
+            last_search_at[i] = batch.time
+            costs = sim.species[batch.species].costs
+            for p, q in itertools.pairwise(batch.path(j)):
                 assert step_allowed(costs, p, q, sim.config.search.diagonal), f"illegal step {p}->{q}"
-    sim.search_log.clear()
+    log.clear()
 
 
 def test_headless_run_keeps_every_invariant_every_frame(make_app):
     # A small budget forces requests to wait for later frames.
     app = make_app(seed=42, budget_ms=0.15)
     sim = app.sim
-    sim.search_log = []
+    log = app.instruments.log = []
     last: dict[int, float] = {}
     requested = served = 0
     waited_frames = 0
@@ -105,7 +103,7 @@ def test_headless_run_keeps_every_invariant_every_frame(make_app):
         served += sim.stats.searches
         waited_frames += sim.stats.waiting > 0
         requested += len(set(sim.scheduler.queue) - before_q)
-        check_invariants(sim, last)
+        check_invariants(sim, last, log)
     assert sim.agents.n == 500
     assert waited_frames > 0, "the budget never deferred a request; the test would prove nothing"
     assert sim.totals["searches"] > 500  # every animal searched at least once, most several times
@@ -116,15 +114,15 @@ def test_headless_run_keeps_every_invariant_every_frame(make_app):
 def test_per_frame_budget_bounds_the_searches_in_a_frame(make_app):
     app = make_app(budget_ms=0.05, node_cost_us=1.0, call_cost_us=10.0)
     sim = app.sim
-    sim.search_log = []
+    log = app.instruments.log = []
     deferred = 0
     for _ in range(120):
         app.frame(STEP)
-        charged = [(10.0 + 1.0 * (e.result.expanded if e.result else 0)) / 1000 for e in sim.search_log]
+        charged = [(10.0 + 1.0 * e) / 1000 for b in log for e in b.expanded.tolist()]
         # Searches start only while the budget is not spent: all but the last fit in it.
         assert sum(charged[:-1]) < 0.05
         deferred += sim.stats.waiting > 0
-        sim.search_log.clear()
+        log.clear()
     assert deferred > 0
 
 
@@ -153,13 +151,13 @@ def test_painted_wall_across_a_corridor_makes_cows_reroute(make_app, tmp_path):
     a = sim.agents
     a.cell[0] = a.pos[0] = (2, 1)
     a.goal[0] = (2, 5)
-    a.state[0] = st.REPLAN  # plan now
+    a.state[0] = State.REPLAN  # plan now
     app.frame(STEP)
-    assert a.state[0] == st.WALKING
+    assert a.state[0] == State.WALKING
     first = [(c % 30, c // 30) for c in a.remaining_path(0)]
     assert (3, 3) in first  # through the left gap
+    app.play.brush_radius = 0
     drag(app, [(1, 3), (3, 3), (5, 3)])  # wall off the left gap with the mouse
-    app.brush_radius = 0
     app.frame(STEP)
     assert sim.world.terrain[3, 3] == T.ROCK
     assert sim.totals["replans"] + sim.stats.replans >= 1
@@ -169,7 +167,7 @@ def test_painted_wall_across_a_corridor_makes_cows_reroute(make_app, tmp_path):
     assert (3, 3) not in new and (26, 3) in new  # round by the right gap
     for _ in range(60 * 30):
         app.frame(STEP)
-        if a.state[0] != st.WALKING:
+        if a.state[0] != State.WALKING:
             break
     assert tuple(a.cell[0]) == (2, 5)
 
@@ -189,14 +187,15 @@ def test_goal_in_another_region_fails_without_expanding(make_app, tmp_path):
     sim = app.sim
     sim.paint(3, 3, 0, T.ROCK)
     sim.paint(26, 3, 0, T.ROCK)  # now top and bottom are separate regions
-    sim.search_log = []
+    log = app.instruments.log = []
     a = sim.agents
     a.cell[0] = a.pos[0] = (5, 1)
     a.goal[0] = (5, 5)
-    a.state[0] = st.REPLAN
+    a.state[0] = State.REPLAN
     app.frame(STEP)
-    ev = sim.search_log[0]
-    assert ev.result is None and a.last_outcome[0] == st.OTHER_REGION and a.last_expanded[0] == 0
+    batch = log[0]
+    assert batch.expanded[0] == 0 and batch.outcomes[0] == Outcome.OTHER_REGION
+    assert a.last_outcome[0] == Outcome.OTHER_REGION and a.last_expanded[0] == 0
     assert sim.stats.failed == 1
 
 
@@ -223,7 +222,8 @@ def test_keys(make_app):
     key(pygame.K_F3)
     key(pygame.K_h)
     app.frame(STEP)
-    assert (app.brush, app.brush_radius, app.show_paths, app.show_overlay, app.show_help) == (T.GRASS, 2, 1, 1, 1)
+    play = app.play
+    assert (play.brush, play.brush_radius, play.show_paths, app.show_overlay, app.show_help) == (T.GRASS, 2, 1, 1, 1)
     key(pygame.K_ESCAPE)  # closes help first
     app.frame(STEP)
     assert app.running and not app.show_help
@@ -350,7 +350,7 @@ def test_windowed_start_compiles_behind_a_message(tmp_path):
     # Not headless: the kernels are loaded (or compiled) in a thread while a message shows.
     code = (
         "import pygame; from pathlib import Path; from sim.config import load_config; "
-        "from sim.maps import load_map; from sim.app import App; import sim.app as m; shown = []; "
+        "from sim.maps import load_map; from sim.view.app import App; import sim.view.app as m; shown = []; "
         "orig = m.splash; m.splash = lambda *a: (shown.append(a[2]), orig(*a)); "
         "app = App(load_config('config.yaml'), load_map('maps/tutorial.yaml'), maps_dir=Path('maps')); "
         "app.frame(1 / 60); print(len(shown), app.sim.agents.n)"
@@ -385,7 +385,7 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
     app = make_app("maps/tutorial.yaml")
     for _ in range(60 * 8):  # 8 s of frames
         app.frame(STEP)
-    h = app.sim.history
+    h = app.instruments.history
     assert h.times[-1] - h.times[0] <= 5.0 and h.times[-1] - h.times[0] >= 5.0 - 2 * STEP
     assert len(h.search_ms) == len(h.times) == pytest.approx(5 * 60, abs=2)
     key(pygame.K_F3)
@@ -396,7 +396,7 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
 def test_random_painting_during_the_run_never_breaks_an_invariant(make_app, seed):
     app = make_app("maps/river.yaml", seed=seed, cooldown_s=0.2)
     sim = app.sim
-    sim.search_log = []
+    log = app.instruments.log = []
     rng = np.random.default_rng(seed)
     last: dict[int, float] = {}
     h, w = sim.world.terrain.shape
@@ -405,11 +405,9 @@ def test_random_painting_during_the_run_never_breaks_an_invariant(make_app, seed
             x, y = int(rng.integers(w)), int(rng.integers(h))
             terrain = None if rng.random() < 0.3 else int(rng.integers(7))
             radius = int(rng.integers(0, 4))
-            rect = sim.paint(x, y, radius, terrain)
-            if rect is not None:
-                app.view.terrain_changed(rect)
+            sim.paint(x, y, radius, terrain)
         if frame == 200:
             sim.reset_map()
         app.frame(STEP)
-        check_invariants(sim, last)
+        check_invariants(sim, last, log)
     assert sim.totals["replans"] > 0  # painting really cut across paths

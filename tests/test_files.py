@@ -13,6 +13,7 @@ import yaml
 
 from sim.cli import main
 from sim.config import ConfigError, default_config, load_config, parse_config
+from sim.geometry import CellRect
 from sim.mapgen import generate_island
 from sim.maps import MapError, list_maps, load_map, save_map
 from sim.terrain import Terrain as T
@@ -179,12 +180,12 @@ def test_saved_map_loads_back_identical_and_is_never_overwritten(tmp_path):
     painted = m.terrain.copy()
     painted[1, 3] = T.ROCK
     painted[2, 2] = T.SWAMP
-    first = save_map(m.name, painted, src, tmp_path, {"cow": [(2, 1, 2, 1)]}, {"cow": 3, "bird": 0, "water": 1})
+    first = save_map(m.name, painted, src, tmp_path, {"cow": [CellRect(2, 1, 4, 2)]}, {"cow": 3, "bird": 0, "water": 1})
     second = save_map(m.name, painted, src, tmp_path)
     assert first.name == "tiny-edited.yaml" and second.name == "tiny-edited-2.yaml"
     again = load_map(first)
     assert (again.terrain == painted).all() and again.name == "tiny (edited)"
-    assert again.spawn == {"cow": [(2, 1, 2, 1)]} and again.animals == {"cow": 3, "bird": 0, "water": 1}
+    assert again.spawn == {"cow": [CellRect(2, 1, 4, 2)]} and again.animals == {"cow": 3, "bird": 0, "water": 1}
     assert (load_map(src).terrain == m.terrain).all()  # the original is untouched
 
 
@@ -211,7 +212,7 @@ def test_list_form_rows_and_custom_legend(tmp_path):
     )
     m = load_map(p)
     assert m.terrain.tolist() == [[0, 0, 0, 0], [0, 2, 2, 0]]
-    assert m.spawn == {"cow": [(1, 1, 2, 1)]}
+    assert m.spawn == {"cow": [CellRect.from_xywh(1, 1, 2, 1)]}
     bad = write(tmp_path, "legend2.yaml", 'legend: {"w": lava}\nrows: |\n  ww\n')
     with pytest.raises(MapError, match=r"legend2.yaml:1: legend 'w': unknown terrain 'lava'"):
         load_map(bad)
@@ -259,12 +260,13 @@ def test_picker_lists_maps_and_enter_loads(make_app):
     app = make_app("maps/tutorial.yaml")
     post_key(pygame.K_m)
     app.frame(1 / 60)
-    assert app.picker is not None and [p.stem for p in app.picker][:2] == ["archipelago", "fortress"]
-    assert app.picker[app.picker_sel].stem == "tutorial"
+    picker = app.top
+    assert [p.stem for p in picker.maps][:2] == ["archipelago", "fortress"]
+    assert picker.maps[picker.selected].stem == "tutorial"
     post_key(pygame.K_UP)
     post_key(pygame.K_RETURN)
     app.frame(1 / 60)
-    assert app.picker is None and app.sim.world.name == "River and lakes"
+    assert app.top is app.play and app.sim.world.name == "River and lakes"
 
 
 def test_bad_map_in_the_running_demo_is_reported_and_nothing_is_lost(make_app, tmp_path):

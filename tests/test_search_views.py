@@ -8,10 +8,10 @@ import numpy as np
 import pygame
 import pytest
 
-from sim import agents as st
 from sim import fields
+from sim.agents import Outcome, State
+from sim.instruments import HEAT_TIME_S
 from sim.pathfinding import PathGrid, find_path
-from sim.simulation import HEAT_TIME_S
 
 STEP = 1 / 60
 
@@ -39,7 +39,8 @@ def shot(app) -> np.ndarray:
 
 def searched_walker(app):
     a = app.sim.agents
-    ok = np.flatnonzero((a.state == st.WALKING) & (a.last_outcome == st.FOUND) & (a.species == 1))
+    cow = next(sp.index for sp in app.sim.species if sp.key == "cow")
+    ok = np.flatnonzero((a.state == State.WALKING) & (a.last_outcome == Outcome.FOUND) & (a.species == cow))
     return int(ok[np.argmax(a.last_expanded[ok])])
 
 
@@ -50,7 +51,7 @@ def test_click_on_an_animal_selects_it_and_the_panel_reports_its_last_search(mak
     i = searched_walker(app)
     key(app, pygame.K_SPACE)  # pause so it stays under the cursor
     click(app, tuple(app.sim.agents.pos[i]), mod=pygame.KMOD_CTRL)
-    assert app.selected == i
+    assert app.play.selected == i
     a = app.sim.agents
     from sim.inspector import describe
 
@@ -59,32 +60,32 @@ def test_click_on_an_animal_selects_it_and_the_panel_reports_its_last_search(mak
     assert f"  expanded  {a.last_expanded[i]}" in lines and "  outcome   found" in lines
     assert lines[1].startswith("state   walking")
     # The footprint shown is that search's: as many closed cells as it expanded.
-    assert (app.sel_record > 0).sum() == a.last_expanded[i] == app.sel_event.result.expanded
+    assert (app.instruments.record > 0).sum() == a.last_expanded[i] == app.instruments.record_event.result.expanded
     # The next search of this animal is recorded live.
     key(app, pygame.K_SPACE)
-    before = app.sel_event
+    before = app.instruments.record_event
     for _ in range(60 * 8):
         app.frame(STEP)
-        if app.sel_event is not before:
+        if app.instruments.record_event is not before:
             break
-    assert app.sel_event is not before and app.sel_event.agent == i
-    assert (app.sel_record > 0).sum() == app.sel_event.result.expanded
+    assert app.instruments.record_event is not before and app.instruments.record_event.agent == i
+    assert (app.instruments.record > 0).sum() == app.instruments.record_event.result.expanded
 
 
 def test_inspect_tool_deselect_follow_and_escape(make_app):
     app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
     app.frame(STEP)
     key(app, pygame.K_i)
-    assert app.tool == "inspect"
+    assert app.play.tool == "inspect"
     key(app, pygame.K_SPACE)
     click(app, tuple(app.sim.agents.pos[2]))
-    assert app.selected == 2
+    assert app.play.selected == 2
     click(app, (0, 0))  # water, no animal there: deselects
-    assert app.selected is None
+    assert app.play.selected is None
     click(app, tuple(app.sim.agents.pos[1]))
-    assert app.selected == 1
+    assert app.play.selected == 1
     key(app, pygame.K_ESCAPE)
-    assert app.selected is None and app.running
+    assert app.play.selected is None and app.running
     key(app, pygame.K_ESCAPE)
     assert not app.running
 
@@ -98,15 +99,15 @@ def test_camera_follows_the_selected_animal(make_app):
     assert app.cam.tile == 16
     central = np.flatnonzero((np.abs(a.pos[:, 0] - 80) < 30) & (np.abs(a.pos[:, 1] - 50) < 15))
     i = int(central[0])
-    app.select(i)
+    app.play.select(i)
     key(app, pygame.K_f)
-    assert app.follow
+    assert app.play.follow
     for _ in range(90):
         app.frame(STEP)
         x, y = app.cam.to_screen(*a.pos[i])
         assert abs(x - app.cam.view_w / 2) <= 1 and abs(y - app.cam.view_h / 2) <= 1
-    app.select(None)
-    assert not app.follow
+    app.play.select(None)
+    assert not app.play.follow
 
 
 def far_cells(sp):
@@ -121,14 +122,14 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
     app = make_app("maps/fortress.yaml", counts={"cow": 10, "bird": 10, "water": 10})
     app.frame(STEP)
     key(app, pygame.K_c)
-    assert app.compare is not None and app.paused
+    assert app.top.cmp is not None and app.paused
     key(app, pygame.K_1)  # cows
-    sp = app.sim.species[app.compare.species]
+    sp = app.sim.species[app.top.cmp.species]
     assert sp.key == "cow"
     start, goal = far_cells(sp)
     click(app, start)
     click(app, goal)
-    cmp = app.compare
+    cmp = app.top.cmp
     assert [r.label for r in cmp.runs] == ["Dijkstra", "Greedy best-first", "A*", "Weighted A* (w=2)"]
 
     def check():
@@ -164,7 +165,7 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
     app.sim.paint(start[0] + 1, start[1], 0, None)
     t = app.sim.time
     key(app, pygame.K_c)
-    assert app.compare is None and not app.paused
+    assert app.top is app.play and not app.paused
     app.frame(STEP)
     assert app.sim.time > t  # the simulation resumed
 
@@ -174,11 +175,11 @@ def test_replay_reveals_cells_in_the_kernels_expansion_order(make_app):
     app.frame(STEP)
     key(app, pygame.K_c)
     key(app, pygame.K_2)  # birds
-    sp = app.sim.species[app.compare.species]
+    sp = app.sim.species[app.top.cmp.species]
     start, goal = far_cells(sp)
     click(app, start)
     click(app, goal)
-    cmp = app.compare
+    cmp = app.top.cmp
     key(app, pygame.K_SPACE)  # pause the replay
     cmp.step = 0
     grid = PathGrid(np.array(sp.costs))
@@ -209,8 +210,8 @@ def test_cost_field_matches_each_species_cost_grid(make_app):
     key(app, pygame.K_SPACE)
     for k in range(3):
         key(app, pygame.K_v)
-        sp = app.sim.species[app.field_species]
-        assert app.field_species == k
+        sp = app.sim.species[app.play.field_species]
+        assert app.play.field_species == k
         rgb, alpha = fields.cost_field(sp.costs, sp.regions)
         assert ((alpha == 0) == (sp.costs <= 0)).all()
         # Cells inside their region: all 4 neighbours in it (the map's edge counts as outside).
@@ -234,22 +235,22 @@ def test_cost_field_matches_each_species_cost_grid(make_app):
             continue  # an animal stands on it
         assert tuple(img[px, py]) == tuple(rgb[y, x])
     key(app, pygame.K_v)
-    assert app.field_species is None
+    assert app.play.field_species is None
 
 
 def test_heat_map_counts_the_expansions(make_app):
     app = make_app("maps/island.yaml")
     key(app, pygame.K_x)
-    assert app.sim.heat is not None
-    app.sim.heat[...] = 0
+    assert app.instruments.heat is not None
+    app.instruments.heat[...] = 0
     app.frame(STEP)
     decay = math.exp(-STEP / HEAT_TIME_S)
-    assert app.sim.heat.sum() == pytest.approx(app.sim.stats.expanded * decay, rel=1e-5)
+    assert app.instruments.heat.sum() == pytest.approx(app.sim.stats.expanded * decay, rel=1e-5)
     for _ in range(120):
         app.frame(STEP)
-    assert app.sim.heat.max() > 1
+    assert app.instruments.heat.max() > 1
     key(app, pygame.K_x)
-    assert app.sim.heat is None
+    assert app.instruments.heat is None
 
 
 def test_a_screenshot_of_each_mode_differs_from_the_plain_map(make_app):
@@ -263,21 +264,21 @@ def test_a_screenshot_of_each_mode_differs_from_the_plain_map(make_app):
     def differs(img, least=2000):
         return int((np.abs(img.astype(int) - plain.astype(int)).sum(axis=2) > 30).sum()) >= least
 
-    app.select(i)
+    app.play.select(i)
     assert differs(shot(app))
-    app.select(None)
+    app.play.select(None)
     key(app, pygame.K_v)
     assert differs(shot(app), 50_000)
     key(app, pygame.K_v), key(app, pygame.K_v), key(app, pygame.K_v)
-    app.sim.enable_heat(True)
-    app.paused = False
+    app.instruments.enable_heat(True)
+    app.user_paused = False
     for _ in range(60):
         app.frame(STEP)
-    app.paused = True
+    app.user_paused = True
     assert differs(shot(app))
-    app.sim.enable_heat(False)
+    app.instruments.enable_heat(False)
     key(app, pygame.K_c)
-    sp = app.sim.species[app.compare.species]
+    sp = app.sim.species[app.top.cmp.species]
     start, goal = far_cells(sp)
     click(app, start)
     click(app, goal)

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pygame
 
-from . import fields
-from .camera import Camera
-from .compare import Comparison
+from .. import fields
+from ..camera import Camera
+from ..compare import Comparison
+from ..instruments import SearchInstruments
+from ..observe import SearchEvent
+from ..simulation import Simulation
+from .panels import DIM, GOOD, INK, WARN, Text, panel_right
 from .render import WorldView
-from .simulation import SearchEvent, Simulation
-from .ui import DIM, GOOD, INK, WARN, Text, panel_right
-
-CLOSED_COLOUR = (120, 110, 255)
-OPEN_COLOUR = (255, 190, 60)
 
 
 def cells_surface(rgb: np.ndarray, alpha: np.ndarray) -> pygame.Surface:
@@ -56,9 +57,10 @@ def hatch(size: tuple[int, int]) -> pygame.Surface:
 class SearchViews:
     """The cost field (V), the heat map (X) and the selected animal's search."""
 
-    def __init__(self, sim: Simulation, view: WorldView) -> None:
+    def __init__(self, sim: Simulation, view: WorldView, instruments: SearchInstruments) -> None:
         self.sim = sim
         self.view = view
+        self.instruments = instruments
         self._field_key: tuple | None = None
         self._field: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -75,15 +77,16 @@ class SearchViews:
     def cost_field_legend(self, screen: pygame.Surface, text: Text, species: int) -> None:
         sp = self.sim.species[species]
         n_regions = int(sp.regions.max())
-        lines = [(f"how {sp.species.label} see the island (V: next, off)", GOOD)]
+        lines = [(f"how {sp.label} see the island (V: next, off)", GOOD)]
         for name, m in sorted(sp.spec.costs.items(), key=lambda kv: kv[1]):
             lines.append((f"  {name:9} {'impassable (hatched)' if m <= 0 else f'x{m:g}'}", INK))
         lines.append((f"green cheap -> red costly; outlined: {n_regions} connected regions", DIM))
         panel_right(screen, text, lines, 8, 13)
 
     def draw_heat(self, screen: pygame.Surface) -> None:
-        if self.sim.heat is not None:
-            blit_cells(screen, self.view.cam, *fields.heat_colours(self.sim.heat))
+        heat = self.instruments.heat
+        if heat is not None:
+            blit_cells(screen, self.view.cam, *fields.heat_colours(heat))
 
     def draw_last_search(self, screen: pygame.Surface, record: np.ndarray | None, event: SearchEvent | None) -> None:
         """The selected animal's last search (under the sprites): footprint, partial path dashed."""
@@ -139,7 +142,7 @@ def compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, i
 
 
 def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Comparison, species_label: str) -> None:
-    """The comparison screen: four panels side by side, or one large (Tab)."""
+    """The comparison screen: every strategy's panel side by side, or one large (Tab)."""
     sw, sh = screen.get_size()
     if cmp.runs:
         screen.fill((14, 18, 26))
@@ -161,42 +164,45 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
     c0, r0, c1, r1 = region
     terrain = view.terrain.base.subsurface((c0, r0, c1 - c0, r1 - r0))
     area = pygame.Rect(8, 54, sw - 16, sh - 62)
-    shown = range(len(cmp.runs)) if cmp.shown is None else [cmp.shown]
-    cols = 2 if cmp.shown is None else 1
-    rows = 2 if cmp.shown is None else 1
+    shown = list(range(len(cmp.runs))) if cmp.shown is None else [cmp.shown]
+    cols = math.ceil(math.sqrt(len(shown)))
+    rows = math.ceil(len(shown) / cols)
     cw, ch = area.w // cols, area.h // rows
     font = text.font(13)
-    step = int(cmp.step)
     for slot, k in enumerate(shown):
-        run = cmp.runs[k]
         cell = pygame.Rect(area.x + (slot % cols) * cw, area.y + (slot // cols) * ch, cw - 8, ch - 8)
-        pygame.draw.rect(screen, (28, 34, 46), cell)
-        r = run.result
-        done = step >= r.expanded
-        stats = (
-            f"{run.label}: expanded {min(step, r.expanded)}/{r.expanded}   "
-            f"cost {r.cost:.2f}   length {len(r.path)}   {run.ms:.2f} ms"
-            if r.found
-            else f"{run.label}: expanded {min(step, r.expanded)}/{r.expanded}   no path   {run.ms:.2f} ms"
-        )
-        screen.blit(font.render(stats, True, INK), (cell.x + 6, cell.y + 4))
-        box = pygame.Rect(cell.x + 4, cell.y + 24, cell.w - 8, cell.h - 28)
-        scale, place = _fit(region, box)
-        screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
-        # Cells expanded so far, in the kernel's order; at the end the open list and the path.
-        rec = run.record[r0:r1, c0:c1]
-        upto = min(step, r.expanded)
-        rgb, alpha = fields.footprint_colours(rec, None if done else upto)
-        layer = pygame.transform.scale(cells_surface(rgb, alpha), place.size)
-        screen.blit(layer, place.topleft)
-
-        def at(x: int, y: int, place: pygame.Rect = place, scale: float = scale) -> tuple[float, float]:
-            return place.x + (x - c0 + 0.5) * scale, place.y + (y - r0 + 0.5) * scale
-
-        if done and r.found and len(r.path) > 1:
-            pygame.draw.lines(screen, (255, 255, 255), False, [at(*p) for p in r.path], max(2, int(scale / 2)))
-        for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
-            pygame.draw.circle(screen, colour, at(*p), max(4, scale * 0.8))
-            pygame.draw.circle(screen, (0, 0, 0), at(*p), max(4, scale * 0.8), 1)
+        _draw_run(screen, font, cmp, k, cell, region, terrain)
+    step = int(cmp.step)
     status = f"replay {step}/{cmp.longest} expansions   {'playing' if cmp.playing else 'paused'}   {cmp.speed:.0f}/s"
     screen.blit(font.render(status, True, DIM), (sw - font.size(status)[0] - 12, 10))
+
+
+def _draw_run(
+    screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, k: int, cell: pygame.Rect,
+    region: tuple[int, int, int, int], terrain: pygame.Surface,
+) -> None:  # fmt: skip
+    """One strategy's panel: its figures, the map, the cells expanded so far, then its path."""
+    run = cmp.runs[k]
+    c0, r0, c1, r1 = region
+    step = int(cmp.step)
+    pygame.draw.rect(screen, (28, 34, 46), cell)
+    r = run.result
+    done = step >= r.expanded
+    head = f"{run.label}: expanded {min(step, r.expanded)}/{r.expanded}   "
+    head += f"cost {r.cost:.2f}   length {len(r.path)}   " if r.found else "no path   "
+    screen.blit(font.render(head + f"{run.ms:.2f} ms", True, INK), (cell.x + 6, cell.y + 4))
+    box = pygame.Rect(cell.x + 4, cell.y + 24, cell.w - 8, cell.h - 28)
+    scale, place = _fit(region, box)
+    screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
+    # Cells expanded so far, in the kernel's order; at the end the open list and the path.
+    rgb, alpha = fields.footprint_colours(run.record[r0:r1, c0:c1], None if done else min(step, r.expanded))
+    screen.blit(pygame.transform.scale(cells_surface(rgb, alpha), place.size), place.topleft)
+
+    def at(x: int, y: int) -> tuple[float, float]:
+        return place.x + (x - c0 + 0.5) * scale, place.y + (y - r0 + 0.5) * scale
+
+    if done and r.found and len(r.path) > 1:
+        pygame.draw.lines(screen, (255, 255, 255), False, [at(*p) for p in r.path], max(2, int(scale / 2)))
+    for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
+        pygame.draw.circle(screen, colour, at(*p), max(4, scale * 0.8))
+        pygame.draw.circle(screen, (0, 0, 0), at(*p), max(4, scale * 0.8), 1)

@@ -1,4 +1,4 @@
-"""Text panels drawn over the world: overlay (F3), help (F1/H), status line, map picker, splash."""
+"""Text panels drawn over the world: overlay (F3), help (F1/H), status line, map list, splash."""
 
 from __future__ import annotations
 
@@ -6,43 +6,16 @@ from pathlib import Path
 
 import pygame
 
-from .render import ASSETS
-from .simulation import Simulation
+from ..instruments import SearchInstruments
+from ..resources import font_path
+from ..simulation import Simulation
+from .keys import KeyTable
 
 INK = (236, 236, 228)
 DIM = (160, 164, 160)
 WARN = (255, 120, 100)
 GOOD = (140, 230, 140)
 PANEL = (12, 16, 24, 228)
-
-HELP = [
-    ("Mouse", ""),
-    ("left drag", "paint the brush (default: rock)"),
-    ("right drag", "restore the map's original terrain"),
-    ("wheel", "zoom at the cursor"),
-    ("middle or shift+right drag", "pan"),
-    ("Keys", ""),
-    ("1 … 7", "brush: rock water sand grass forest swamp mountain"),
-    ("[  ]", "brush size"),
-    ("arrows / W A S D", "pan"),
-    ("space", "pause"),
-    ("P", "show every path"),
-    ("+  -", "add / remove 50 animals"),
-    ("R", "reset the map to how it was loaded"),
-    ("N / Tab", "next map in maps/"),
-    ("M", "map picker"),
-    ("ctrl+S", "save the painted map as a new YAML file"),
-    ("F3", "search-cost overlay"),
-    ("F12", "save a screenshot (screenshots/)"),
-    ("H / F1", "this help"),
-    ("See the search", ""),
-    ("I  or ctrl+click", "inspect tool: click an animal to see its search"),
-    ("F", "camera follows the selected animal"),
-    ("C", "compare Dijkstra / greedy / A* / weighted A*"),
-    ("V", "cost field: how each species sees the island"),
-    ("X", "heat map of search work (last ~10 s)"),
-    ("Esc", "close a panel or deselect, else quit"),
-]
 
 
 class Text:
@@ -53,7 +26,7 @@ class Text:
 
     def font(self, size: int) -> pygame.font.Font:
         if size not in self._fonts:
-            self._fonts[size] = pygame.font.Font(str(ASSETS / "fonts" / "DejaVuSansMono.ttf"), size)
+            self._fonts[size] = pygame.font.Font(str(font_path()), size)
         return self._fonts[size]
 
     def panel(
@@ -82,7 +55,15 @@ def panel_right(
     return text.panel(screen, lines, (screen.get_width() - w - 8, top), size)
 
 
-def overlay(screen: pygame.Surface, text: Text, sim: Simulation, fps: float, frame_ms: float, paused: bool) -> None:
+def overlay(
+    screen: pygame.Surface,
+    text: Text,
+    sim: Simulation,
+    instruments: SearchInstruments,
+    fps: float,
+    frame_ms: float,
+    paused: bool,
+) -> None:
     """FPS, frame time and what the searches cost this frame, in total and per species."""
     s = sim.stats
     budget = sim.scheduler.budget_ms
@@ -104,7 +85,7 @@ def overlay(screen: pygame.Surface, text: Text, sim: Simulation, fps: float, fra
     for sp in sim.species:
         c = s.per_species.get(sp.key)
         n = int((sim.agents.species == sp.index).sum())
-        label = f"{sp.species.label} ({n})"
+        label = f"{sp.label} ({n})"
         if c is None:
             lines.append((f"{label:16}{0:9d}{0:10d}{0:8.2f}{0:8d}{0:8d}", sp.spec.colour))
         else:
@@ -121,7 +102,7 @@ def overlay(screen: pygame.Surface, text: Text, sim: Simulation, fps: float, fra
         ),
         ("", INK),
         (
-            f"search ms per frame, last 5 s: peak {max(sim.history.search_ms, default=0.0):.2f}"
+            f"search ms per frame, last 5 s: peak {max(instruments.history.search_ms, default=0.0):.2f}"
             f"  (red line: budget {budget:g})",
             DIM,
         ),
@@ -134,7 +115,7 @@ def overlay(screen: pygame.Surface, text: Text, sim: Simulation, fps: float, fra
     graph = pygame.Rect(
         box.x + 8, box.bottom - 4 * text.font(13).get_linesize() - 6, box.w - 16, 4 * text.font(13).get_linesize()
     )
-    _graph(screen, graph, sim.history, budget)
+    _graph(screen, graph, instruments.history, budget)
 
 
 def _graph(screen: pygame.Surface, rect: pygame.Rect, history, budget: float) -> None:
@@ -157,14 +138,27 @@ def _graph(screen: pygame.Surface, rect: pygame.Rect, history, budget: float) ->
     pygame.draw.line(screen, WARN, (rect.x, yb), (rect.right - 1, yb), 1)
 
 
-def help_panel(screen: pygame.Surface, text: Text) -> None:
-    lines: list[tuple[str, tuple[int, int, int]]] = [("astar-island — keys and mouse", GOOD), ("", INK)]
-    for key, what in HELP:
-        lines.append((f"{key}", GOOD) if not what else (f"  {key:28}{what}", INK))
-    font = text.font(15)
-    w = max(font.size(t)[0] for t, _ in lines) + 16
-    h = len(lines) * font.get_linesize() + 12
-    text.panel(screen, lines, ((screen.get_width() - w) // 2, max(8, (screen.get_height() - h) // 2)), 15)
+def help_panel(screen: pygame.Surface, text: Text, tables: list[KeyTable]) -> None:
+    """Every mode's keys, from their key tables, in two columns when they do not fit in one."""
+    blocks: list[list[tuple[str, tuple[int, int, int]]]] = []
+    for table in tables:
+        block = [(table.title, GOOD)] + [(f"  {keys:22}{does}", INK) for keys, does in table.rows()] + [("", INK)]
+        blocks.append(block)
+    size = 14 if screen.get_height() >= 700 else 12
+    font = text.font(size)
+    rows_fit = max(8, (screen.get_height() - 60) // font.get_linesize())
+    columns: list[list[tuple[str, tuple[int, int, int]]]] = [
+        [("astar-island — keys and mouse (F1 closes)", GOOD), ("", INK)]
+    ]
+    for block in blocks:
+        if len(columns[-1]) + len(block) > rows_fit:
+            columns.append([])
+        columns[-1].extend(block)
+    widths = [max(font.size(t)[0] for t, _ in col) + 16 for col in columns]
+    x = max(8, (screen.get_width() - sum(widths) - 8 * (len(columns) - 1)) // 2)
+    for col, w in zip(columns, widths, strict=True):
+        text.panel(screen, col, (x, 8), size)
+        x += w + 8
 
 
 def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]]) -> None:

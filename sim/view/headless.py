@@ -7,12 +7,12 @@ the same seed gives the same checksum; the ms figures reported are measured wall
 from __future__ import annotations
 
 import json
-import resource
 import time
 from pathlib import Path
 
 import numpy as np
 
+from ..platform import peak_rss_mb
 from .app import App
 
 STEP = 1.0 / 60.0
@@ -51,7 +51,7 @@ def run(app: App, frames: int) -> dict:
         "searches": int(sum(searches)),
         "failed": app.sim.totals["failed"],
         "capped": app.sim.totals["capped"],
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+        "peak_rss_mb": peak_rss_mb(),
         "checksum": app.sim.checksum(),
         "series": {"frame_ms": frame_ms, "search_ms": search_ms, "searches": searches, "expanded": expanded},
     }
@@ -67,10 +67,19 @@ def summary_lines(r: dict) -> list[str]:
         f"searches per s: {r['searches_per_s']:.0f}",
         f"nodes expanded per s: {r['expanded_per_s']:.0f}",
         f"failed / capped searches: {r['failed']} / {r['capped']}",
-        f"peak rss: {r['peak_rss_mb']:.0f} MB",
+        f"peak rss: {r['peak_rss_mb']:.0f} MB"
+        if r["peak_rss_mb"] is not None
+        else "peak rss: n/a (not measurable here)",
         f"checksum: {r['checksum']}",
     ]
 
 
 def write_json(r: dict, path: Path) -> None:
     path.write_text(json.dumps(r, indent=1))
+
+
+def save_screenshot(app: App, path: Path) -> None:
+    """The last frame as a PNG."""
+    import pygame
+
+    pygame.image.save(app.screen, str(path))

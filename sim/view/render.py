@@ -1,4 +1,4 @@
-"""Drawing the world: terrain, animals, paths, the brush. (pygame lives in this layer only.)
+"""Drawing the world: terrain, animals, paths, the brush.
 
 The terrain is kept as a 1-pixel-per-cell surface; painting re-colours just the
 changed cells. What is on screen is that surface's visible part scaled to the zoom,
@@ -7,17 +7,16 @@ cached until the camera or the terrain changes, so a still view costs one blit.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pygame
 
-from .agents import HEADINGS, WALKING
-from .camera import Camera
-from .simulation import Simulation
-from .terrain import Terrain
+from ..agents import HEADINGS, State
+from ..camera import Camera
+from ..geometry import CellRect
+from ..resources import sprite_path
+from ..simulation import Simulation
+from ..terrain import Terrain
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SEA = (24, 58, 104)  # outside the map
 
 
@@ -37,10 +36,10 @@ class TerrainLayer:
         ys, xs = np.mgrid[0:h, 0:w]
         self.shade = 0.93 + 0.07 * (((xs * 73856093) ^ (ys * 19349663)) % 97 / 96.0)
         self.terrain = terrain
-        self.update((0, 0, w, h))
+        self.update(CellRect(0, 0, w, h))
 
-    def update(self, rect: tuple[int, int, int, int]) -> None:
-        """Re-colour cells ``x0 <= x < x1``, ``y0 <= y < y1``."""
+    def update(self, rect: CellRect) -> None:
+        """Re-colour the cells of ``rect``."""
         x0, y0, x1, y1 = rect
         block = self.terrain[y0:y1, x0:x1]
         rgb = self.palette[block] * self.shade[y0:y1, x0:x1, None]
@@ -67,7 +66,7 @@ class SpriteBank:
     """Each species' sprite scaled to the zoom and pre-rotated to the 8 headings."""
 
     def __init__(self, keys: list[str]) -> None:
-        self.source = {k: pygame.image.load(str(ASSETS / "sprites" / f"{k}.png")).convert_alpha() for k in keys}
+        self.source = {k: pygame.image.load(str(sprite_path(k))).convert_alpha() for k in keys}
         self._cache: dict[tuple[str, int], list[pygame.Surface]] = {}
 
     def size_for(self, tile: int) -> int:
@@ -86,21 +85,34 @@ class SpriteBank:
 
 
 class WorldView:
-    """Draws the simulation's world through a camera."""
+    """Draws the simulation's world through a camera; follows the world's changes by itself."""
 
     def __init__(self, sim: Simulation, cam: Camera) -> None:
         self.sim = sim
         self.cam = cam
         self.terrain = TerrainLayer(sim.world.terrain, sim.config.terrain_colours())
         self.sprites = SpriteBank([sp.key for sp in sim.species])
+        self._revision = sim.world.revision
 
     def rebuild(self) -> None:
         """After a map swap."""
         self.terrain.rebuild(self.sim.world.terrain)
         self.cam.set_world(self.sim.world.width, self.sim.world.height, self.sim.config.window.tile_px)
+        self._revision = self.sim.world.revision
 
-    def terrain_changed(self, rect: tuple[int, int, int, int]) -> None:
-        self.terrain.update(rect)
+    def sync(self) -> None:
+        """Re-colour what changed in the world since the last call (painting, undo, reset...)."""
+        world = self.sim.world
+        if world.revision == self._revision:
+            return
+        changes = world.changes_since(self._revision)
+        if changes is None or self.terrain.terrain.shape != world.terrain.shape:
+            self.rebuild()
+            return
+        self.terrain.terrain = world.terrain
+        for rect in changes:
+            self.terrain.update(rect)
+        self._revision = world.revision
 
     def draw_animals(self, screen: pygame.Surface) -> None:
         a = self.sim.agents
@@ -113,7 +125,7 @@ class WorldView:
         sy = (a.pos[:, 1] + 0.5) * t - cam.y
         margin = self.sprites.size_for(t)
         on = (sx > -margin) & (sx < cam.view_w + margin) & (sy > -margin) & (sy < cam.view_h + margin)
-        for sp in self.sim.species:  # water first, birds last: fliers on top
+        for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer):  # fliers on top
             idx = np.flatnonzero(on & (a.species == sp.index))
             if idx.size == 0:
                 continue
@@ -128,7 +140,7 @@ class WorldView:
         a = self.sim.agents
         cam = self.cam
         w = self.sim.world.width
-        rows = np.flatnonzero(a.state == WALKING) if only is None else np.array([only])
+        rows = np.flatnonzero(a.state == State.WALKING) if only is None else np.array([only])
         for i in rows:
             lo, hi = max(0, a.path_pos[i] - 1), a.path_len[i]
             if hi - lo < 1:

@@ -1,0 +1,179 @@
+"""One checker for everything a user writes (config files and maps): short, exact messages.
+
+Values quoted in a message are cut to a short ``repr`` (a hostile file must not turn
+an error line into megabytes), an unknown name suggests the closest known one, and
+every message names the file and the key or line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable
+from typing import Any, NoReturn
+
+QUOTE_LIMIT = 80
+
+
+def short(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (never expands a huge value first)."""
+    if isinstance(value, str | bytes) and len(value) > limit:
+        value = value[: limit + 1]
+    elif isinstance(value, list | tuple) and len(value) > 8:
+        value = type(value)(value[:8])  # a long list: the first few are enough to recognise it
+    elif isinstance(value, dict) and len(value) > 8:
+        value = dict(list(value.items())[:8])
+    try:
+        text = _bounded_repr(value, limit)
+    except RecursionError:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _bounded_repr(value: Any, limit: int, depth: int = 0) -> str:
+    """A repr that stops descending once it has enough text (nested values can be huge)."""
+    if depth > 4:
+        return "…"
+    if isinstance(value, list | tuple):
+        parts = []
+        for v in value[:8]:
+            parts.append(_bounded_repr(v, limit, depth + 1))
+            if sum(map(len, parts)) > limit:
+                break
+        more = ", …" if len(value) > len(parts) else ""
+        o, c = ("[", "]") if isinstance(value, list) else ("(", ")")
+        return o + ", ".join(parts) + more + c
+    if isinstance(value, dict):
+        parts = []
+        for k, v in list(value.items())[:8]:
+            parts.append(f"{_bounded_repr(k, limit, depth + 1)}: {_bounded_repr(v, limit, depth + 1)}")
+            if sum(map(len, parts)) > limit:
+                break
+        more = ", …" if len(value) > len(parts) else ""
+        return "{" + ", ".join(parts) + more + "}"
+    if isinstance(value, str) and len(value) > limit:
+        value = value[: limit + 1]
+    return repr(value)
+
+
+def did_you_mean(name: object, known: Iterable[str], what: str = "known") -> str:
+    """The hint after an unknown name: `` (did you mean 'x'?)`` or ``; known: a, b, c``."""
+    known = list(known)
+    close = difflib.get_close_matches(str(name)[:QUOTE_LIMIT], known, n=1, cutoff=0.5)
+    if close:
+        return f" (did you mean '{close[0]}'?)"
+    return f"; {what}: {', '.join(known)}" if known else ""
+
+
+def _num(v: float) -> str:
+    """A bound as people write it: 1000000, 0.05, 1e+12."""
+    return str(int(v)) if float(v).is_integer() and abs(v) < 1e9 else f"{v:g}"
+
+
+def describe_range(kind: str, lo: float | None, hi: float | None) -> str:
+    """ "a whole number from 0 to 10" and the like."""
+    noun = {"int": "a whole number", "float": "a number"}[kind]
+    if lo is not None and hi is not None:
+        return f"{noun} from {_num(lo)} to {_num(hi)}"
+    if lo is not None:
+        return f"{noun} >= {_num(lo)}"
+    return noun
+
+
+class Checker:
+    """Validates values read from one file; a problem raises ``error`` with one short line.
+
+    ``where(key)`` says where a key is: ``"<file>: key 'a.b'"`` for settings, or
+    ``"<file>:<line>"`` when the file's lines are known (``lines`` maps a key path to
+    its 1-based line).
+    """
+
+    def __init__(
+        self, source: object, error: type[ValueError], lines: dict[str, int] | None = None, name_keys: bool = True
+    ) -> None:
+        self.source = str(source)
+        self.error = error
+        self.lines = lines or {}
+        self.name_keys = name_keys
+
+    def line(self, key: str) -> int | None:
+        return self.lines.get(key)
+
+    def where(self, key: str = "", line: int | None = None) -> str:
+        line = line if line is not None else self.line(key)
+        place = f"{self.source}:{line}" if line and not self.name_keys else self.source
+        if self.name_keys:
+            return f"{place}: key '{key}'" if key else f"{place}: top level"
+        return place
+
+    def fail(self, key: str, message: str, line: int | None = None) -> NoReturn:
+        raise self.error(f"{self.where(key, line)}: {message}")
+
+    def unknown(
+        self, key: str, name: object, known: Iterable[str], what: str = "unknown key", inside: bool = False
+    ) -> NoReturn:
+        """An unknown name, with the closest known one: "unknown key 'a.b'", or with ``inside``
+        "unknown species 'cows' in 'animals'"."""
+        full = f"{key}.{name}" if key else str(name)
+        hint = did_you_mean(name, known, "known keys" if what == "unknown key" else what.split()[-1] + "s")
+        line = self.line(full) or self.line(key)
+        place = f"{self.source}:{line}" if line and not self.name_keys else self.source
+        if inside:
+            label = f"{short(str(name))} in '{key}'"
+        else:
+            label = f"'{short(full)[1:-1]}'" if isinstance(name, str) else short(full)
+        raise self.error(f"{place}: {what} {label}{hint}")
+
+    def bad(self, key: str, expected: str, value: Any, label: str | None = None) -> NoReturn:
+        """``value`` is not ``expected``: settings name the key, maps name the line and the key."""
+        if self.name_keys:
+            self.fail(key, f"expected {expected}, got {short(value)}")
+        self.fail(key, f"{label or repr(key)} must be {expected}, got {short(value)}")
+
+    def integer(
+        self, key: str, value: Any, lo: int | None = None, hi: int | None = None, label: str | None = None
+    ) -> int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        if not ok or (lo is not None and value < lo) or (hi is not None and value > hi):
+            self.bad(key, describe_range("int", lo, hi), value, label)
+        return int(value)
+
+    def number(
+        self, key: str, value: Any, lo: float | None = None, hi: float | None = None, label: str | None = None
+    ) -> float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if ok:
+            ok = math.isfinite(value) and (lo is None or value >= lo) and (hi is None or value <= hi)
+        if not ok:
+            self.bad(key, describe_range("float", lo, hi), value, label)
+        return float(value)
+
+    def text(self, key: str, value: Any, label: str | None = None) -> str:
+        if not isinstance(value, str):
+            self.bad(key, "text", value, label)
+        return value
+
+    def choice(self, key: str, value: Any, options: Iterable[str], label: str | None = None) -> str:
+        options = list(options)
+        if not isinstance(value, str) or value not in options:
+            self.bad(key, f"one of {', '.join(options)}", value, label)
+        return value
+
+    def mapping(self, key: str, value: Any, what: str = "a mapping", label: str | None = None) -> dict:
+        if not isinstance(value, dict):
+            self.bad(key, what, value, label)
+        return value
+
+    def keys(self, key: str, data: dict, known: Iterable[str]) -> None:
+        """Every key of ``data`` must be one of ``known``."""
+        known = list(known)
+        for k in data:
+            if k not in known:
+                self.unknown(key, k, known)
+
+    def colour(self, key: str, value: Any) -> tuple[int, int, int]:
+        """An RGB colour: three whole numbers from 0 to 255."""
+        if not isinstance(value, list | tuple) or len(value) != 3:
+            self.bad(key, "a colour [red, green, blue] of whole numbers from 0 to 255", value)
+        r, g, b = (self.integer(f"{key}[{i}]", v, 0, 255) for i, v in enumerate(value))
+        return r, g, b

@@ -1,0 +1,46 @@
+"""What differs between operating systems, in one place (no Unix-only import elsewhere)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def peak_rss_mb() -> float | None:
+    """This process's peak resident memory in MB, or ``None`` where the platform does not say."""
+    try:
+        import resource  # Unix only
+    except ImportError:
+        return _windows_peak_mb()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024.0  # bytes on macOS, KB elsewhere
+
+
+def _windows_peak_mb() -> float | None:
+    if sys.platform != "win32":
+        return None
+    try:
+        import ctypes
+        from ctypes import wintypes
+
+        class Counters(ctypes.Structure):
+            _fields_ = [
+                ("cb", wintypes.DWORD),
+                ("PageFaultCount", wintypes.DWORD),
+                ("PeakWorkingSetSize", ctypes.c_size_t),
+                ("WorkingSetSize", ctypes.c_size_t),
+                ("QuotaPeakPagedPoolUsage", ctypes.c_size_t),
+                ("QuotaPagedPoolUsage", ctypes.c_size_t),
+                ("QuotaPeakNonPagedPoolUsage", ctypes.c_size_t),
+                ("QuotaNonPagedPoolUsage", ctypes.c_size_t),
+                ("PagefileUsage", ctypes.c_size_t),
+                ("PeakPagefileUsage", ctypes.c_size_t),
+            ]
+
+        counters = Counters()
+        counters.cb = ctypes.sizeof(Counters)
+        process = ctypes.windll.kernel32.GetCurrentProcess()
+        if not ctypes.windll.psapi.GetProcessMemoryInfo(process, ctypes.byref(counters), counters.cb):
+            return None
+        return counters.PeakWorkingSetSize / 2**20
+    except (OSError, AttributeError):
+        return None

@@ -1,0 +1,270 @@
+"""The demo window: a thin loop of events -> active mode -> update -> draw -> tick.
+
+Input is read from the events themselves (``event.pos``, ``event.buttons``), never from
+``pygame.mouse.get_pos()``, so synthetic events drive it exactly like a person does,
+also under SDL's dummy video driver. Modes live on a stack: the top one gets the
+events; keys it does not use fall through to the global table (help, overlay, screenshot).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pygame
+
+from ..camera import Camera
+from ..config import Config
+from ..instruments import SearchInstruments
+from ..maps import MapData, MapError, list_maps, load_map, save_map
+from ..pathfinding import warm_up
+from ..regions import label_regions
+from ..simulation import Simulation
+from .keys import KeyTable, key
+from .modes import Mode, PlayMode
+from .panels import DIM, GOOD, INK, WARN, Text, help_panel, overlay, splash, status_line
+from .render import WorldView
+from .search_views import SearchViews
+
+Colour = tuple[int, int, int]
+
+
+class App:
+    """The running demo. ``headless`` opens no real window (use SDL's dummy driver)."""
+
+    keys = KeyTable(
+        "Everywhere",
+        [
+            key("F1 / H", "this help", "toggle_help", pygame.K_F1, pygame.K_h),
+            key("F3", "search-cost overlay", "toggle_overlay", pygame.K_F3),
+            key("F12", "save a screenshot (screenshots/)", "screenshot_key", pygame.K_F12),
+            key("Esc", "close the help, or what the mode says", "escape", pygame.K_ESCAPE),
+        ],
+    )
+
+    def __init__(
+        self,
+        config: Config,
+        map_data: MapData,
+        *,
+        maps_dir: Path,
+        counts: dict[str, int] | None = None,
+        clock: str = "wall",
+        headless: bool = False,
+        screenshot_dir: Path = Path("screenshots"),
+    ) -> None:
+        self.config = config
+        self.maps_dir = maps_dir
+        self.screenshot_dir = screenshot_dir
+        pygame.display.init()
+        pygame.font.init()
+        self.screen = pygame.display.set_mode(
+            (config.window.width, config.window.height), 0 if headless else pygame.RESIZABLE
+        )
+        pygame.display.set_caption("astar-island")
+        self.text = Text()
+        self._warm_up(show=not headless)
+        self.sim = Simulation(config, map_data, counts=counts, clock=clock)
+        self.instruments = SearchInstruments(self.sim)
+        w, h = self.screen.get_size()
+        self.cam = Camera(w, h, self.sim.world.width, self.sim.world.height, tile=config.window.tile_px)
+        self.cam.start_view(config.window.tile_px)
+        self.view = WorldView(self.sim, self.cam)
+        self.search_views = SearchViews(self.sim, self.view, self.instruments)
+        self.running = True
+        self.user_paused = False  # Space; a mode may pause the simulation too
+        self.show_overlay = False
+        self.show_help = False
+        self.mouse = (w // 2, h // 2)
+        self.messages: list[tuple[str, Colour, float]] = []
+        self.play = PlayMode(self)
+        self.modes: list[Mode] = [self.play]
+        for notice in self.sim.notices:
+            self.message(notice, WARN)
+        self.fps = 0.0
+        self.frame_ms = 0.0
+        self._ema_ms: float | None = None
+        self.clock_s = 0.0  # the app's own clock: sum of frame steps
+        self.clock = pygame.time.Clock()
+
+    def _warm_up(self, show: bool) -> None:
+        """Compile or load the kernels; in a window, show a message meanwhile instead of freezing."""
+
+        def work() -> None:
+            warm_up()
+            label_regions(np.ones((2, 2)))
+
+        if not show:
+            work()
+            return
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        dots = 0
+        while worker.is_alive():
+            pygame.event.pump()
+            splash(self.screen, self.text, "compiling search kernel", dots)
+            pygame.display.flip()
+            dots += 1
+            worker.join(0.25)
+
+    # ---------------------------------------------------------------- modes
+    @property
+    def top(self) -> Mode:
+        return self.modes[-1]
+
+    @property
+    def paused(self) -> bool:
+        """Whether the simulation stands still: Space, or a mode that pauses it (compare)."""
+        return self.user_paused or self.top.pauses
+
+    def push(self, mode: Mode) -> None:
+        self.modes.append(mode)
+
+    def pop(self, mode: Mode) -> None:
+        if mode in self.modes[1:]:
+            self.modes.remove(mode)
+
+    def tables(self) -> list[KeyTable]:
+        """Every key table, for the help: global keys first, then each mode's."""
+        from .modes import CompareMode, MapPickerMode
+
+        return [self.keys, PlayMode.keys, CompareMode.keys, MapPickerMode.keys]
+
+    # ---------------------------------------------------------------- messages
+    def message(self, text: str, colour: Colour = INK, seconds: float = 6.0) -> None:
+        """Show a line in the status bar for a few seconds."""
+        self.messages = [m for m in self.messages if m[0] != text][-3:]
+        self.messages.append((text, colour, time.monotonic() + seconds))
+
+    # ---------------------------------------------------------------- input
+    def handle(self, e: pygame.event.Event) -> None:
+        if e.type == pygame.QUIT:
+            self.running = False
+            return
+        if e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            self.cam.resize(*self.screen.get_size())
+            return
+        if hasattr(e, "pos") and e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.mouse = e.pos
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and self.show_help:
+            self.show_help = False
+            return
+        if self.top.handle(e):
+            return
+        if e.type == pygame.KEYDOWN:
+            self.keys.dispatch(self, e)
+
+    def toggle_help(self, _e: object = None) -> None:
+        self.show_help = not self.show_help
+
+    def toggle_overlay(self, _e: object = None) -> None:
+        self.show_overlay = not self.show_overlay
+
+    def screenshot_key(self, _e: object = None) -> None:
+        self.screenshot()
+
+    def escape(self, _e: object = None) -> None:
+        self.running = False
+
+    # ---------------------------------------------------------------- maps and files
+    def list_maps(self) -> list[Path]:
+        return list_maps(self.maps_dir)
+
+    def load(self, path: Path) -> bool:
+        """Swap to the map at ``path``; on a bad map say so on screen and keep the current one."""
+        try:
+            data = load_map(path, max_size=(self.config.max_map_width, self.config.max_map_height))
+            self.sim.load_map(data)
+        except MapError as exc:
+            self.message(f"could not load map: {exc}", WARN, 10)
+            return False
+        self.view.rebuild()
+        self.message(f"loaded {data.name} ({data.width}x{data.height})", GOOD)
+        for notice in self.sim.notices:
+            self.message(notice, WARN)
+        return True
+
+    def next_map(self) -> None:
+        maps = self.list_maps()
+        if not maps:
+            self.message(f"no maps in {self.maps_dir}", WARN)
+            return
+        current = Path(self.sim.world.source or "")
+        names = [p.resolve() for p in maps]
+        i = names.index(current.resolve()) if current.is_file() and current.resolve() in names else -1
+        for k in range(1, len(maps) + 1):  # skip maps that fail, say why, keep going round once
+            if self.load(maps[(i + k) % len(maps)]):
+                return
+
+    def save_map(self) -> Path | None:
+        source = Path(self.sim.world.source) if self.sim.world.source else None
+        try:
+            m = self.sim.map
+            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.maps_dir, m.spawn, m.animals)
+        except OSError as exc:
+            self.message(f"could not save the map: {exc}", WARN, 10)
+            return None
+        self.message(f"saved {path}", GOOD)
+        return path
+
+    def screenshot(self) -> Path:
+        self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.screenshot_dir / f"astar-island-{stamp}-{self.sim.frame:06d}.png"
+        self.draw()
+        pygame.image.save(self.screen, str(path))
+        self.message(f"screenshot saved: {path}", GOOD)
+        return path
+
+    # ---------------------------------------------------------------- loop
+    def update(self, dt: float) -> None:
+        if not self.paused:
+            self.sim.step(dt)
+            self.instruments.after_step(dt)
+        self.clock_s += dt  # advances while paused too, so the graph keeps scrolling
+        self.instruments.frame(self.clock_s, self.sim.stats)
+        for mode in self.modes:
+            mode.update(dt)
+        self.view.sync()
+
+    def draw(self) -> None:
+        first = max(i for i, m in enumerate(self.modes) if i == 0 or m.opaque)
+        for mode in self.modes[first:]:
+            mode.draw(self.screen)
+        if self.show_overlay:
+            overlay(self.screen, self.text, self.sim, self.instruments, self.fps, self.frame_ms, self.paused)
+        now = time.monotonic()
+        self.messages = [m for m in self.messages if m[2] > now]
+        w, h = self.sim.world.width, self.sim.world.height
+        parts = [(f"{self.sim.world.name} {w}x{h}", INK)]
+        parts += [(word, INK) for mode in self.modes for word in mode.status()]
+        parts += [(f"{self.sim.agents.n} animals", INK), ("PAUSED" if self.paused else "", WARN)]
+        parts += [("F1 help  F3 overlay", DIM)] + [(t, c) for t, c, _ in self.messages]
+        status_line(self.screen, self.text, [p for p in parts if p[0]])
+        if self.show_help:
+            help_panel(self.screen, self.text, self.tables())
+
+    def frame(self, dt: float) -> float:
+        """One frame: events, update, draw, flip. Returns its wall time in ms."""
+        t0 = time.perf_counter()
+        for e in pygame.event.get():
+            self.handle(e)
+        self.update(dt)
+        self.draw()
+        pygame.display.flip()
+        self.frame_ms = (time.perf_counter() - t0) * 1000.0
+        # Smoothed frame time; gives the FPS figure where no clock ticks (headless runs).
+        self._ema_ms = self.frame_ms if self._ema_ms is None else 0.9 * self._ema_ms + 0.1 * self.frame_ms
+        if not self.clock.get_fps():
+            self.fps = 1000.0 / max(self._ema_ms, 1e-3)
+        return self.frame_ms
+
+    def run(self) -> None:
+        """The interactive loop, until Esc or the window is closed."""
+        while self.running:
+            dt = self.clock.tick(self.config.window.fps_cap) / 1000.0
+            self.fps = self.clock.get_fps()
+            self.frame(min(dt, 0.1))
+        pygame.quit()

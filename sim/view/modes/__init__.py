@@ -1,0 +1,11 @@
+"""The demo's modes: one class each, with ``handle(event) -> bool``, ``update(dt)``, ``draw(surface)``
+and a key table. To add a mode, subclass :class:`~.base.Mode` in a new file here and push
+it on the app's mode stack from a key of the mode that opens it.
+"""
+
+from .base import CameraControls, Mode
+from .compare import CompareMode
+from .picker import MapPickerMode
+from .play import PlayMode
+
+__all__ = ["CameraControls", "CompareMode", "MapPickerMode", "Mode", "PlayMode"]

@@ -1,0 +1,76 @@
+"""What every mode has: a key table, ``handle``, ``update``, ``draw``; and the shared camera controls."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import pygame
+
+from ..keys import KeyTable
+
+if TYPE_CHECKING:
+    from ..app import App
+
+
+class Mode:
+    """One screen of the demo. The app sends events to the mode on top of its stack.
+
+    ``opaque``: the mode paints the whole screen, so the modes below are not drawn.
+    ``pauses``: the simulation stands still while this mode is on top.
+    """
+
+    keys: ClassVar[KeyTable]
+    pauses: ClassVar[bool] = False
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    @property
+    def opaque(self) -> bool:
+        return False
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Take an event; True when it was used. By default: key presses via the key table."""
+        if event.type == pygame.KEYDOWN:
+            return self.keys.dispatch(self, event)
+        return False
+
+    def update(self, dt: float) -> None:
+        """Advance this mode's own state by ``dt`` seconds of wall time."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw this mode (over the modes below it unless it is opaque)."""
+
+    def status(self) -> list[str]:
+        """Words for the status line."""
+        return []
+
+    def close(self, _event: object = None) -> None:
+        """Leave this mode (back to the one below)."""
+        self.app.pop(self)
+
+
+class CameraControls:
+    """Pan and zoom with the mouse: the wheel zooms at the cursor, middle or shift+right drag pans."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.panning = False
+
+    def handle(self, e: pygame.event.Event) -> bool:
+        cam = self.app.cam
+        if e.type == pygame.MOUSEWHEEL:
+            cam.zoom(1 if e.y > 0 else -1, *self.app.mouse)
+            return True
+        if e.type == pygame.MOUSEBUTTONDOWN:
+            mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+            if e.button == 2 or (e.button == 3 and mods & pygame.KMOD_SHIFT):
+                self.panning = True
+                return True
+        elif e.type == pygame.MOUSEMOTION and self.panning:
+            cam.pan(-e.rel[0], -e.rel[1])
+            return True
+        elif e.type == pygame.MOUSEBUTTONUP and e.button in (2, 3) and self.panning:
+            self.panning = False
+            return e.button == 2
+        return False

@@ -1,0 +1,139 @@
+"""Compare mode: one query, four strategies side by side, replayed in the kernel's expansion order."""
+
+from __future__ import annotations
+
+import pygame
+
+from ...compare import Comparison
+from ...species import SPECIES
+from ..keys import MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
+from ..panels import WARN
+from ..search_views import draw_compare
+from .base import CameraControls, Mode
+
+SPECIES_KEYS = tuple(range(pygame.K_1, pygame.K_1 + len(SPECIES)))
+
+
+class CompareMode(Mode):
+    """The simulation pauses; clicks pick a start and a goal; the strategies' searches replay."""
+
+    pauses = True
+    keys = KeyTable(
+        "Compare (C)",
+        [
+            mouse("click", "pick the start, then the goal; click again for a new query"),
+            key(f"1 … {len(SPECIES)}", "species: " + ", ".join(SPECIES), "pick_species", *SPECIES_KEYS),
+            key("D", "diagonal rule", "cycle_diagonal", pygame.K_d),
+            key("E", "heuristic", "cycle_heuristic", pygame.K_e),
+            key("+  -", "weighted A*'s weight", "change_weight", *PLUS_KEYS, *MINUS_KEYS),
+            key("Space", "play / pause the replay", "toggle_play", pygame.K_SPACE),
+            key("←  →", "step the replay (shift: 10 steps)", "step", pygame.K_LEFT, pygame.K_RIGHT),
+            key("↑  ↓", "replay speed", "speed", pygame.K_UP, pygame.K_DOWN),
+            key("R", "replay from the start", "replay", pygame.K_r),
+            key("Tab", "one strategy large / all four", "cycle_shown", pygame.K_TAB),
+            key("C / Esc", "back to the island", "close", pygame.K_c, pygame.K_ESCAPE),
+        ],
+    )
+
+    def __init__(self, app, selected: int | None = None) -> None:
+        super().__init__(app)
+        self.camera = CameraControls(app)
+        sim = app.sim
+        species = int(sim.agents.species[selected]) if selected is not None else self._index("cow")
+        s = sim.config.search
+        self.cmp = Comparison(species, diagonal=s.diagonal, weight=s.compare_weight)
+
+    @property
+    def opaque(self) -> bool:
+        return bool(self.cmp.runs)
+
+    def _index(self, key: str) -> int:
+        return next(sp.index for sp in self.app.sim.species if sp.key == key)
+
+    def run(self) -> None:
+        cmp = self.cmp
+        if cmp.start is not None and cmp.goal is not None:
+            cmp.run(self.app.sim.species[cmp.species].astar.grid)
+
+    # ---------------------------------------------------------------- events
+    def handle(self, e: pygame.event.Event) -> bool:
+        if self.camera.handle(e):
+            return True
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
+            self.click(e.pos)
+            return True
+        if e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
+            return True  # comparing: the mouse never paints
+        return super().handle(e)
+
+    def click(self, pos: tuple[int, int]) -> None:
+        cmp = self.cmp
+        if cmp.runs:  # back to the map for a new query
+            cmp.runs, cmp.start, cmp.goal = [], None, None
+            return
+        x, y = self.app.cam.cell_index_at(*pos)
+        sp = self.app.sim.species[cmp.species]
+        if not self.app.sim.world.inside(x, y) or sp.costs[y, x] <= 0:
+            self.app.message(f"{sp.label} cannot stand there", WARN)
+            return
+        if cmp.start is None:
+            cmp.start = (x, y)
+        else:
+            cmp.goal = (x, y)
+            self.run()
+
+    # ---------------------------------------------------------------- actions
+    def pick_species(self, e: pygame.event.Event) -> None:
+        cmp = self.cmp
+        cmp.species = self._index(list(SPECIES)[e.key - pygame.K_1])
+        cmp.runs, cmp.start, cmp.goal = [], None, None
+
+    def cycle_diagonal(self, _e: object = None) -> None:
+        self.cmp.cycle_diagonal()
+        self.run()
+
+    def cycle_heuristic(self, _e: object = None) -> None:
+        self.cmp.cycle_heuristic()
+        self.run()
+
+    def change_weight(self, e: pygame.event.Event) -> None:
+        cmp = self.cmp
+        cmp.weight = min(10.0, cmp.weight + 0.5) if e.key in PLUS_KEYS else max(1.0, cmp.weight - 0.5)
+        self.run()
+
+    def toggle_play(self, _e: object = None) -> None:
+        cmp = self.cmp
+        cmp.playing = not cmp.playing
+        if cmp.playing and cmp.step >= cmp.longest:
+            cmp.step = 0.0
+
+    def step(self, e: pygame.event.Event) -> None:
+        shift = bool(getattr(e, "mod", 0) & pygame.KMOD_SHIFT)
+        self.cmp.step_by((10 if shift else 1) * (1 if e.key == pygame.K_RIGHT else -1))
+
+    def speed(self, e: pygame.event.Event) -> None:
+        cmp = self.cmp
+        cmp.speed = cmp.speed * 2 if e.key == pygame.K_UP else max(1.0, cmp.speed / 2)
+
+    def replay(self, _e: object = None) -> None:
+        self.cmp.step, self.cmp.playing = 0.0, True
+
+    def cycle_shown(self, _e: object = None) -> None:
+        cmp = self.cmp
+        n = len(cmp.runs)
+        cmp.shown = 0 if cmp.shown is None else (cmp.shown + 1 if cmp.shown + 1 < n else None)
+
+    # ---------------------------------------------------------------- frame
+    def update(self, dt: float) -> None:
+        self.cmp.advance(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        cmp, app = self.cmp, self.app
+        if not cmp.runs:
+            for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
+                if p is not None:
+                    pygame.draw.circle(surface, colour, app.cam.to_screen(*p), max(4, app.cam.tile))
+        draw_compare(surface, app.text, app.view, cmp, app.sim.species[cmp.species].label)
+
+    def status(self) -> list[str]:
+        return ["COMPARE"]

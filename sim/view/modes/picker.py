@@ -1,0 +1,57 @@
+"""The map picker: the maps in maps/ as a list; Enter or a click loads one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from ..keys import KeyTable, key, mouse
+from ..panels import map_picker
+from .base import Mode
+
+
+class MapPickerMode(Mode):
+    """A list of the maps; the simulation keeps running beneath it."""
+
+    keys = KeyTable(
+        "Map picker (M)",
+        [
+            key("↑  ↓", "choose a map", "move", pygame.K_UP, pygame.K_DOWN),
+            key("Enter", "load it", "choose", pygame.K_RETURN, pygame.K_KP_ENTER),
+            mouse("click", "load the map clicked"),
+            key("M / Esc", "close the list", "close", pygame.K_m, pygame.K_ESCAPE),
+        ],
+    )
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.maps: list[Path] = app.list_maps()
+        current = str(app.sim.world.source or "")
+        self.selected = next((i for i, p in enumerate(self.maps) if str(p) == current), 0)
+        self._rects: list[pygame.Rect] = []
+
+    def handle(self, e: pygame.event.Event) -> bool:
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
+            for i, r in enumerate(self._rects):
+                if r.collidepoint(e.pos):
+                    self.selected = i
+                    self.choose()
+            return True
+        if e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
+            return True
+        return super().handle(e)
+
+    def move(self, e: pygame.event.Event) -> None:
+        if self.maps:
+            self.selected = (self.selected + (-1 if e.key == pygame.K_UP else 1)) % len(self.maps)
+
+    def choose(self, _e: object = None) -> None:
+        if self.maps:
+            chosen = self.maps[self.selected]
+            self.close()
+            self.app.load(chosen)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        current = str(self.app.sim.world.source or "")
+        self._rects = map_picker(surface, self.app.text, self.maps, self.selected, current)

@@ -1,0 +1,235 @@
+"""The play mode: watch the island, paint terrain, inspect an animal and follow it, open the other views."""
+
+from __future__ import annotations
+
+import pygame
+
+from ...inspector import describe, pick_animal
+from ...terrain import Terrain
+from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
+from ..search_views import inspector_panel
+from .base import CameraControls, Mode
+
+#: Keys 1-7 pick these brushes.
+BRUSHES = (Terrain.ROCK, Terrain.WATER, Terrain.SAND, Terrain.GRASS, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
+PAN_KEYS = {
+    pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0),
+    pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
+    pygame.K_UP: (0, -1), pygame.K_w: (0, -1),
+    pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
+}  # fmt: skip
+PAN_SPEED = 700.0  # pixels per second
+BRUSH_MAX = 20
+
+
+class PlayMode(Mode):
+    """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
+
+    keys = KeyTable(
+        "Play",
+        [
+            mouse("left drag", "paint the brush (default: rock)"),
+            mouse("right drag", "restore the map's original terrain"),
+            mouse("ctrl+click", "inspect the animal under the cursor"),
+            mouse("wheel", "zoom at the cursor"),
+            mouse("middle or shift+right drag", "pan"),
+            key(
+                "1 … 7",
+                "brush: rock water sand grass forest swamp mountain",
+                "pick_brush",
+                *range(pygame.K_1, pygame.K_8),
+            ),
+            key("[  ]", "brush size", "brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
+            key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),
+            key("Space", "pause", "toggle_pause", pygame.K_SPACE),
+            key("P", "show every path", "toggle_paths", pygame.K_p),
+            key("+  -", "add / remove 50 animals", "change_animals", *PLUS_KEYS, *MINUS_KEYS),
+            key("R", "reset the map to how it was loaded", "reset_map", pygame.K_r),
+            key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
+            key("M", "map picker", "open_picker", pygame.K_m),
+            key("ctrl+S", "save the painted map as a new YAML file", "save_map", pygame.K_s, mods=CTRL),
+            key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
+            key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
+            key("C", "compare Dijkstra / greedy / A* / weighted A*", "open_compare", pygame.K_c),
+            key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
+            key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
+            key("Esc", "deselect the animal, else quit", "escape", pygame.K_ESCAPE),
+        ],
+    )
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.camera = CameraControls(app)
+        self.tool = "paint"  # or "inspect" (I)
+        self.follow = False
+        self.brush = Terrain.ROCK
+        self.brush_radius = 1
+        self.show_paths = False
+        self.field_species: int | None = None  # V: whose cost field is shown
+        self._paint_last: tuple[int, int] | None = None
+        self._held: set[int] = set()
+
+    # ---------------------------------------------------------------- events
+    def handle(self, e: pygame.event.Event) -> bool:
+        if self.camera.handle(e):
+            return True
+        if e.type == pygame.KEYUP:
+            self._held.discard(e.key)
+        elif e.type == pygame.MOUSEBUTTONDOWN:
+            self._button_down(e)
+        elif e.type == pygame.MOUSEMOTION:
+            if self.tool == "paint" and e.buttons[0]:
+                if self._paint_last is not None:  # a stroke that began as a paint click
+                    self._paint_to(e.pos, self.brush)
+            elif e.buttons[2]:
+                self._paint_to(e.pos, None)
+        elif e.type == pygame.MOUSEBUTTONUP and e.button in (1, 3):
+            self._paint_last = None
+        return super().handle(e)
+
+    def _button_down(self, e: pygame.event.Event) -> None:
+        mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+        if e.button == 1 and (self.tool == "inspect" or mods & pygame.KMOD_CTRL):
+            x, y = self.app.cam.cell_at(*e.pos)
+            self.select(pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, 10 / self.app.cam.tile)))
+        elif e.button == 1:
+            self._paint_to(e.pos, self.brush)
+        elif e.button == 3:
+            self._paint_to(e.pos, None)
+
+    def _paint_to(self, pos: tuple[int, int], terrain: int | None) -> None:
+        """Paint from the last painted cell to the cell under ``pos``, with no gaps."""
+        cx, cy = self.app.cam.cell_index_at(*pos)
+        x0, y0 = self._paint_last if self._paint_last is not None else (cx, cy)
+        steps = max(abs(cx - x0), abs(cy - y0), 1)
+        for s in range(1 if self._paint_last is not None else 0, steps + 1):
+            x = round(x0 + (cx - x0) * s / steps)
+            y = round(y0 + (cy - y0) * s / steps)
+            self.app.sim.paint(x, y, self.brush_radius, terrain)
+        self._paint_last = (cx, cy)
+
+    # ---------------------------------------------------------------- actions (the key table's)
+    def pick_brush(self, e: pygame.event.Event) -> None:
+        self.brush = BRUSHES[e.key - pygame.K_1]
+
+    def brush_size(self, e: pygame.event.Event) -> None:
+        step = 1 if e.key == pygame.K_RIGHTBRACKET else -1
+        self.brush_radius = min(BRUSH_MAX, max(0, self.brush_radius + step))
+
+    def hold_pan(self, e: pygame.event.Event) -> None:
+        self._held.add(e.key)
+
+    def toggle_pause(self, _e: object = None) -> None:
+        self.app.user_paused = not self.app.user_paused
+
+    def toggle_paths(self, _e: object = None) -> None:
+        self.show_paths = not self.show_paths
+
+    def change_animals(self, e: pygame.event.Event) -> None:
+        if e.key in PLUS_KEYS:
+            self.app.sim.add_animals(50)
+        else:
+            self.app.sim.remove_animals(50)
+
+    def reset_map(self, _e: object = None) -> None:
+        self.app.sim.reset_map()
+        self.app.message("map reset to how it was loaded")
+
+    def next_map(self, _e: object = None) -> None:
+        self.app.next_map()
+
+    def open_picker(self, _e: object = None) -> None:
+        from .picker import MapPickerMode
+
+        self.app.push(MapPickerMode(self.app))
+
+    def save_map(self, _e: object = None) -> None:
+        self.app.save_map()
+
+    def toggle_inspect(self, _e: object = None) -> None:
+        self.tool = "inspect" if self.tool == "paint" else "paint"
+        self.app.message(f"tool: {self.tool}" + (" (click an animal)" if self.tool == "inspect" else ""))
+
+    def toggle_follow(self, _e: object = None) -> bool:
+        if self.selected is None:
+            return False
+        self.follow = not self.follow
+        return True
+
+    def open_compare(self, _e: object = None) -> None:
+        from .compare import CompareMode
+
+        self.app.push(CompareMode(self.app, self.selected))
+
+    def cycle_field(self, _e: object = None) -> None:
+        n = len(self.app.sim.species)
+        f = self.field_species
+        self.field_species = 0 if f is None else (f + 1 if f + 1 < n else None)
+
+    def toggle_heat(self, _e: object = None) -> None:
+        ins = self.app.instruments
+        ins.enable_heat(ins.heat is None)
+
+    def escape(self, _e: object = None) -> None:
+        if self.selected is not None:
+            self.select(None)
+        else:
+            self.app.running = False
+
+    # ---------------------------------------------------------------- inspecting
+    @property
+    def selected(self) -> int | None:
+        """The inspected animal (its searches' footprints are recorded)."""
+        return self.app.instruments.selected
+
+    def select(self, i: int | None) -> None:
+        """Select animal ``i`` (None: deselect) and show the footprint of its last search."""
+        self.app.instruments.select(i)
+        self.follow = self.follow and i is not None
+
+    # ---------------------------------------------------------------- frame
+    def update(self, dt: float) -> None:
+        cam = self.app.cam
+        dx = sum(PAN_KEYS[k][0] for k in self._held)
+        dy = sum(PAN_KEYS[k][1] for k in self._held)
+        if dx or dy:
+            cam.pan(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+        sel = self.selected
+        if sel is None:
+            self.follow = False
+        elif self.follow:
+            x, y = self.app.sim.agents.pos[sel]
+            cam.x = (x + 0.5) * cam.tile - cam.view_w / 2
+            cam.y = (y + 0.5) * cam.tile - cam.view_h / 2
+            cam.clamp()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        app, views = self.app, self.app.search_views
+        ins = app.instruments
+        if self.field_species is not None:
+            views.draw_cost_field(surface, self.field_species)
+        else:
+            app.view.terrain.draw(surface, app.cam)
+        views.draw_heat(surface)
+        sel = self.selected
+        if sel is not None:
+            views.draw_last_search(surface, ins.record, ins.record_event)
+        if self.show_paths:
+            app.view.draw_paths(surface)
+        app.view.draw_animals(surface)
+        if sel is not None:
+            views.draw_highlight(surface, sel)
+        if self.field_species is not None:
+            views.cost_field_legend(surface, app.text, self.field_species)
+        if sel is not None:
+            colour = app.sim.species[app.sim.agents.species[sel]].spec.colour
+            inspector_panel(surface, app.text, describe(app.sim, sel), colour)
+        if app.top is self and not app.show_help and self.tool == "paint":
+            colour = app.sim.config.terrain_colours()[self.brush]
+            app.view.draw_brush(surface, app.mouse, self.brush_radius, colour)
+
+    def status(self) -> list[str]:
+        words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]
+        if self.app.instruments.heat is not None:
+            words.append("HEAT")
+        return words
