@@ -189,8 +189,13 @@ def parse_config(data: Any, source: str = "config.yaml") -> Config:
     return replace(cfg, species=species, source=source)
 
 
-def load_config(path: str | Path) -> Config:
-    """Read and validate a settings file; ``ConfigError`` names the file and what is wrong."""
+def load_config(path: str | Path | None = None) -> Config:
+    """Read and validate a settings file (default: the bundled ``config.yaml``); ``ConfigError``
+    names the file and what is wrong."""
+    if path is None:
+        from .resources import default_config_path
+
+        path = default_config_path()
     path = Path(path)
     data = load_yaml(path, ConfigError, missing="settings file not found").data
     if data is not None and not isinstance(data, dict):

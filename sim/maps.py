@@ -41,17 +41,8 @@ from .geometry import CellRect
 from .mapdata import MapData, MapError
 from .mapgen import generate_island
 from .movingai import load_movingai
-from .terrain import Terrain, parse_terrain
+from .terrain import DEFAULT_LEGEND, Terrain, parse_terrain
 
-DEFAULT_LEGEND: dict[str, Terrain] = {
-    "~": Terrain.WATER,
-    ":": Terrain.SAND,
-    ".": Terrain.GRASS,
-    "T": Terrain.FOREST,
-    "%": Terrain.SWAMP,
-    "^": Terrain.MOUNTAIN,
-    "#": Terrain.ROCK,
-}
 MAP_KEYS = (
     "name",
     "description",
@@ -81,11 +72,16 @@ def list_maps(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix in MAP_SUFFIXES and p.is_file())
 
 
-def resolve_map(name: str, directory: Path) -> Path:
+def resolve_map(name: str, directory: Path | None = None) -> Path:
     """A map name (``island``) or path (``maps/island.yaml``, ``x.map``) -> an existing file.
 
-    A path that exists but is no map file (a folder, a FIFO, a link loop) says what it is.
+    Names are looked up in ``directory`` (default: the bundled maps). A path that exists
+    but is no map file (a folder, a FIFO, a link loop) says what it is.
     """
+    if directory is None:
+        from .resources import maps_dir
+
+        directory = maps_dir()
     direct = Path(name)
     if os.path.lexists(direct):
         check_file(direct, MapError)  # raises, saying what it is, unless a regular file

@@ -16,7 +16,7 @@ import numpy as np
 
 from .files import read_text
 from .mapdata import MapData, MapError
-from .terrain import Terrain
+from .terrain import TERRAINS, Terrain
 
 #: Characters a ground agent may walk on in the benchmark's convention.
 GROUND = frozenset(".GS")
@@ -32,16 +32,8 @@ TERRAIN_OF: dict[str, Terrain] = {
     "@": Terrain.ROCK,
     "O": Terrain.ROCK,
 }
-#: And back (sand and mountain have no character of their own: ground and out of bounds).
-CHAR_OF: dict[Terrain, str] = {
-    Terrain.WATER: "W",
-    Terrain.SAND: ".",
-    Terrain.GRASS: ".",
-    Terrain.FOREST: "T",
-    Terrain.SWAMP: "S",
-    Terrain.MOUNTAIN: "@",
-    Terrain.ROCK: "@",
-}
+#: And back (see the terrain table: sand and mountain have no character of their own).
+CHAR_OF: dict[Terrain, str] = {info.terrain: info.movingai for info in TERRAINS}
 
 
 class MapFormatError(MapError):

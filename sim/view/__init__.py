@@ -6,3 +6,7 @@
 * :mod:`.render`, :mod:`.panels`, :mod:`.search_views`: drawing;
 * :mod:`.headless`: the same loop on SDL's dummy driver, with figures.
 """
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before anything here imports pygame

@@ -128,9 +128,7 @@ class App:
 
     def tables(self) -> list[KeyTable]:
         """Every key table, for the help: global keys first, then each mode's."""
-        from .modes import CompareMode, MapPickerMode
-
-        return [self.keys, PlayMode.keys, CompareMode.keys, MapPickerMode.keys]
+        return [self.keys] + [m.keys for m in sorted(Mode.registry, key=lambda m: m.help_order)]
 
     # ---------------------------------------------------------------- messages
     def message(self, text: str, colour: Colour = INK, seconds: float = 6.0) -> None:

@@ -55,19 +55,27 @@ def panel_right(
     return text.panel(screen, lines, (screen.get_width() - w - 8, top), size)
 
 
+Line = tuple[str, tuple[int, int, int]]
+GRAPH_LINES = 4  # text lines of room the graph takes at the bottom of the overlay
+
+
 def overlay(
-    screen: pygame.Surface,
-    text: Text,
-    sim: Simulation,
-    instruments: SearchInstruments,
-    fps: float,
-    frame_ms: float,
-    paused: bool,
-) -> None:
-    """FPS, frame time and what the searches cost this frame, in total and per species."""
-    s = sim.stats
+    screen: pygame.Surface, text: Text, sim: Simulation, instruments: SearchInstruments, fps: float,
+    frame_ms: float, paused: bool,
+) -> None:  # fmt: skip
+    """FPS, frame time and what the searches cost this frame, in total and per species, and a graph."""
     budget = sim.scheduler.budget_ms
-    lines = [
+    lines = _frame_lines(sim, fps, frame_ms, paused) + _species_lines(sim) + _total_lines(sim, instruments)
+    lines += [("", INK)] * GRAPH_LINES
+    box = text.panel(screen, lines, (8, 8), 13)
+    ls = text.font(13).get_linesize()
+    graph = pygame.Rect(box.x + 8, box.bottom - GRAPH_LINES * ls - 6, box.w - 16, GRAPH_LINES * ls)
+    _graph(screen, graph, instruments.history, budget)
+
+
+def _frame_lines(sim: Simulation, fps: float, frame_ms: float, paused: bool) -> list[Line]:
+    s, budget = sim.stats, sim.scheduler.budget_ms
+    return [
         (
             f"FPS {fps:6.1f}   frame {frame_ms:5.2f} ms   animals {sim.agents.n}"
             f"   t {sim.time:7.1f} s{'   PAUSED' if paused else ''}",
@@ -80,20 +88,29 @@ def overlay(
         ),
         (f"failed {s.failed}   capped {s.capped}   re-planned {s.replans}   (this frame)", INK),
         ("", INK),
-        (f"{'':22}{'searches':>9}{'expanded':>10}{'ms':>8}{'failed':>8}{'capped':>8}", DIM),
     ]
+
+
+def _species_lines(sim: Simulation) -> list[Line]:
+    lines = [(f"{'':22}{'searches':>9}{'expanded':>10}{'ms':>8}{'failed':>8}{'capped':>8}", DIM)]
     for sp in sim.species:
-        c = s.per_species.get(sp.key)
+        c = sim.stats.per_species.get(sp.key)
         n = int((sim.agents.species == sp.index).sum())
         label = f"{sp.label} ({n})"
-        if c is None:
-            lines.append((f"{label:16}{0:9d}{0:10d}{0:8.2f}{0:8d}{0:8d}", sp.spec.colour))
-        else:
-            lines.append(
-                (f"{label:16}{c.searches:9d}{c.expanded:10d}{c.ms:8.2f}{c.failed:8d}{c.capped:8d}", sp.spec.colour)
+        figures = (0, 0, 0.0, 0, 0) if c is None else (c.searches, c.expanded, c.ms, c.failed, c.capped)
+        lines.append(
+            (
+                f"{label:16}{figures[0]:9d}{figures[1]:10d}{figures[2]:8.2f}{figures[3]:8d}{figures[4]:8d}",
+                sp.spec.colour,
             )
-    t = sim.totals
-    lines += [
+        )
+    return lines
+
+
+def _total_lines(sim: Simulation, instruments: SearchInstruments) -> list[Line]:
+    t, budget = sim.totals, sim.scheduler.budget_ms
+    peak = max(instruments.history.search_ms, default=0.0)
+    return [
         ("", INK),
         (
             f"since start: {t['searches']} searches, {t['expanded']} expanded, {t['failed']} failed,"
@@ -101,21 +118,8 @@ def overlay(
             DIM,
         ),
         ("", INK),
-        (
-            f"search ms per frame, last 5 s: peak {max(instruments.history.search_ms, default=0.0):.2f}"
-            f"  (red line: budget {budget:g})",
-            DIM,
-        ),
-        ("", INK),
-        ("", INK),
-        ("", INK),
-        ("", INK),
+        (f"search ms per frame, last 5 s: peak {peak:.2f}  (red line: budget {budget:g})", DIM),
     ]
-    box = text.panel(screen, lines, (8, 8), 13)
-    graph = pygame.Rect(
-        box.x + 8, box.bottom - 4 * text.font(13).get_linesize() - 6, box.w - 16, 4 * text.font(13).get_linesize()
-    )
-    _graph(screen, graph, instruments.history, budget)
 
 
 def _graph(screen: pygame.Surface, rect: pygame.Rect, history, budget: float) -> None:
@@ -139,26 +143,32 @@ def _graph(screen: pygame.Surface, rect: pygame.Rect, history, budget: float) ->
 
 
 def help_panel(screen: pygame.Surface, text: Text, tables: list[KeyTable]) -> None:
-    """Every mode's keys, from their key tables, in two columns when they do not fit in one."""
-    blocks: list[list[tuple[str, tuple[int, int, int]]]] = []
-    for table in tables:
-        block = [(table.title, GOOD)] + [(f"  {keys:22}{does}", INK) for keys, does in table.rows()] + [("", INK)]
-        blocks.append(block)
-    size = 14 if screen.get_height() >= 700 else 12
-    font = text.font(size)
-    rows_fit = max(8, (screen.get_height() - 60) // font.get_linesize())
-    columns: list[list[tuple[str, tuple[int, int, int]]]] = [
-        [("astar-island — keys and mouse (F1 closes)", GOOD), ("", INK)]
+    """Every mode's keys, from their key tables, in as many columns as the screen needs."""
+    keys_width = max(len(keys) for t in tables for keys, _ in t.rows()) + 2
+    blocks = [
+        [(t.title, GOOD)] + [(f"  {keys:{keys_width}}{does}", INK) for keys, does in t.rows()] + [("", INK)]
+        for t in tables
     ]
-    for block in blocks:
-        if len(columns[-1]) + len(block) > rows_fit:
-            columns.append([])
-        columns[-1].extend(block)
-    widths = [max(font.size(t)[0] for t, _ in col) + 16 for col in columns]
+    title: list[Line] = [("astar-island — keys and mouse (F1 closes)", GOOD), ("", INK)]
+    for size in (14, 13, 12, 11, 10):
+        columns = _columns(title, blocks, (screen.get_height() - 60) // text.font(size).get_linesize())
+        widths = [max(text.font(size).size(t)[0] for t, _ in col) + 16 for col in columns]
+        if sum(widths) + 8 * len(columns) <= screen.get_width():
+            break
     x = max(8, (screen.get_width() - sum(widths) - 8 * (len(columns) - 1)) // 2)
     for col, w in zip(columns, widths, strict=True):
         text.panel(screen, col, (x, 8), size)
         x += w + 8
+
+
+def _columns(title: list[Line], blocks: list[list[Line]], rows_fit: int) -> list[list[Line]]:
+    """Blocks stacked into columns of at most ``rows_fit`` lines (a block is never split)."""
+    columns = [list(title)]
+    for block in blocks:
+        if len(columns[-1]) + len(block) > max(rows_fit, 8) and len(columns[-1]) > len(title):
+            columns.append([])
+        columns[-1].extend(block)
+    return columns
 
 
 def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]]) -> None:

@@ -18,10 +18,11 @@ class CompareMode(Mode):
     """The simulation pauses; clicks pick a start and a goal; the strategies' searches replay."""
 
     pauses = True
+    help_order = 10
     keys = KeyTable(
         "Compare (C)",
         [
-            mouse("click", "pick the start, then the goal; click again for a new query"),
+            mouse("click", "pick the start, then the goal (again: a new query)"),
             key(f"1 … {len(SPECIES)}", "species: " + ", ".join(SPECIES), "pick_species", *SPECIES_KEYS),
             key("D", "diagonal rule", "cycle_diagonal", pygame.K_d),
             key("E", "heuristic", "cycle_heuristic", pygame.K_e),

@@ -14,6 +14,7 @@ from .base import Mode
 class MapPickerMode(Mode):
     """A list of the maps; the simulation keeps running beneath it."""
 
+    help_order = 20
     keys = KeyTable(
         "Map picker (M)",
         [

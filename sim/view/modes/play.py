@@ -5,13 +5,11 @@ from __future__ import annotations
 import pygame
 
 from ...inspector import describe, pick_animal
-from ...terrain import Terrain
+from ...terrain import BRUSHES, Terrain
 from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
 from ..search_views import inspector_panel
 from .base import CameraControls, Mode
 
-#: Keys 1-7 pick these brushes.
-BRUSHES = (Terrain.ROCK, Terrain.WATER, Terrain.SAND, Terrain.GRASS, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
 PAN_KEYS = {
     pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0),
     pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
@@ -25,6 +23,7 @@ BRUSH_MAX = 20
 class PlayMode(Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
+    help_order = 0
     keys = KeyTable(
         "Play",
         [
@@ -34,10 +33,10 @@ class PlayMode(Mode):
             mouse("wheel", "zoom at the cursor"),
             mouse("middle or shift+right drag", "pan"),
             key(
-                "1 … 7",
-                "brush: rock water sand grass forest swamp mountain",
+                f"1 … {len(BRUSHES)}",
+                "brush: " + " ".join(t.label for t in BRUSHES),
                 "pick_brush",
-                *range(pygame.K_1, pygame.K_8),
+                *range(pygame.K_1, pygame.K_1 + len(BRUSHES)),
             ),
             key("[  ]", "brush size", "brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
             key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),

@@ -1,0 +1,166 @@
+"""The code's shape: pygame only in sim/view/, small classes and functions, keys documented once."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib
+import pkgutil
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+SIM = ROOT / "sim"
+ENTRY_POINTS = {"sim.cli", "sim.__main__"}  # may import pygame (they start the window)
+MAX_CLASS, MAX_FUNCTION = 250, 60
+EXEMPT = {"kernel.py", "reference.py"}  # numba kernels and the pure-Python reference search
+
+
+def module_name(path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def model_modules() -> list[str]:
+    """Every module of the package outside sim/view/, found by walking the tree."""
+    out = []
+    for path in sorted(SIM.rglob("*.py")):
+        if (SIM / "view") in path.parents:
+            continue
+        name = module_name(path)
+        if name not in ENTRY_POINTS:
+            out.append(name)
+    return out
+
+
+def test_the_walk_finds_the_model_modules():
+    found = model_modules()
+    for name in ("sim.simulation", "sim.inspector", "sim.compare", "sim.fields", "sim.pathfinding.kernel"):
+        assert name in found
+    assert not any(n.startswith("sim.view") for n in found)
+
+
+def test_no_module_outside_sim_view_imports_pygame():
+    # One fresh interpreter imports them one by one and names the first that pulls pygame in.
+    code = (
+        "import importlib, sys\n"
+        f"for name in {model_modules()!r}:\n"
+        "    importlib.import_module(name)\n"
+        "    if any(m.split('.')[0] == 'pygame' for m in sys.modules):\n"
+        "        sys.exit('pygame imported by ' + name)\n"
+        "print('ok')\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+
+
+def test_only_sim_view_and_the_entry_points_name_pygame():
+    for path in SIM.rglob("*.py"):
+        if (SIM / "view") in path.parents or module_name(path) in ENTRY_POINTS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not any(n.split(".")[0] == "pygame" for n in names), f"{path}:{node.lineno} imports pygame"
+
+
+def oversized() -> list[str]:
+    found = []
+    for path in sorted(SIM.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            size = (getattr(node, "end_lineno", 0) or 0) - getattr(node, "lineno", 0) + 1
+            if isinstance(node, ast.ClassDef) and size > MAX_CLASS:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} class {node.name}: {size} lines")
+            is_function = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            if is_function and size > MAX_FUNCTION and path.name not in EXEMPT:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}(): {size} lines")
+    return found
+
+
+def test_no_class_over_250_lines_and_no_function_over_60():
+    assert oversized() == []
+
+
+def test_the_size_check_can_fail(tmp_path, monkeypatch):
+    # The check above proves something only if it catches a long function.
+    fake = tmp_path / "sim"
+    fake.mkdir()
+    (fake / "long.py").write_text("def f():\n" + "    x = 1\n" * 70)
+    monkeypatch.setattr(sys.modules[__name__], "SIM", fake)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert oversized() == ["sim/long.py:1 f(): 71 lines"]
+
+
+def readme_key_tables() -> dict[str, list[str]]:
+    """Under '### Keys', each '#### <title>' table's first column (without backticks)."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n### Keys\n", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    tables = {}
+    for block in section.split("\n#### ")[1:]:
+        title, body = block.split("\n", 1)
+        rows = [line for line in body.splitlines() if line.startswith("|")][2:]  # skip header + rule
+        tables[title.strip()] = [row.split("|")[1].strip().strip("`") for row in rows]
+    return tables
+
+
+def test_readme_key_tables_list_the_same_keys_as_the_modes():
+    from sim.view.app import App
+    from sim.view.modes import Mode
+
+    tables = [App.keys] + [m.keys for m in Mode.registry]
+    documented = readme_key_tables()
+    assert set(documented) == {t.title for t in tables}
+    for t in tables:
+        assert documented[t.title] == [keys for keys, _ in t.rows()], t.title
+
+
+def test_the_help_overlay_shows_every_modes_keys(make_app):
+    app = make_app("maps/tutorial.yaml")
+    titles = [t.title for t in app.tables()]
+    assert titles[:2] == ["Everywhere", "Play"] and {"Compare (C)", "Map picker (M)"} <= set(titles)
+
+
+def test_engine_doctests_run_and_pass():
+    import sim.pathfinding
+
+    attempted = 0
+    for info in pkgutil.walk_packages(sim.pathfinding.__path__, "sim.pathfinding."):
+        result = doctest.testmod(importlib.import_module(info.name))
+        assert result.failed == 0, info.name
+        attempted += result.attempted
+    result = doctest.testmod(sim.pathfinding)
+    assert result.failed == 0
+    assert attempted + result.attempted >= 3  # the package's example really ran
+
+
+def readme_scripting_example() -> str:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n## Scripting the model\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    assert blocks, "no python example under 'Scripting the model'"
+    return blocks[0]
+
+
+def test_the_readme_scripting_example_runs_without_pygame(tmp_path):
+    code = readme_scripting_example() + (
+        "\nimport sys\nassert not any(m.split('.')[0] == 'pygame' for m in sys.modules), 'pygame was imported'\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip(), "the example prints what it found"
+
+
+@pytest.mark.parametrize("name", ["Simulation", "species_counts"])
+def test_documented_names_stay_where_they_are(name):
+    import sim.simulation
+
+    assert hasattr(sim.simulation, name)
+    from sim.config import load_config  # noqa: F401
+    from sim.maps import load_map, resolve_map  # noqa: F401
