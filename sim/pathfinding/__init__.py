@@ -13,6 +13,27 @@ Never imports pygame: the engine can be reused in any game.
 from __future__ import annotations
 
 from .astar import AStar
+from .batch import BatchResult
+from .grid import MAX_COST
+from .kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
 from .search import ALGORITHMS, DIAGONAL_RULES, HEURISTICS, PathGrid, SearchResult, find_path, warm_up
+from .workspace import set_threads
 
-__all__ = ["ALGORITHMS", "DIAGONAL_RULES", "HEURISTICS", "AStar", "PathGrid", "SearchResult", "find_path", "warm_up"]
+__all__ = [
+    "ALGORITHMS",
+    "DIAGONAL_RULES",
+    "HEURISTICS",
+    "MAX_COST",
+    "STATUS_BLOCKED",
+    "STATUS_FOUND",
+    "STATUS_HIT_LIMIT",
+    "STATUS_NOT_SERVED",
+    "STATUS_UNREACHABLE",
+    "AStar",
+    "BatchResult",
+    "PathGrid",
+    "SearchResult",
+    "find_path",
+    "set_threads",
+    "warm_up",
+]

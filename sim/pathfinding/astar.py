@@ -94,6 +94,9 @@ class AStar:
         self._lut = np.zeros(max([256, *(int(t) + 1 for t in table)]), dtype=np.float64)
         for tid, value in table.items():
             self._lut[int(tid)] = value
+        # The grid stores terrain ids as codes into this table: a byte per cell.
+        self._table = self._lut[: max([16, *(int(t) + 1 for t in table)])].copy()
+        self._coded = type(self).cost_grid is AStar.cost_grid
         self._grid: PathGrid | None = None
         self._revision = -1
         self.rebuilds = 0  # full cost-grid builds: tests check that painting re-costs only what changed
@@ -123,12 +126,16 @@ class AStar:
             return
         changes = self.world.changes_since(self._revision) if self._grid is not None else None
         terrain = self.world.terrain
-        if changes is None or self._grid is None or self._grid.costs.shape != terrain.shape:
-            self._grid = PathGrid(self.cost_grid(terrain))
+        grid = self._grid
+        if changes is None or grid is None or (grid.height, grid.width) != terrain.shape:
+            self._grid = PathGrid.from_codes(terrain, self._table) if self._coded else PathGrid(self.cost_grid(terrain))
             self.rebuilds += 1
         else:
             for x0, y0, x1, y1 in changes:
-                self._grid.update(x0, y0, self.cost_grid(terrain[y0:y1, x0:x1]))
+                if self._coded:
+                    grid.update_codes(x0, y0, terrain[y0:y1, x0:x1])
+                else:
+                    grid.update(x0, y0, self.cost_grid(terrain[y0:y1, x0:x1]))
                 self.region_updates += 1
         self._revision = rev
 

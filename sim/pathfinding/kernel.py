@@ -1,118 +1,100 @@
-"""The compiled best-first search kernel (numba): arrays and numbers in, a path out.
+"""The compiled best-first search kernels (numba): arrays and numbers in, paths out.
 
-Everything here works on a *padded, flattened* cost grid: the caller's ``(H, W)`` grid
-surrounded by a one-cell border of zeros (impassable), stored row-major with width
+Everything here works on a *padded, flattened* grid: the caller's ``(H, W)`` grid
+surrounded by a one-cell border that is always blocked, stored row-major with width
 ``W + 2``. The border means a neighbour index never needs a bounds check.
 
-One kernel serves A*, weighted A*, Dijkstra and greedy best-first; they differ only in
-how the priority ``f`` is formed (``g_mult * g + h_mult * h``), so the caller picks the
-strategy with two numbers and the hot loop has no Python and no per-edge calls.
+The grid is given as ``codes`` (one small unsigned int per cell, 0 on the border) and
+``lut`` (the multiplier of each code; ``lut[0] == 0``): a cell costs ``lut[codes[i]]``
+to enter, blocked where that is 0. A map of a few terrains then takes one byte per
+cell instead of eight. ``moves`` holds, per cell, a bit for each of the 8 directions
+that is a legal step from it under the search's diagonal rule (see ``rules.py``), so
+the inner loop never re-checks passability or corner rules.
 
-All buffers (``g``, ``parent``, ``mark``, the heap) belong to a workspace the caller
-reuses across searches. A generation stamp in ``mark`` tells which entries belong to
-the current search, so nothing proportional to the map is cleared or allocated per
-search: ``mark[i] == 2*gen`` means "open this search", ``2*gen + 1`` means "closed".
+One kernel serves A*, weighted A*, Dijkstra and greedy best-first; they differ only in
+the priority ``g_mult * g + h_mult * h``. Jump point search has its own kernel for
+uniform grids. Both are called per query by :func:`search_one` and, for many queries
+on one grid in one call, by :func:`search_batch`.
+
+All per-cell buffers (``g``, ``parent``, ``mark``) belong to a workspace the caller
+reuses across searches (and grids of the same or smaller size). A generation stamp in
+``mark`` tells which entries belong to the current search, so nothing proportional to
+the map is cleared or allocated per search: ``mark[i] == 2*gen`` means "open this
+search", ``2*gen + 1`` "closed". ``parent`` holds the direction of the last step into
+a cell (``NO_PARENT`` at the start), one byte per cell; JPS also needs ``jump_parent``
+(int32, the jump point a cell was reached from), allocated only when JPS is used.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from .rules import DIAG_NEVER, diagonal_allowed
+from .common import (
+    _BITS,
+    _HEAP_FULL,
+    _NBITS,
+    MAX_GEN,
+    METRIC_CHEBYSHEV,
+    METRIC_EUCLIDEAN,
+    METRIC_MANHATTAN,
+    METRIC_OCTILE,
+    SQRT2,
+    STAT_COMPACTIONS,
+    STAT_HEAP_GROWS,
+    STATUS_BLOCKED,
+    STATUS_FOUND,
+    STATUS_HIT_LIMIT,
+    STATUS_NOT_SERVED,
+    STATUS_UNREACHABLE,
+    STEP_LENGTH,
+    _h_at,
+    _metric,
+    _sift_down,
+    _sift_up,
+)
+from .rules import DX, DY, NO_PARENT
 
-# Distance metrics for the heuristic (and for "closest node reached").
-METRIC_MANHATTAN = 0
-METRIC_EUCLIDEAN = 1
-METRIC_OCTILE = 2
-METRIC_CHEBYSHEV = 3
-
-# Search outcomes.
-STATUS_FOUND = 0
-STATUS_EXHAUSTED = 1  # the open list ran dry: the goal is unreachable
-STATUS_HIT_LIMIT = 2  # stopped by max_nodes
-
-SQRT2 = math.sqrt(2.0)
-
-
-@njit(cache=True, inline="always")
-def _metric(kind, dx, dy):
-    """Distance between two cells ``dx``, ``dy`` apart (absolute values), in steps."""
-    if kind == METRIC_OCTILE:
-        # min/max rather than an if: compiled to conditional moves, no mispredicted branch.
-        return min(dx, dy) * (SQRT2 - 1.0) + max(dx, dy)
-    if kind == METRIC_MANHATTAN:
-        return float(dx + dy)
-    if kind == METRIC_EUCLIDEAN:
-        return math.sqrt(float(dx * dx + dy * dy))
-    return float(max(dx, dy))
-
-
-@njit(cache=True, inline="always")
-def _sift_up(i, heap_key, heap_node):
-    key = heap_key[i]
-    node = heap_node[i]
-    while i > 0:
-        p = (i - 1) >> 2
-        if heap_key[p] <= key:
-            break
-        heap_key[i] = heap_key[p]
-        heap_node[i] = heap_node[p]
-        i = p
-    heap_key[i] = key
-    heap_node[i] = node
-
-
-@njit(cache=True, inline="always")
-def _sift_down(i, size, heap_key, heap_node):
-    key = heap_key[i]
-    node = heap_node[i]
-    while True:
-        c = 4 * i + 1
-        if c >= size:
-            break
-        # The smallest of up to four children.
-        best = c
-        bk = heap_key[c]
-        end = min(c + 4, size)
-        for j in range(c + 1, end):
-            kj = heap_key[j]
-            if kj < bk:
-                best = j
-                bk = kj
-        if bk >= key:
-            break
-        heap_key[i] = bk
-        heap_node[i] = heap_node[best]
-        i = best
-    heap_key[i] = key
-    heap_node[i] = node
-
-
-@njit(cache=True, inline="always")
-def _h_at(node, width, goal_x, goal_y, metric):
-    return _metric(metric, abs(node % width - goal_x), abs(node // width - goal_y))
+__all__ = [
+    "MAX_GEN",
+    "METRIC_CHEBYSHEV",
+    "METRIC_EUCLIDEAN",
+    "METRIC_MANHATTAN",
+    "METRIC_OCTILE",
+    "STATUS_BLOCKED",
+    "STATUS_FOUND",
+    "STATUS_HIT_LIMIT",
+    "STATUS_NOT_SERVED",
+    "STATUS_UNREACHABLE",
+    "search_batch",
+    "search_one",
+]
 
 
 @njit(cache=True)
-def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult):
-    """Drop stale heap entries (closed nodes, superseded keys), then re-heapify."""
+def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats):
+    """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new size."""
     j = 0
     for i in range(size):
         v = heap_node[i]
         if mark[v] != open_mark:
             continue
-        hv = _h_at(v, width, goal_x, goal_y, metric)
-        if heap_key[i] != g_mult * g[v] + h_mult * hv:
+        if heap_key[i] != g_mult * g[v] + h_mult * _h_at(v, width, goal_x, goal_y, metric):
             continue
         heap_key[j] = heap_key[i]
         heap_node[j] = v
         j += 1
     for i in range((j - 2) // 4, -1, -1):
         _sift_down(i, j, heap_key, heap_node)
+    stats[STAT_COMPACTIONS] += 1
     return j
+
+
+@njit(cache=True)
+def _grown(a):
+    out = np.empty(a.size * 2, dtype=a.dtype)
+    out[: a.size] = a
+    return out
 
 
 @njit(cache=True)
@@ -121,7 +103,7 @@ def _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_m
     sy = start // width
     sx = start - sy * width
     g[start] = 0.0
-    parent[start] = -1
+    parent[start] = NO_PARENT
     mark[start] = open_mark
     heap_key[0] = h_mult * _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
     heap_node[0] = start
@@ -130,62 +112,56 @@ def _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_m
     return 1
 
 
+# ---------------------------------------------------------------------- A* and friends
 @njit(cache=True, nogil=True)
-def search_kernel(
-    costs,  # float64[:]  padded, flattened cost multipliers; <= 0 is impassable
+def astar_core(
+    codes,  # uint[:]     padded, flattened cost codes; 0 on the border
+    lut,  # float64[:]    multiplier per code; <= 0 is impassable
+    moves,  # uint8[:]    per cell, a bit per legal direction (rules.build_moves)
     width,  # int         padded width (W + 2)
     start,  # int         padded flat index
     goal,  # int          padded flat index
-    diag_rule,  # int     DIAG_*
     metric,  # int        METRIC_* used for h and for "closest node reached"
     g_mult,  # float      1 for A*/Dijkstra, 0 for greedy best-first
     h_mult,  # float      multiplier of h in the priority (see search.py)
     max_nodes,  # int     stop after this many expansions
-    gen,  # int           generation stamp of this search (>= 1)
     g,  # float64[:]      workspace: cost from start
-    parent,  # int32[:]   workspace: predecessor index
-    mark,  # int32[:]     workspace: generation marks
-    heap_key,  # float64[:] workspace: heap priorities (capacity >= number of cells)
+    parent,  # uint8[:]   workspace: direction of the step into each cell
+    mark,  # uint16[:]    workspace: generation marks
+    gen,  # int           generation stamp of this search (>= 1)
+    heap_key,  # float64[:] workspace: heap priorities
     heap_node,  # int32[:] workspace: heap payloads
-    path_out,  # int32[:] out: path indices, start..goal (or start..closest)
     record,  # int32[:, :] optional (H, W) footprint; shape (0, 0) when not recording
-    trace,  # int32[:]    optional expansion order (unpadded flat y*W+x); size 0 when not tracing
+    trace,  # int32[:]    optional expansion order (unpadded y*W+x); written from trace_at
+    trace_at,  # int      where this search's expansions start in ``trace``
+    stats,  # int64[:]    workspace statistics (compactions, heap growths)
 ):
     """Best-first search from ``start`` to ``goal`` with priority ``g_mult*g + h_mult*h``.
 
-    Returns ``(status, path_len, expanded, end_node)``: ``path_out[:path_len]`` holds the
-    path to the goal (status FOUND) or to ``end_node``, the expanded node closest to the
-    goal by ``metric`` (the partial path), in padded flat indices.
+    Returns ``(status, expanded, end)``: ``end`` is the goal (status FOUND) or the expanded
+    node closest to the goal by ``metric`` (the partial path's end). A status of
+    ``_HEAP_FULL`` asks the caller for a larger heap (see :func:`_search`).
 
     The heap is lazy: an improved node is pushed again and its stale entry skipped when
     popped (it is closed by then), which saves the position bookkeeping of decrease-key.
-    Should the heap fill up, stale entries are dropped, which always makes room since
-    there are fewer open cells than cells.
 
     When ``record`` has the grid's shape, ``record[y, x]`` is set to ``-1`` for a cell
     put on the open list and to ``k`` (1-based) when it is the k-th cell expanded.
-    ``trace[k - 1]`` gets the k-th expanded cell (``y * W + x``) while ``k <= trace.size``.
+    ``trace[trace_at + k - 1]`` gets the k-th expanded cell while it fits.
     """
     open_mark = 2 * gen
     closed_mark = open_mark + 1
     recording = record.shape[0] > 0
-    capacity = heap_key.size
-    goal_x = goal % width
     goal_y = goal // width
-    n_dirs = 4 if diag_rule == DIAG_NEVER else 8
-
-    # Neighbours: 4 orthogonal, then 4 diagonal, as (dx, dy) and flat offset.
-    dxs = np.array((1, -1, 0, 0, 1, -1, 1, -1), dtype=np.int64)
-    dys = np.array((0, 0, 1, -1, 1, 1, -1, -1), dtype=np.int64)
-    offsets = dxs + dys * width
+    goal_x = goal - goal_y * width
+    offsets = DX + DY * width
 
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
-
     expanded = 0
     best = start
     best_h = np.inf
     best_g = 0.0
-    status = STATUS_EXHAUSTED
+    status = STATUS_UNREACHABLE
     while size > 0:
         u = heap_node[0]
         size -= 1
@@ -201,8 +177,8 @@ def search_kernel(
         ux = u - uy * width  # one division, not two
         if recording:
             record[uy - 1, ux - 1] = expanded
-        if expanded <= trace.size:
-            trace[expanded - 1] = (uy - 1) * (width - 2) + ux - 1
+        if trace_at + expanded <= trace.size:
+            trace[trace_at + expanded - 1] = (uy - 1) * (width - 2) + ux - 1
         gu = g[u]
         if u == goal:
             status = STATUS_FOUND
@@ -217,67 +193,40 @@ def search_kernel(
             status = STATUS_HIT_LIMIT
             break
 
-        for k in range(n_dirs):
+        m = moves[u]
+        for j in range(_NBITS[m]):
+            k = _BITS[m, j]
             v = u + offsets[k]
-            cv = costs[v]
-            if cv <= 0.0:
+            mv = mark[v]
+            if mv == closed_mark:
                 continue
-            m = mark[v]
-            if m == closed_mark:
-                continue
-            if k < 4:
-                ng = gu + cv
-            else:
-                # The two orthogonal cells this diagonal step squeezes between.
-                if not diagonal_allowed(diag_rule, costs[u + dxs[k]] > 0.0, costs[u + dys[k] * width] > 0.0):
-                    continue
-                ng = gu + SQRT2 * cv
-            if m == open_mark:
+            ng = gu + STEP_LENGTH[k] * lut[codes[v]]
+            if mv == open_mark:
                 if ng >= g[v]:
                     continue
             else:
                 mark[v] = open_mark
                 if recording:
-                    record[uy + dys[k] - 1, ux + dxs[k] - 1] = -1
+                    record[uy + DY[k] - 1, ux + DX[k] - 1] = -1
             g[v] = ng
-            parent[v] = u
-            hv = _metric(metric, abs(ux + dxs[k] - goal_x), abs(uy + dys[k] - goal_y))
-            # The push is written out here and in jps_kernel rather than in a helper: a helper
-            # (inlined or not) measured 30-40 % slower per expansion under numba.
-            if size == capacity:
+            parent[v] = k
+            hv = _metric(metric, abs(ux + DX[k] - goal_x), abs(uy + DY[k] - goal_y))
+            # The push is written out here and in jps_core rather than in a helper: a helper
+            # (inlined or not) measured 30-40 % slower per expansion under numba. The heap
+            # arrays are never replaced inside this loop (that costs numba reference counting
+            # on every iteration): when compaction cannot free half of it, the caller grows it
+            # and runs the search again.
+            if size == heap_key.size:
                 size = _compact(
-                    size,
-                    heap_key,
-                    heap_node,
-                    g,
-                    mark,
-                    open_mark,
-                    width,
-                    goal_x,
-                    goal_y,
-                    metric,
-                    g_mult,
-                    h_mult,
+                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats
                 )
-                if size == capacity:  # cannot happen with one slot per cell; never write past the end
-                    raise RuntimeError("search heap is too small for the open list")
+                if size > heap_key.size // 2:
+                    return _HEAP_FULL, expanded, best
             heap_key[size] = g_mult * ng + h_mult * hv
             heap_node[size] = v
             _sift_up(size, heap_key, heap_node)
             size += 1
-
-    # Walk the parents back from the end node, then reverse in place.
-    n = 0
-    node = best
-    while node != -1:
-        path_out[n] = node
-        n += 1
-        node = parent[node]
-    for i in range(n // 2):
-        t = path_out[i]
-        path_out[i] = path_out[n - 1 - i]
-        path_out[n - 1 - i] = t
-    return status, n, expanded, best
+    return status, expanded, best
 
 
 # --------------------------------------------------------------------------------------
@@ -297,99 +246,124 @@ def search_kernel(
 
 
 @njit(cache=True, inline="always")
-def _free(costs, i):
-    return costs[i] > 0.0
+def _free(codes, lut, i):
+    return lut[codes[i]] > 0.0
 
 
 @njit(cache=True)
-def _jump_straight(costs, width, x, y, dx, dy, goal):
+def _jump_straight(codes, lut, width, x, y, dx, dy, goal):
     """Scan from (x, y) in a straight direction; return the first jump point's index or -1."""
     step = dx + dy * width
     i = x + y * width
     while True:
         i += step
-        if not _free(costs, i):
+        if not _free(codes, lut, i):
             return -1
         if i == goal:
             return i
         if dy == 0:
             # Moving horizontally: a free cell above/below whose cell behind is blocked.
-            if (_free(costs, i - width) and not _free(costs, i - width - dx)) or (
-                _free(costs, i + width) and not _free(costs, i + width - dx)
+            if (_free(codes, lut, i - width) and not _free(codes, lut, i - width - dx)) or (
+                _free(codes, lut, i + width) and not _free(codes, lut, i + width - dx)
             ):
                 return i
-        elif (_free(costs, i - 1) and not _free(costs, i - 1 - step)) or (
-            _free(costs, i + 1) and not _free(costs, i + 1 - step)
+        elif (_free(codes, lut, i - 1) and not _free(codes, lut, i - 1 - step)) or (
+            _free(codes, lut, i + 1) and not _free(codes, lut, i + 1 - step)
         ):
             return i
 
 
 @njit(cache=True)
-def _jump_diagonal(costs, width, x, y, dx, dy, goal):
+def _jump_diagonal(codes, lut, width, x, y, dx, dy, goal):
     """Scan diagonally from (x, y); return the first jump point's index or -1."""
     i = x + y * width
     while True:
         # No corner cutting: both cells beside the diagonal step must be free.
-        if not (_free(costs, i + dx) and _free(costs, i + dy * width)):
+        if not (_free(codes, lut, i + dx) and _free(codes, lut, i + dy * width)):
             return -1
         i += dx + dy * width
         x += dx
         y += dy
-        if not _free(costs, i):
+        if not _free(codes, lut, i):
             return -1
         if i == goal:
             return i
-        if _jump_straight(costs, width, x, y, dx, 0, goal) != -1:
+        if _jump_straight(codes, lut, width, x, y, dx, 0, goal) != -1:
             return i
-        if _jump_straight(costs, width, x, y, 0, dy, goal) != -1:
+        if _jump_straight(codes, lut, width, x, y, 0, dy, goal) != -1:
             return i
+
+
+@njit(cache=True)
+def _jps_successors(codes, lut, width, u, d, succ):
+    """Directions to scan from ``u`` reached by direction ``d``: all 8 at the start, else the pruned set."""
+    if d == NO_PARENT:
+        for k in range(8):
+            succ[k] = k
+        return 8
+    dx = DX[d]
+    dy = DY[d]
+    succ[0] = d
+    if dx != 0 and dy != 0:
+        succ[1] = _dir(dx, 0)
+        succ[2] = _dir(0, dy)
+        return 3
+    n = 1
+    for side in (-1, 1):
+        # Forced: the cell beside u whose neighbour behind is blocked, and the diagonal past it.
+        if dx != 0:
+            behind = u - dx + side * width
+            px, py, qx, qy = 0, side, dx, side
+        else:
+            behind = u + side - dy * width
+            px, py, qx, qy = side, 0, side, dy
+        if not _free(codes, lut, behind):
+            succ[n] = _dir(px, py)
+            succ[n + 1] = _dir(qx, qy)
+            n += 2
+    return n
+
+
+@njit(cache=True, inline="always")
+def _dir(dx, dy):
+    """The direction index k with (DX[k], DY[k]) == (dx, dy)."""
+    if dy == 0:
+        return 0 if dx > 0 else 1
+    if dx == 0:
+        return 2 if dy > 0 else 3
+    if dy > 0:
+        return 4 if dx > 0 else 5
+    return 6 if dx > 0 else 7
 
 
 @njit(cache=True, nogil=True)
-def jps_kernel(
-    costs,
-    width,
-    start,
-    goal,
-    metric,
-    unit,
-    h_mult,
-    max_nodes,
-    gen,
-    g,
-    parent,
-    mark,
-    heap_key,
-    heap_node,
-    path_out,
-    record,
-    trace,
-):
+def jps_core(
+    codes, lut, width, start, goal, metric, unit, h_mult, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
     """A* with jump point search; ``unit`` is the grid's one multiplier.
 
-    Same arguments and return value as :func:`search_kernel` (no diagonal rule: always
-    no-corner-cutting; the priority is ``g + h_mult*h``). ``expanded`` counts jump
-    points taken off the heap; ``record`` and ``trace`` show jump points, not every cell scanned.
+    Same arguments and return value as :func:`astar_core` (no moves mask: always
+    no-corner-cutting; the priority is ``g + h_mult*h``). ``expanded`` counts jump points
+    taken off the heap; ``record`` and ``trace`` show jump points, not every cell scanned.
+    ``parent`` keeps the direction each jump point was reached by (for pruning),
+    ``jump_parent`` the jump point it came from (-1 at the start): a closed jump point's
+    ``g`` need not be optimal, so the path cannot be found from directions alone.
     """
     open_mark = 2 * gen
     closed_mark = open_mark + 1
     recording = record.shape[0] > 0
-    capacity = heap_key.size
     goal_y = goal // width
     goal_x = goal - goal_y * width
-    dxs = np.array((1, -1, 0, 0, 1, -1, 1, -1), dtype=np.int64)
-    dys = np.array((0, 0, 1, -1, 1, 1, -1, -1), dtype=np.int64)
     succ = np.empty(8, dtype=np.int64)
-    # dir_of[(dy + 1) * 3 + dx + 1] is the index k with (dxs[k], dys[k]) == (dx, dy).
-    dir_of = np.array((7, 3, 6, 1, -1, 0, 5, 2, 4), dtype=np.int64)
 
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
-
+    jump_parent[start] = -1
     expanded = 0
     best = start
     best_h = np.inf
     best_g = 0.0
-    status = STATUS_EXHAUSTED
+    status = STATUS_UNREACHABLE
     while size > 0:
         u = heap_node[0]
         size -= 1
@@ -405,8 +379,8 @@ def jps_kernel(
         ux = u - uy * width
         if recording:
             record[uy - 1, ux - 1] = expanded
-        if expanded <= trace.size:
-            trace[expanded - 1] = (uy - 1) * (width - 2) + ux - 1
+        if trace_at + expanded <= trace.size:
+            trace[trace_at + expanded - 1] = (uy - 1) * (width - 2) + ux - 1
         gu = g[u]
         if u == goal:
             status = STATUS_FOUND
@@ -421,44 +395,13 @@ def jps_kernel(
             status = STATUS_HIT_LIMIT
             break
 
-        # Directions to scan from u: all 8 at the start, else the pruned set.
-        p = parent[u]
-        if p == -1:
-            for k in range(8):
-                succ[k] = k
-            n_succ = 8
-        else:
-            py = p // width
-            px = p - py * width
-            dx = (ux > px) - (ux < px)
-            dy = (uy > py) - (uy < py)
-            succ[0] = dir_of[(dy + 1) * 3 + dx + 1]
-            n_succ = 1
-            if dx != 0 and dy != 0:
-                succ[1] = dir_of[4 + dx]  # (dx, 0)
-                succ[2] = dir_of[(dy + 1) * 3 + 1]  # (0, dy)
-                n_succ = 3
-            else:
-                for side in (-1, 1):
-                    # Forced: the cell beside u whose neighbour behind is blocked, and
-                    # the diagonal past it.
-                    if dx != 0:
-                        behind = u - dx + side * width
-                        px, py, qx, qy = 0, side, dx, side
-                    else:
-                        behind = u + side - dy * width
-                        px, py, qx, qy = side, 0, side, dy
-                    if not _free(costs, behind):
-                        succ[n_succ] = dir_of[(py + 1) * 3 + px + 1]
-                        succ[n_succ + 1] = dir_of[(qy + 1) * 3 + qx + 1]
-                        n_succ += 2
-
+        n_succ = _jps_successors(codes, lut, width, u, parent[u], succ)
         for j in range(n_succ):
             k = succ[j]
             if k < 4:
-                v = _jump_straight(costs, width, ux, uy, dxs[k], dys[k], goal)
+                v = _jump_straight(codes, lut, width, ux, uy, DX[k], DY[k], goal)
             else:
-                v = _jump_diagonal(costs, width, ux, uy, dxs[k], dys[k], goal)
+                v = _jump_diagonal(codes, lut, width, ux, uy, DX[k], DY[k], goal)
             if v == -1:
                 continue
             m = mark[v]
@@ -477,41 +420,457 @@ def jps_kernel(
                 if recording:
                     record[vy - 1, vx - 1] = -1
             g[v] = ng
-            parent[v] = u
+            parent[v] = k
+            jump_parent[v] = u
             hv = _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
-            if size == capacity:
+            if size == heap_key.size:
                 size = _compact(
-                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0, h_mult
+                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0, h_mult, stats
                 )
-                if size == capacity:  # cannot happen with one slot per cell; never write past the end
-                    raise RuntimeError("search heap is too small for the open list")
+                if size > heap_key.size // 2:
+                    return _HEAP_FULL, expanded, best
             heap_key[size] = ng + h_mult * hv
             heap_node[size] = v
             _sift_up(size, heap_key, heap_node)
             size += 1
+    return status, expanded, best
 
-    # Parents are jump points on straight or diagonal lines: fill in the cells between.
-    n = 0
-    node = best
-    while node != -1:
-        prev = parent[node]
-        path_out[n] = node
+
+# --------------------------------------------------------------------------------------
+# A* on uniform grids with an exact bucket queue instead of a heap.
+#
+# On a grid where every passable cell costs the same, a path's cost is ``unit * (p + q*√2)``
+# with whole numbers p (straight steps) and q (diagonal steps), and so are the octile,
+# Manhattan and Chebyshev distances. Since √2 is irrational, two priorities are equal
+# exactly when their integer pairs are: the open list can be a set of *buckets*, one per
+# distinct priority, each a LIFO stack of cells, plus a small heap over the distinct
+# priorities (a few hundred live at once, against tens of thousands of open cells).
+# Pushing and popping a cell is then a hash lookup and a stack operation; ties go to the
+# most recently pushed cell, i.e. the deepest, which keeps A* from fanning out on open
+# ground without nudging the heuristic. Measured on the Moving AI maps this is ~1.6x the
+# speed of the 4-ary heap, with the same expansions; results are exact.
+#
+# Memory (per workspace): the key heap and buckets hold ``capacity`` entries, the hash
+# ``2 * capacity`` slots; the cell stacks share an entry pool like the heap's. All grow
+# on demand (the search is started again, as the heap kernel does).
+# --------------------------------------------------------------------------------------
+_P_STEP = np.array((1, 1, 1, 1, 0, 0, 0, 0), dtype=np.int64)  # straight steps add 1 to p
+_Q_STEP = np.array((0, 0, 0, 0, 1, 1, 1, 1), dtype=np.int64)  # diagonal steps add 1 to q
+_HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15: Fibonacci hashing
+_LOW = np.int64(0xFFFFFFFF)
+
+# Rows of the int32 table ``q32`` and the int64 table ``q64`` (one column per slot).
+_KH_B, _BHEAD, _HT_B, _HT_GEN, _SCRATCH = 0, 1, 2, 3, 4  # key heap bucket ids, bucket stacks, hash
+_BKEY, _HT_KEY, _SCRATCH_KEY = 0, 1, 2  # bucket keys, hash keys, scratch
+
+
+@njit(cache=True, inline="always")
+def _h_pair(metric, dx, dy):
+    """The heuristic as (p, q): distance = p + q*√2 (dx, dy absolute)."""
+    if metric == METRIC_OCTILE:
+        return max(dx, dy) - min(dx, dy), min(dx, dy)
+    if metric == METRIC_MANHATTAN:
+        return dx + dy, 0
+    if metric == METRIC_CHEBYSHEV:
+        return max(dx, dy), 0
+    return 0, 0  # zero heuristic: Dijkstra
+
+
+@njit(cache=True)
+def _rebuild(ksize, kh_key, q32, q64, hgen, hshift, hmask):
+    """Forget the emptied buckets: renumber the live ones 0..ksize-1 and hash them again."""
+    kh_b, bhead, ht_b, ht_gen, scratch = q32[_KH_B], q32[_BHEAD], q32[_HT_B], q32[_HT_GEN], q32[_SCRATCH]
+    bkey, ht_key, scratch_key = q64[_BKEY], q64[_HT_KEY], q64[_SCRATCH_KEY]
+    for i in range(ksize):
+        scratch[i] = bhead[kh_b[i]]
+        scratch_key[i] = bkey[kh_b[i]]
+    for i in range(ksize):
+        bhead[i] = scratch[i]
+        bkey[i] = scratch_key[i]
+        kh_b[i] = i
+        h = ((scratch_key[i] * _HASH_MUL) >> hshift) & hmask
+        while ht_gen[h] == hgen:
+            h = (h + 1) & hmask
+        ht_gen[h] = hgen
+        ht_key[h] = scratch_key[i]
+        ht_b[h] = i
+
+
+@njit(cache=True, nogil=True)
+def bucket_core(
+    codes, lut, moves, width, start, goal, heuristic, metric, max_nodes,
+    gi, parent, mark, gen, kh_key, q32, q64, entries, hgen, record, trace, trace_at,
+):  # fmt: skip
+    """A* (or Dijkstra) on a uniform grid; ``gi`` holds g as ``p << 32 | q``.
+
+    ``heuristic`` is METRIC_OCTILE, _MANHATTAN or _CHEBYSHEV, or -1 for none (Dijkstra);
+    ``metric`` picks the "closest node reached". Returns ``(status, expanded, end, hgen)``;
+    ``status == _HEAP_FULL`` asks for more room. ``record``/``trace`` as in
+    :func:`~sim.pathfinding.kernel.astar_core`.
+    """
+    open_mark = 2 * gen
+    closed_mark = open_mark + 1
+    recording = record.shape[0] > 0
+    goal_y = goal // width
+    goal_x = goal - goal_y * width
+    offsets = DX + DY * width
+    kh_b, bhead, ht_b, ht_gen = q32[_KH_B], q32[_BHEAD], q32[_HT_B], q32[_HT_GEN]
+    bkey, ht_key = q64[_BKEY], q64[_HT_KEY]
+    enode, enext = entries[0], entries[1]
+    slots = ht_key.size
+    hmask = slots - 1
+    hshift = np.int64(64 - int(np.log2(slots)))
+    cap = kh_key.size
+    nbuckets = 0  # buckets in use (ids 0 .. nbuckets-1)
+    ksize = 0  # buckets with cells: the key heap
+    top = 0  # entries handed out
+    free = -1  # entries given back (a linked list)
+
+    hgen += 1
+    sy = start // width
+    sx = start - sy * width
+    gi[start] = 0
+    parent[start] = NO_PARENT
+    mark[start] = open_mark
+    if recording:
+        record[sy - 1, sx - 1] = -1
+    fp, fq = _h_pair(heuristic, abs(sx - goal_x), abs(sy - goal_y))
+    v = start
+    expanded = 0
+    best = start
+    best_h = np.inf
+    best_g = 0.0
+    u = -1  # the cell being expanded (-1: pop the next one)
+    m = moves[start]
+    n_moves = 0
+    j = 0
+    up = np.int64(0)
+    uq = np.int64(0)
+    ux = 0
+    uy = 0
+    while True:
+        # ---- push v with priority fp + fq*√2 (on the first pass: the start)
+        key64 = (fp << 32) | fq
+        h = ((key64 * _HASH_MUL) >> hshift) & hmask
+        while ht_gen[h] == hgen and ht_key[h] != key64:
+            h = (h + 1) & hmask
+        if ht_gen[h] != hgen:  # a priority not seen (since the last rebuild): a new bucket
+            if 2 * (nbuckets + 1) > slots:
+                hgen += 1
+                _rebuild(ksize, kh_key, q32, q64, hgen, hshift, hmask)
+                nbuckets = ksize
+                if 2 * (nbuckets + 1) > slots:
+                    return _HEAP_FULL, expanded, best, hgen
+                h = ((key64 * _HASH_MUL) >> hshift) & hmask
+                while ht_gen[h] == hgen:
+                    h = (h + 1) & hmask
+            ht_gen[h] = hgen
+            ht_key[h] = key64
+            ht_b[h] = nbuckets
+            bkey[nbuckets] = key64
+            bhead[nbuckets] = -1
+            nbuckets += 1
+        b = ht_b[h]
+        if free != -1:
+            e = free
+            free = enext[e]
+        elif top < enode.size:
+            e = top
+            top += 1
+        else:
+            return _HEAP_FULL, expanded, best, hgen
+        enode[e] = v
+        if bhead[b] == -1:  # the bucket joins the key heap
+            if ksize == cap:
+                return _HEAP_FULL, expanded, best, hgen
+            kh_key[ksize] = fp + fq * SQRT2
+            kh_b[ksize] = b
+            _sift_up(ksize, kh_key, kh_b)
+            ksize += 1
+        enext[e] = bhead[b]
+        bhead[b] = e
+
+        # ---- the next neighbour of u to push, or pop the next cell to expand
+        while True:
+            pushing = False
+            while u != -1 and j < n_moves:
+                k = _BITS[m, j]
+                j += 1
+                v = u + offsets[k]
+                mv = mark[v]
+                if mv == closed_mark:
+                    continue
+                vp = up + _P_STEP[k]
+                vq = uq + _Q_STEP[k]
+                if mv == open_mark:
+                    old = gi[v]
+                    if vp + vq * SQRT2 >= (old >> 32) + (old & _LOW) * SQRT2:
+                        continue
+                else:
+                    mark[v] = open_mark
+                    if recording:
+                        record[uy + DY[k] - 1, ux + DX[k] - 1] = -1
+                gi[v] = (vp << 32) | vq
+                parent[v] = k
+                hp, hq = _h_pair(heuristic, abs(ux + DX[k] - goal_x), abs(uy + DY[k] - goal_y))
+                fp = vp + hp
+                fq = vq + hq
+                pushing = True
+                break
+            if pushing:
+                break
+            # pop: the newest cell of the lowest bucket
+            if ksize == 0:
+                return STATUS_UNREACHABLE, expanded, best, hgen
+            b = kh_b[0]
+            e = bhead[b]
+            bhead[b] = enext[e]
+            w = enode[e]
+            enext[e] = free
+            free = e
+            if bhead[b] == -1:
+                ksize -= 1
+                if ksize > 0:
+                    kh_key[0] = kh_key[ksize]
+                    kh_b[0] = kh_b[ksize]
+                    _sift_down(0, ksize, kh_key, kh_b)
+            if mark[w] == closed_mark:
+                continue  # a stale entry: it was pushed again with a better g and expanded already
+            mark[w] = closed_mark
+            expanded += 1
+            uy = w // width
+            ux = w - uy * width
+            if recording:
+                record[uy - 1, ux - 1] = expanded
+            if trace_at + expanded <= trace.size:
+                trace[trace_at + expanded - 1] = (uy - 1) * (width - 2) + ux - 1
+            if w == goal:
+                return STATUS_FOUND, expanded, w, hgen
+            g0 = gi[w]
+            up = g0 >> 32
+            uq = g0 & _LOW
+            hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
+            gu = up + uq * SQRT2
+            if hu < best_h or (hu == best_h and gu < best_g):
+                best = w
+                best_h = hu
+                best_g = gu
+            if expanded >= max_nodes:
+                return STATUS_HIT_LIMIT, expanded, best, hgen
+            u = w
+            m = moves[u]
+            n_moves = _NBITS[m]
+            j = 0
+
+
+# ------------------------------------------------------------------------- paths
+@njit(cache=True, inline="always")
+def _unpad(node, width):
+    return (node // width - 1) * (width - 2) + node % width - 1
+
+
+@njit(cache=True)
+def _path_length(end, parent, jump_parent, jps, width):
+    """Cells on the path from the start to ``end``: A* parents are directions of single
+    steps; JPS parents are jump points, joined by straight or diagonal lines."""
+    n = 1
+    node = end
+    if jps:
+        while jump_parent[node] != -1:
+            prev = jump_parent[node]
+            n += max(abs(node % width - prev % width), abs(node // width - prev // width))
+            node = prev
+        return n
+    while parent[node] != NO_PARENT:
+        node -= DX[parent[node]] + DY[parent[node]] * width
         n += 1
-        if prev != -1:
-            ny = node // width
-            nx = node - ny * width
-            qy = prev // width
-            qx = prev - qy * width
-            sx_ = (qx > nx) - (qx < nx)
-            sy_ = (qy > ny) - (qy < ny)
-            cell = node + sx_ + sy_ * width
-            while cell != prev:
-                path_out[n] = cell
-                n += 1
-                cell += sx_ + sy_ * width
-        node = prev
-    for i in range(n // 2):
-        t = path_out[i]
-        path_out[i] = path_out[n - 1 - i]
-        path_out[n - 1 - i] = t
-    return status, n, expanded, best
+    return n
+
+
+@njit(cache=True)
+def _write_path(end, n, parent, jump_parent, jps, width, out, at):
+    """Write the ``n`` cells from the start to ``end`` into ``out[at:at+n]`` as unpadded ``y*W+x``."""
+    i = at + n - 1
+    node = end
+    out[i] = _unpad(node, width)
+    if jps:
+        while jump_parent[node] != -1:
+            prev = jump_parent[node]
+            dx = (prev % width > node % width) - (prev % width < node % width)
+            dy = (prev // width > node // width) - (prev // width < node // width)
+            while node != prev:
+                node += dx + dy * width
+                i -= 1
+                out[i] = _unpad(node, width)
+        return
+    while parent[node] != NO_PARENT:
+        node -= DX[parent[node]] + DY[parent[node]] * width
+        i -= 1
+        out[i] = _unpad(node, width)
+
+
+@njit(cache=True)
+def _grow_int(arr, need):
+    out = np.empty(max(need, 2 * arr.size), dtype=arr.dtype)
+    out[: arr.size] = arr
+    return out
+
+
+# ------------------------------------------------------------------------- entry points
+MODE_HEAP = 0  # astar_core: any costs, any priority
+MODE_JPS = 1  # jps_core: uniform costs, no corner cutting
+MODE_BUCKETS = 2  # bucket_core: uniform costs, A*/Dijkstra with an exact integer-pair heuristic
+
+_HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
+
+
+@njit(cache=True)
+def _search(
+    codes, lut, moves, width, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats,
+):  # fmt: skip
+    """One search, started again with more room whenever its open list fills up.
+
+    ``heap`` is ``(heap_key, heap_node)``; ``buckets`` is ``(kh_key, q32, q64, entries)``
+    (see ``buckets.py``). Returns ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
+    """
+    while True:
+        if mode == MODE_JPS:
+            status, expanded, end = jps_core(
+                codes, lut, width, start, goal, metric, unit, h_mult, max_nodes,
+                g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
+            )  # fmt: skip
+        elif mode == MODE_BUCKETS:
+            if hgen > _HGEN_LIMIT:
+                buckets[1][3, :] = 0
+                hgen = 0
+            status, expanded, end, hgen = bucket_core(
+                codes, lut, moves, width, start, goal, heuristic, metric, max_nodes,
+                g.view(np.int64), parent, mark, gen, buckets[0], buckets[1], buckets[2], buckets[3], hgen,
+                record, trace, trace_at,
+            )  # fmt: skip
+        else:
+            status, expanded, end = astar_core(
+                codes, lut, moves, width, start, goal, metric, g_mult, h_mult, max_nodes,
+                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
+            )  # fmt: skip
+        if status != _HEAP_FULL:
+            break
+        stats[STAT_HEAP_GROWS] += 1
+        if mode == MODE_BUCKETS:
+            buckets = _grown_buckets(buckets)
+        else:
+            heap = (_grown(heap[0]), _grown(heap[1]))
+        gen += 1
+        if gen >= MAX_GEN:
+            mark[:] = 0
+            gen = 1
+        if record.shape[0] > 0:
+            record[:, :] = 0
+    cost = np.inf
+    if status == STATUS_FOUND:
+        if mode == MODE_BUCKETS:
+            pq = g.view(np.int64)[end]
+            cost = unit * ((pq >> 32) + (pq & 0xFFFFFFFF) * SQRT2)
+        else:
+            cost = g[end]
+    return status, expanded, end, cost, gen, heap, buckets, hgen
+
+
+@njit(cache=True)
+def _grown_buckets(buckets):
+    """The bucket queue's tables, twice as large (nothing in them is kept: the search restarts)."""
+    _kh_key, q32, q64, entries = buckets
+    slots = 2 * q32.shape[1]
+    return (
+        np.empty(slots // 2, np.float64),
+        np.zeros((q32.shape[0], slots), np.int32),
+        np.empty((q64.shape[0], slots), np.int64),
+        np.empty((2, 2 * entries.shape[1]), np.int32),
+    )
+
+
+@njit(cache=True, nogil=True)
+def search_one(
+    codes, lut, moves, width, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    g, parent, jump_parent, mark, gen, heap, buckets, hgen, path, record, trace, stats,
+):  # fmt: skip
+    """One search; returns ``(status, expanded, cost, n, path, gen, heap, buckets, hgen)``.
+
+    ``path[:n]`` holds the path (to the goal, or the partial path to the closest node
+    reached) as unpadded ``y*W+x``. The caller has ruled out blocked endpoints and
+    ``start == goal``. Arrays may have grown; the stamps may have moved on.
+    """
+    status, expanded, end, cost, gen, heap, buckets, hgen = _search(
+        codes, lut, moves, width, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+        g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, 0, stats,
+    )  # fmt: skip
+    jps = mode == MODE_JPS
+    n = _path_length(end, parent, jump_parent, jps, width)
+    if n > path.size:
+        path = _grow_int(path, n)
+    _write_path(end, n, parent, jump_parent, jps, width, path, 0)
+    return status, expanded, cost, n, path, gen, heap, buckets, hgen
+
+
+@njit(cache=True, nogil=True)
+def search_batch(
+    codes, lut, moves, width, starts, goals, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    node_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen,
+    status, cost, expanded, offsets, paths, trace, trace_offsets, stats,
+):  # fmt: skip
+    """Many searches on one grid, in order, while the expansions so far are below
+    ``node_budget`` (< 0: no budget). ``starts``/``goals`` are padded flat indices.
+
+    Fills ``status``, ``cost``, ``expanded`` and ``offsets`` (``paths[offsets[i]:offsets[i+1]]``
+    is query i's path, unpadded ``y*W+x``) for the queries it serves, and, when
+    ``trace`` is not empty, every expanded cell (``trace_offsets`` like ``offsets``).
+    Returns ``(served, gen, heap, buckets, hgen, paths, trace)``; arrays may have grown.
+    """
+    tracing = trace.size > 0
+    jps = mode == MODE_JPS
+    no_record = np.zeros((0, 0), np.int32)
+    spent = 0
+    offsets[0] = 0
+    trace_offsets[0] = 0
+    served = 0
+    for i in range(starts.size):
+        if node_budget >= 0 and spent >= node_budget:
+            break
+        s = starts[i]
+        t = goals[i]
+        at = offsets[i]
+        t_at = trace_offsets[i]
+        n = 0
+        exp = 0
+        st = STATUS_BLOCKED
+        c = np.inf
+        if lut[codes[s]] > 0.0 and lut[codes[t]] > 0.0:
+            if s == t:
+                st, c, n = STATUS_FOUND, 0.0, 1
+                if at + 1 > paths.size:
+                    paths = _grow_int(paths, at + 1)
+                paths[at] = _unpad(s, width)
+            else:
+                gen += 1
+                if gen >= MAX_GEN:
+                    mark[:] = 0
+                    gen = 1
+                if tracing and t_at + max_nodes > trace.size:
+                    trace = _grow_int(trace, t_at + max_nodes)
+                st, exp, end, c, gen, heap, buckets, hgen = _search(
+                    codes, lut, moves, width, s, t, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+                    g, parent, jump_parent, mark, gen, heap, buckets, hgen, no_record, trace, t_at, stats,
+                )  # fmt: skip
+                n = _path_length(end, parent, jump_parent, jps, width)
+                if at + n > paths.size:
+                    paths = _grow_int(paths, at + n)
+                _write_path(end, n, parent, jump_parent, jps, width, paths, at)
+        status[i] = st
+        cost[i] = c
+        expanded[i] = exp
+        offsets[i + 1] = at + n
+        trace_offsets[i + 1] = t_at + (exp if tracing else 0)
+        spent += exp
+        served += 1
+    return served, gen, heap, buckets, hgen, paths, trace

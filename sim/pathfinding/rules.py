@@ -15,6 +15,7 @@ orthogonal "side" cells ``(x + dx, y)`` and ``(x, y + dy)``:
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 DIAG_NEVER = 0
@@ -29,6 +30,13 @@ DIAGONAL_RULES: dict[str, int] = {
     "one-obstacle": DIAG_ONE_OBSTACLE,
     "always": DIAG_ALWAYS,
 }
+
+
+#: The 8 directions: k = 0..3 straight (east, west, south, north; y grows downward),
+#: 4..7 diagonal. A step in direction k moves by (DX[k], DY[k]).
+DX = np.array((1, -1, 0, 0, 1, -1, 1, -1), dtype=np.int64)
+DY = np.array((0, 0, 1, -1, 1, 1, -1, -1), dtype=np.int64)
+NO_PARENT = 8  # "no direction": the start of a search
 
 
 @njit(cache=True, inline="always")
@@ -51,3 +59,40 @@ def eight_connected(rule: int) -> bool:
     reach the same cell.
     """
     return rule == DIAG_ALWAYS
+
+
+@njit(cache=True)
+def build_moves(codes, lut, width, rule, moves, y0, y1, x0, x1):
+    """Fill ``moves`` (padded, flattened, uint8) for the padded rows ``y0 <= y < y1`` and
+    columns ``x0 <= x < x1``: bit k of ``moves[i]`` is set when the step from cell ``i`` in
+    direction k is legal (both cells passable and, for a diagonal, ``diagonal_allowed``).
+
+    ``codes``/``lut`` as in the kernels: a cell is passable where ``lut[codes[i]] > 0``.
+    Call it on the changed cells grown by one: a cell's moves depend on its neighbours.
+    """
+    n_dirs = 4 if rule == DIAG_NEVER else 8
+    for y in range(max(y0, 1), min(y1, codes.size // width - 1)):
+        for x in range(max(x0, 1), min(x1, width - 1)):
+            i = y * width + x
+            m = 0
+            if lut[codes[i]] > 0.0:
+                for k in range(n_dirs):
+                    v = i + DX[k] + DY[k] * width
+                    if lut[codes[v]] <= 0.0:
+                        continue
+                    if k >= 4 and not diagonal_allowed(
+                        rule, lut[codes[i + DX[k]]] > 0.0, lut[codes[i + DY[k] * width]] > 0.0
+                    ):
+                        continue
+                    m |= 1 << k
+            moves[i] = m
+
+
+@njit(cache=True)
+def step_legal(moves, width, p, q):
+    """Whether the step from padded cell ``p`` to the adjacent padded cell ``q`` is legal."""
+    d = q - p
+    for k in range(8):
+        if DX[k] + DY[k] * width == d:
+            return (moves[p] >> k) & 1 == 1
+    return False

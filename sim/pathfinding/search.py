@@ -4,7 +4,8 @@ Conventions (the same everywhere in the engine):
 
 * ``costs`` is a 2-D array indexed ``[y, x]``. ``costs[y, x]`` is the multiplier for
   *entering* cell ``(x, y)``; a value that is not a finite number > 0 (0, negatives,
-  NaN, inf) marks the cell impassable.
+  NaN, inf) marks the cell impassable, and passable values are at most ``1e12`` (larger
+  ones could overflow a path's cost: ``ValueError``).
 * A step costs its length (1 straight, √2 diagonal) times that multiplier.
 * Points are ``(x, y)`` tuples of ints.
 
@@ -21,7 +22,10 @@ from numbers import Integral, Real
 import numpy as np
 
 from . import kernel as _k
+from .batch import BatchResult, run_batch
+from .grid import CodedGrid
 from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
+from .workspace import thread_count, workspace
 
 Point = tuple[int, int]
 
@@ -35,8 +39,6 @@ _METRICS = {
     "chebyshev": _k.METRIC_CHEBYSHEV,
 }
 _TIE_NUDGE = 1e-10
-_STATUS_FOUND = _k.STATUS_FOUND
-_STATUS_HIT_LIMIT = _k.STATUS_HIT_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,34 +65,13 @@ class SearchResult:
         return self.path if self.found else self.partial_path
 
 
-def prepare_costs(costs: object) -> np.ndarray:
-    """Validate ``costs`` and return the kernel's padded float64 copy, shape ``(H+2, W+2)``."""
-    if not isinstance(costs, np.ndarray):
-        raise TypeError(f"costs must be a numpy array, not {type(costs).__name__}")
-    if costs.ndim != 2:
-        raise ValueError(f"costs must be 2-D (indexed [y, x]), got {costs.ndim}-D with shape {costs.shape}")
-    if costs.shape[0] == 0 or costs.shape[1] == 0:
-        raise ValueError(f"costs must not be empty, got shape {costs.shape}")
-    if costs.dtype == np.bool_ or not (
-        np.issubdtype(costs.dtype, np.integer) or np.issubdtype(costs.dtype, np.floating)
-    ):
-        raise TypeError(f"costs must have a real numeric dtype (int or float), got {costs.dtype}")
-    h, w = costs.shape
-    padded = np.zeros((h + 2, w + 2), dtype=np.float64)
-    inner = padded[1:-1, 1:-1]
-    inner[...] = costs
-    # One rule for "blocked": anything that is not a finite number > 0.
-    inner[~(np.isfinite(inner) & (inner > 0))] = 0.0
-    return padded
-
-
 def _check_point(name: str, p: object, width: int, height: int) -> Point:
     if (
         not isinstance(p, tuple | list | np.ndarray)
         or len(p) != 2
         or not all(isinstance(c, Integral) and not isinstance(c, bool) for c in p)
     ):
-        raise TypeError(f"{name} must be an (x, y) tuple of ints, got {p!r}")
+        raise TypeError(f"{name} must be an (x, y) tuple of ints, got {_short(p)}")
     x, y = int(p[0]), int(p[1])
     if not (0 <= x < width and 0 <= y < height):
         raise ValueError(f"{name} {(x, y)} is outside the grid of width {width} and height {height}")
@@ -101,14 +82,17 @@ def resolve_options(
     diagonal: str, heuristic: str | None, weight: float, algorithm: str, max_nodes: int | None
 ) -> tuple[int, str, float, str, int | None]:
     """Check the option values; return them normalised (the heuristic's default filled in)."""
+    for name, value in (("diagonal", diagonal), ("heuristic", heuristic), ("algorithm", algorithm)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a string, got {_short(value)}")
     if diagonal not in DIAGONAL_RULES:
-        raise ValueError(f"unknown diagonal rule {diagonal!r}; expected one of {', '.join(DIAGONAL_RULES)}")
+        raise ValueError(f"unknown diagonal rule {_short(diagonal)}; expected one of {', '.join(DIAGONAL_RULES)}")
     if heuristic is None:
         heuristic = "manhattan" if diagonal == "never" else "octile"
     elif heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {heuristic!r}; expected one of {', '.join(HEURISTICS)}")
+        raise ValueError(f"unknown heuristic {_short(heuristic)}; expected one of {', '.join(HEURISTICS)}")
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {', '.join(ALGORITHMS)}")
+        raise ValueError(f"unknown algorithm {_short(algorithm)}; expected one of {', '.join(ALGORITHMS)}")
     if not isinstance(weight, Real) or isinstance(weight, bool):
         raise TypeError(f"weight must be a number, got {weight!r}")
     if not (math.isfinite(weight) and weight >= 1.0):
@@ -121,71 +105,45 @@ def resolve_options(
     return DIAGONAL_RULES[diagonal], heuristic, float(weight), algorithm, max_nodes
 
 
-class PathGrid:
-    """A cost grid prepared once for many searches, with its own reusable workspace.
+def _short(value: object, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _check_out_array(name: str, a: object, ndim: int) -> np.ndarray:
+    """An output array the caller gives: int32, ``ndim``-D, writeable (exact errors otherwise)."""
+    if not isinstance(a, np.ndarray) or a.dtype != np.int32 or a.ndim != ndim:
+        raise TypeError(f"{name} must be a {ndim}-D numpy int32 array")
+    if not a.flags.writeable:
+        raise ValueError(f"{name} must be writeable, got a read-only array")
+    return a
+
+
+def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
+    """A (k, 2) array of (x, y) int points inside the grid, as an int64 array."""
+    arr = np.asarray(a)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must be a (k, 2) array of int (x, y) points, got dtype {arr.dtype}")
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (k, 2), got {arr.shape}")
+    arr = arr.astype(np.int64)
+    bad = (arr[:, 0] < 0) | (arr[:, 0] >= width) | (arr[:, 1] < 0) | (arr[:, 1] >= height)
+    if bad.any():
+        i = int(np.argmax(bad))
+        point = (int(arr[i, 0]), int(arr[i, 1]))
+        raise ValueError(f"{name}[{i}] {point} is outside the grid of width {width} and height {height}")
+    return arr
+
+
+class PathGrid(CodedGrid):
+    """A cost grid prepared once for many searches.
 
     Use this rather than :func:`find_path` when searching the same grid repeatedly: the
-    grid is validated and padded once, and every search reuses the same buffers (a
-    generation stamp marks which entries are current), so a search allocates nothing
-    proportional to the map. Change cells with :meth:`update`.
+    grid is validated and stored once (a byte per cell for up to 255 distinct
+    multipliers), and searches use this thread's workspace, shared with every other
+    grid: a search allocates nothing proportional to the map. Change cells with
+    :meth:`update`; search many queries in one call with :meth:`search_many`.
     """
-
-    def __init__(self, costs: np.ndarray) -> None:
-        self._padded = prepare_costs(costs)
-        self.height, self.width = costs.shape
-        self._flat = self._padded.reshape(-1)
-        n = self._flat.size
-        self._g = np.zeros(n, dtype=np.float64)
-        self._parent = np.zeros(n, dtype=np.int32)
-        self._mark = np.zeros(n, dtype=np.int32)
-        self._heap_key = np.zeros(n, dtype=np.float64)
-        self._heap_node = np.zeros(n, dtype=np.int32)
-        self._path = np.zeros(n, dtype=np.int32)
-        self._no_record = np.zeros((0, 0), dtype=np.int32)
-        self._no_trace = np.zeros(0, dtype=np.int32)
-        self._gen = 0
-        self._min_cost, self._max_cost = self._multiplier_range()
-
-    @property
-    def costs(self) -> np.ndarray:
-        """A read-only view of the prepared multipliers, shape ``(H, W)``; 0 = blocked."""
-        view = self._padded[1:-1, 1:-1]
-        view.flags.writeable = False
-        return view
-
-    @property
-    def min_cost(self) -> float:
-        """The smallest positive multiplier: the heuristic's scale (1.0 on an all-blocked grid)."""
-        return self._min_cost
-
-    @property
-    def uniform(self) -> bool:
-        """Whether every passable cell has the same multiplier (then ``"jps"`` applies)."""
-        return self._min_cost == self._max_cost
-
-    def _multiplier_range(self) -> tuple[float, float]:
-        inner = self._padded[1:-1, 1:-1]
-        positive = inner[inner > 0]
-        return (float(positive.min()), float(positive.max())) if positive.size else (1.0, 1.0)
-
-    def update(self, x0: int, y0: int, patch: np.ndarray) -> None:
-        """Overwrite the cells from ``(x0, y0)`` on with ``patch`` (indexed ``[y, x]``)."""
-        patch = np.asarray(patch)
-        h, w = patch.shape
-        if x0 < 0 or y0 < 0 or x0 + w > self.width or y0 + h > self.height:
-            raise ValueError(
-                f"patch of width {w} and height {h} at {(x0, y0)} does not fit the grid of "
-                f"width {self.width} and height {self.height}"
-            )
-        view = self._padded[1 + y0 : 1 + y0 + h, 1 + x0 : 1 + x0 + w]
-        view[...] = patch
-        view[~(np.isfinite(view) & (view > 0))] = 0.0
-        # Rescan (vectorised): the patch may have painted over the only cell with the minimum.
-        self._min_cost, self._max_cost = self._multiplier_range()
-
-    def passable(self, x: int, y: int) -> bool:
-        """Whether cell ``(x, y)`` can be entered."""
-        return bool(self._padded[y + 1, x + 1] > 0)
 
     def search(
         self,
@@ -202,12 +160,12 @@ class PathGrid:
     ) -> SearchResult:
         """Search from ``start`` to ``goal``; see :func:`find_path` for the options.
 
-        ``record``, if given, must be an int32 array of the grid's shape ``(H, W)``. It is
-        cleared, then ``record[y, x]`` is set to ``-1`` for each cell left on the open
+        ``record``, if given, must be a writeable int32 array of the grid's shape ``(H, W)``.
+        It is cleared, then ``record[y, x]`` is set to ``-1`` for each cell left on the open
         list and to ``k`` for the k-th cell expanded (1-based): the search's footprint and
-        expansion order, for visualisation. ``trace``, if given, must be a 1-D int32 array:
-        ``trace[k]`` gets the (k+1)-th expanded cell as ``y * W + x``, for the first
-        ``min(len(trace), result.expanded)`` expansions (cost: one write per expansion).
+        expansion order, for visualisation. ``trace``, if given, must be a writeable 1-D
+        int32 array: ``trace[k]`` gets the (k+1)-th expanded cell as ``y * W + x``, for the
+        first ``min(len(trace), result.expanded)`` expansions (one write per expansion).
         Not asking for either costs nothing.
         """
         diag, heuristic, weight, algorithm, max_nodes = resolve_options(
@@ -215,21 +173,86 @@ class PathGrid:
         )
         start = _check_point("start", start, self.width, self.height)
         goal = _check_point("goal", goal, self.width, self.height)
-        rec = self._no_record
+        rec = np.zeros((0, 0), dtype=np.int32)
         if record is not None:
-            if not isinstance(record, np.ndarray) or record.dtype != np.int32:
-                raise TypeError("record must be a numpy int32 array")
+            rec = _check_out_array("record", record, 2)
             if record.shape != (self.height, self.width):
                 raise ValueError(f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}")
             record.fill(0)
-            rec = record
-        tr = self._no_trace
-        if trace is not None:
-            if not isinstance(trace, np.ndarray) or trace.dtype != np.int32 or trace.ndim != 1:
-                raise TypeError("trace must be a 1-D numpy int32 array")
-            tr = trace
-        return self._run(start, goal, diag, heuristic, weight, algorithm, max_nodes, rec, tr)
+        tr = np.zeros(0, dtype=np.int32) if trace is None else _check_out_array("trace", trace, 1)
+        if algorithm == "jps":
+            self._check_jps(diag)
+        if not (self.passable(*start) and self.passable(*goal)):
+            return SearchResult(False, [], math.inf, 0)
+        if start == goal:
+            return SearchResult(True, [start], 0.0, 0)
+        return self._run(start, goal, diag, self._params(diag, heuristic, weight, algorithm, max_nodes), rec, tr)
 
+    def search_many(
+        self,
+        starts: np.ndarray,
+        goals: np.ndarray,
+        *,
+        diagonal: str = "no-corner-cutting",
+        heuristic: str | None = None,
+        weight: float = 1.0,
+        algorithm: str = "astar",
+        max_nodes: int | None = None,
+        node_budget: int | None = None,
+        threads: int | None = None,
+        trace: bool = False,
+    ) -> BatchResult:
+        """Search many queries in one compiled call; row ``i`` answers ``starts[i]`` -> ``goals[i]``.
+
+        ``starts`` and ``goals`` are ``(k, 2)`` int arrays of ``(x, y)``; the options are as
+        in :meth:`search`, and every answer is the one :meth:`search` gives. With
+        ``node_budget``, queries are taken in order while the expansions so far are below
+        it; the rest are not searched (``served`` says how many were). Large batches are
+        split across ``threads`` threads (default: :func:`~sim.pathfinding.set_threads`,
+        else every core); the answers do not depend on it. ``trace=True`` also returns
+        every expanded cell (see :meth:`search_many_traced`).
+        """
+        result, _trace = self.search_many_traced(
+            starts, goals, diagonal=diagonal, heuristic=heuristic, weight=weight, algorithm=algorithm,
+            max_nodes=max_nodes, node_budget=node_budget, threads=threads, trace=trace,
+        )  # fmt: skip
+        return result
+
+    def search_many_traced(self, starts, goals, *, diagonal="no-corner-cutting", heuristic=None, weight=1.0,
+                           algorithm="astar", max_nodes=None, node_budget=None, threads=None, trace=True):  # fmt: skip
+        """:meth:`search_many`, and the expanded cells of all served queries in order
+        (``(cells, offsets)``: query i's are ``cells[offsets[i]:offsets[i+1]]``, ``y * W + x``)."""
+        diag, heuristic, weight, algorithm, max_nodes = resolve_options(
+            diagonal, heuristic, weight, algorithm, max_nodes
+        )
+        s = _check_points("starts", starts, self.width, self.height)
+        t = _check_points("goals", goals, self.width, self.height)
+        if len(s) != len(t):
+            raise ValueError(f"starts and goals must have the same length, got {len(s)} and {len(t)}")
+        if node_budget is not None and (not isinstance(node_budget, Integral) or isinstance(node_budget, bool)):
+            raise TypeError(f"node_budget must be an int or None, got {_short(node_budget)}")
+        if node_budget is not None and node_budget < 0:
+            raise ValueError(f"node_budget must be >= 0, got {node_budget}")
+        if threads is not None and (not isinstance(threads, Integral) or isinstance(threads, bool) or threads < 1):
+            raise ValueError(f"threads must be a whole number >= 1 or None, got {_short(threads)}")
+        if algorithm == "jps":
+            self._check_jps(diag)
+        wp = self.width + 2
+        flat_s = ((s[:, 1] + 1) * wp + s[:, 0] + 1).astype(np.int64)
+        flat_t = ((t[:, 1] + 1) * wp + t[:, 0] + 1).astype(np.int64)
+        params = self._params(diag, heuristic, weight, algorithm, max_nodes)
+        grid_args = (self._codes, self._lut, self.moves(diag), wp)
+        part, served = run_batch(
+            grid_args, flat_s, flat_t, params, node_budget, bool(trace), self.cells, threads or thread_count()
+        )
+        st = part.status
+        result = BatchResult(
+            st == _k.STATUS_FOUND, part.cost, part.expanded, st, st == _k.STATUS_HIT_LIMIT,
+            part.paths[: part.offsets[-1]].astype(np.int64), part.offsets, served, self.width,
+        )  # fmt: skip
+        return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
+
+    # ------------------------------------------------------------------ internals
     def _check_jps(self, diag: int) -> None:
         if diag != DIAG_NO_CORNER_CUTTING:
             name = next(k for k, v in DIAGONAL_RULES.items() if v == diag)
@@ -237,72 +260,53 @@ class PathGrid:
         if not self.uniform:
             raise ValueError(
                 "algorithm 'jps' needs every passable cell to cost the same; this grid's "
-                f"multipliers range from {self._min_cost:g} to {self._max_cost:g}"
+                f"multipliers range from {self.min_cost:g} to {self.max_cost:g}"
             )
 
-    def _priority(self, diag: int, heuristic: str, weight: float, algorithm: str) -> tuple[int, float, float]:
-        """The metric and the two multipliers of the priority ``g_mult * g + h_mult * h``."""
+    def _params(self, diag: int, heuristic: str, weight: float, algorithm: str, max_nodes: int | None) -> tuple:
+        """The kernels' parameters: (mode, metric, g_mult, h_mult, unit, max_nodes, heuristic)."""
         # The metric orders the open list's ties and picks the "closest node reached";
         # with the zero heuristic it still does that, it just does not steer.
         if heuristic == "zero":
             metric = _k.METRIC_MANHATTAN if diag == DIAG_NEVER else _k.METRIC_OCTILE
         else:
             metric = _METRICS[heuristic]
+        cap = max_nodes if max_nodes is not None else self.cells
+        unit = self.min_cost
         if algorithm == "greedy":
-            return metric, 0.0, 1.0
-        scale = 0.0 if algorithm == "dijkstra" or heuristic == "zero" else weight * self._min_cost
+            return _k.MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1
+        dijkstra = algorithm == "dijkstra" or heuristic == "zero"
+        if algorithm != "jps" and self.uniform and weight == 1.0 and heuristic != "euclidean":
+            # Exact integer-pair priorities and a bucket queue (buckets.py): ~1.6x the heap's speed.
+            return _k.MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric
+        scale = 0.0 if dijkstra else weight * unit
         # Ties on f go to the deeper entry (smaller h): on open ground the search then
         # runs down one line to the goal instead of fanning out over equal-f cells. A
         # nudge of h by 1e-10 of the smallest multiplier does that with one key per
         # heap entry; it can change a path's cost by at most that relative amount,
         # far below what the tests (and floating point sums of √2) can see.
-        return metric, 1.0, scale + _TIE_NUDGE * self._min_cost
+        mode = _k.MODE_JPS if algorithm == "jps" else _k.MODE_HEAP
+        return mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, -1
 
     def _run(
-        self,
-        start: Point,
-        goal: Point,
-        diag: int,
-        heuristic: str,
-        weight: float,
-        algorithm: str,
-        max_nodes: int | None,
-        record: np.ndarray,
-        trace: np.ndarray,
+        self, start: Point, goal: Point, diag: int, params: tuple, record: np.ndarray, trace: np.ndarray
     ) -> SearchResult:
-        if algorithm == "jps":
-            self._check_jps(diag)
-        if start == goal and self.passable(*start):
-            return SearchResult(True, [start], 0.0, 0)
-        if not (self.passable(*start) and self.passable(*goal)):
-            return SearchResult(False, [], math.inf, 0)
-        metric, g_mult, h_mult = self._priority(diag, heuristic, weight, algorithm)
-
-        self._gen += 1
-        if self._gen >= 2**30 - 1:  # marks are int32: start the stamps over
-            self._mark.fill(0)
-            self._gen = 1
+        ws = workspace()
+        ws.ensure(self.cells, jps=params[0] == _k.MODE_JPS)
+        gen = ws.next_gen()
         wp = self.width + 2
         flat_start = (start[1] + 1) * wp + start[0] + 1
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
-        cap = max_nodes if max_nodes is not None else self._flat.size
-        work = (self._gen, self._g, self._parent, self._mark)
-        work += (self._heap_key, self._heap_node, self._path, record, trace)
-        if algorithm == "jps":
-            status, n, expanded, _end = _k.jps_kernel(
-                self._flat, wp, flat_start, flat_goal, metric, self._min_cost, h_mult, cap, *work
-            )
-        else:
-            status, n, expanded, _end = _k.search_kernel(
-                self._flat, wp, flat_start, flat_goal, diag, metric, g_mult, h_mult, cap, *work
-            )
-        idx = self._path[:n]
-        xs = (idx % wp - 1).tolist()
-        ys = (idx // wp - 1).tolist()
-        path = list(zip(xs, ys, strict=True))
-        if status == _STATUS_FOUND:
-            return SearchResult(True, path, float(self._g[idx[-1]]), int(expanded))
-        return SearchResult(False, [], math.inf, int(expanded), status == _STATUS_HIT_LIMIT, path)
+        moves = self.moves(diag)
+        status, expanded, cost, n, ws.path, ws.gen, ws.heap, ws.buckets, ws.hgen = _k.search_one(
+            self._codes, self._lut, moves, wp, flat_start, flat_goal, *params, ws.g, ws.parent, ws.jump_parent,
+            ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
+        )  # fmt: skip
+        cells = ws.path[:n]
+        path = list(zip((cells % self.width).tolist(), (cells // self.width).tolist(), strict=True))
+        if status == _k.STATUS_FOUND:
+            return SearchResult(True, path, float(cost), int(expanded))
+        return SearchResult(False, [], math.inf, int(expanded), status == _k.STATUS_HIT_LIMIT, path)
 
 
 def find_path(
@@ -357,7 +361,10 @@ def warm_up() -> None:
     Call it while showing a message, so the first real search does not freeze a frame.
     """
     grid = PathGrid(np.ones((3, 3)))
-    grid.search((0, 0), (2, 2), record=np.zeros((3, 3), dtype=np.int32))
-    grid.search((0, 0), (2, 2), algorithm="jps", record=np.zeros((3, 3), dtype=np.int32))
-    grid.search((0, 0), (2, 2))
-    grid.search((0, 0), (2, 2), algorithm="jps")
+    for algorithm in ("astar", "jps"):
+        grid.search((0, 0), (2, 2), algorithm=algorithm, record=np.zeros((3, 3), dtype=np.int32))
+        grid.search((0, 0), (2, 2), algorithm=algorithm, trace=np.zeros(9, dtype=np.int32))
+        grid.search((0, 0), (2, 2), algorithm=algorithm)
+        points = np.array([[0, 0], [2, 2]])
+        grid.search_many(points, points[::-1], algorithm=algorithm, threads=1)
+        grid.search_many_traced(points, points[::-1], algorithm=algorithm, threads=1)

@@ -1,0 +1,99 @@
+"""What the search kernels share: outcome codes, move tables, distance metrics, the 4-ary heap."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+# Distance metrics for the heuristic (and for "closest node reached").
+METRIC_MANHATTAN = 0
+METRIC_EUCLIDEAN = 1
+METRIC_OCTILE = 2
+METRIC_CHEBYSHEV = 3
+
+# Search outcomes (the batch API's ``status``).
+STATUS_FOUND = 0
+STATUS_UNREACHABLE = 1  # the open list ran dry: the goal cannot be reached
+STATUS_HIT_LIMIT = 2  # stopped by max_nodes
+STATUS_BLOCKED = 3  # the start or the goal is impassable: nothing searched
+STATUS_NOT_SERVED = 4  # search_many's node budget ran out before this query
+_HEAP_FULL = 5  # internal: the heap must grow; the search is run again
+
+MAX_GEN = 32000  # marks are uint16 and each search uses two values: start over before they wrap
+
+# Workspace statistics (``stats`` array): for tests and benchmarks.
+STAT_COMPACTIONS = 0
+STAT_HEAP_GROWS = 1  # each is one search started again with a heap twice as large
+
+SQRT2 = math.sqrt(2.0)
+STEP_LENGTH = np.array((1.0, 1.0, 1.0, 1.0, SQRT2, SQRT2, SQRT2, SQRT2))
+
+# Set bits of each moves mask, for iterating the legal directions only.
+_BITS = np.zeros((256, 8), dtype=np.int8)
+_NBITS = np.zeros(256, dtype=np.int8)
+for _m in range(256):
+    _ks = [k for k in range(8) if _m >> k & 1]
+    _NBITS[_m] = len(_ks)
+    _BITS[_m, : len(_ks)] = _ks
+
+
+@njit(cache=True, inline="always")
+def _metric(kind, dx, dy):
+    """Distance between two cells ``dx``, ``dy`` apart (absolute values), in steps."""
+    if kind == METRIC_OCTILE:
+        # min/max rather than an if: compiled to conditional moves, no mispredicted branch.
+        return min(dx, dy) * (SQRT2 - 1.0) + max(dx, dy)
+    if kind == METRIC_MANHATTAN:
+        return float(dx + dy)
+    if kind == METRIC_EUCLIDEAN:
+        return math.sqrt(float(dx * dx + dy * dy))
+    return float(max(dx, dy))
+
+
+@njit(cache=True, inline="always")
+def _h_at(node, width, goal_x, goal_y, metric):
+    y = node // width
+    return _metric(metric, abs(node - y * width - goal_x), abs(y - goal_y))
+
+
+@njit(cache=True, inline="always")
+def _sift_up(i, heap_key, heap_node):
+    key = heap_key[i]
+    node = heap_node[i]
+    while i > 0:
+        p = (i - 1) >> 2
+        if heap_key[p] <= key:
+            break
+        heap_key[i] = heap_key[p]
+        heap_node[i] = heap_node[p]
+        i = p
+    heap_key[i] = key
+    heap_node[i] = node
+
+
+@njit(cache=True, inline="always")
+def _sift_down(i, size, heap_key, heap_node):
+    key = heap_key[i]
+    node = heap_node[i]
+    while True:
+        c = 4 * i + 1
+        if c >= size:
+            break
+        # The smallest of up to four children.
+        best = c
+        bk = heap_key[c]
+        end = min(c + 4, size)
+        for j in range(c + 1, end):
+            kj = heap_key[j]
+            if kj < bk:
+                best = j
+                bk = kj
+        if bk >= key:
+            break
+        heap_key[i] = bk
+        heap_node[i] = heap_node[best]
+        i = best
+    heap_key[i] = key
+    heap_node[i] = node

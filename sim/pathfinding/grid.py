@@ -1,0 +1,226 @@
+"""How a cost grid is stored for the kernels: a byte (or two) per cell and a table of multipliers.
+
+A map has few distinct multipliers (one per terrain), so each cell holds a small code and
+``lut[code]`` is its multiplier: 1 byte per cell instead of 8 for up to 255 distinct
+values (2 bytes up to 65535, 4 beyond). The grid is padded with a border of code 0
+(blocked, ``lut[0] == 0``) and flattened. Per diagonal rule, a ``moves`` mask (one byte
+per cell: the legal directions) is built on first use and kept up to date. The smallest
+and largest multipliers (the heuristic's scale, JPS's uniformity test) are kept from a
+count per code, so an update costs time in proportion to the patch, not the grid.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+
+from .rules import build_moves
+
+#: The largest multiplier accepted for a passable cell. Sums of larger ones could overflow to
+#: inf and lose optimality; 0, negatives, NaN and inf are the ways to say "impassable".
+MAX_COST = 1e12
+
+
+def check_array(name: str, a: object) -> np.ndarray:
+    """A 2-D, non-empty array of a real numeric dtype (exact errors otherwise)."""
+    if isinstance(a, str | bytes) or (not hasattr(a, "__array__") and not isinstance(a, list | tuple)):
+        raise TypeError(f"{name} must be a numpy array, not {type(a).__name__}")
+    if not isinstance(a, np.ndarray):
+        if name == "costs":
+            raise TypeError(f"costs must be a numpy array, not {type(a).__name__}")
+        a = np.asarray(a)
+    if a.dtype == np.bool_ or not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
+        raise TypeError(f"{name} must have a real numeric dtype (int or float), got {a.dtype}")
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (indexed [y, x]), got {a.ndim}-D with shape {a.shape}")
+    if a.shape[0] == 0 or a.shape[1] == 0:
+        raise ValueError(f"{name} must not be empty, got shape {a.shape}")
+    return a
+
+
+def _blocked_to_zero(values: np.ndarray, name: str) -> np.ndarray:
+    """float64 multipliers with every impassable value made 0; too large ones refused."""
+    out = values.astype(np.float64, copy=True)
+    bad = ~(np.isfinite(out) & (out > 0))
+    out[bad] = 0.0
+    huge = out > MAX_COST
+    if huge.any():
+        y, x = (int(v) for v in np.argwhere(huge)[0])
+        raise ValueError(
+            f"{name} must be at most {MAX_COST:g} where passable (0, negative, NaN or inf mark impassable "
+            f"cells), got {out[y, x]:g} at {(x, y)}"
+        )
+    return out
+
+
+def _code_dtype(n: int) -> type:
+    return np.uint8 if n <= 256 else np.uint16 if n <= 65536 else np.uint32
+
+
+class CodedGrid:
+    """A padded, coded cost grid. ``width``/``height`` are the caller's (unpadded) sizes.
+
+    ``CodedGrid(costs)`` takes a float (or int) multiplier grid: each distinct passable
+    value gets a code. :meth:`from_codes` takes codes and their table directly.
+    """
+
+    def __init__(self, costs: object) -> None:
+        costs = check_array("costs", costs)
+        values = _blocked_to_zero(costs, "costs")
+        distinct, codes = np.unique(values, return_inverse=True)
+        if distinct[0] != 0.0:  # no blocked cell: code 0 stays reserved for the border
+            distinct = np.concatenate(([0.0], distinct))
+            codes = codes + 1
+        self._setup(codes.reshape(costs.shape), distinct)
+
+    @classmethod
+    def from_codes(cls, codes: np.ndarray, lut: np.ndarray):
+        """A grid whose cell ``(x, y)`` costs ``lut[codes[y, x]]`` (0, or any value that is not a
+        finite number > 0, is blocked; so is a code outside ``0 .. len(lut) - 1``)."""
+        lut = np.asarray(lut, dtype=np.float64).reshape(1, -1)
+        table = np.concatenate(([0.0], _blocked_to_zero(lut, "lut")[0]))  # code c is stored as c + 1
+        grid = cls.__new__(cls)
+        grid._shift = 1
+        grid._setup(grid._stored(codes, table.size), table)
+        return grid
+
+    _shift = 0  # stored code = given code + _shift (from_codes keeps 0 for the border)
+
+    def _stored(self, codes: np.ndarray, n: int) -> np.ndarray:
+        c = np.asarray(codes).astype(np.int64)
+        if not self._shift:
+            return c
+        return np.where((c >= 0) & (c < n - 1), c + 1, 0)
+
+    def _setup(self, codes: np.ndarray, lut: np.ndarray) -> None:
+        """``codes`` (H, W) index ``lut`` (multipliers; entry 0 is 0 = blocked)."""
+        self.height, self.width = codes.shape
+        self._lut = np.ascontiguousarray(lut, dtype=np.float64)
+        self._index = {float(v): i for i, v in enumerate(self._lut) if i > 0}
+        padded = np.zeros((self.height + 2, self.width + 2), dtype=_code_dtype(self._lut.size))
+        padded[1:-1, 1:-1] = codes
+        self._codes = padded.reshape(-1)
+        self._counts = np.bincount(padded[1:-1, 1:-1].reshape(-1), minlength=self._lut.size).astype(np.int64)
+        self._moves: dict[int, np.ndarray] = {}
+        self._costs: np.ndarray | None = None
+        self._range = self._multiplier_range()
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def padded_width(self) -> int:
+        return self.width + 2
+
+    @property
+    def cells(self) -> int:
+        """Cells of the padded grid (what a workspace must hold)."""
+        return self._codes.size
+
+    @property
+    def costs(self) -> np.ndarray:
+        """A read-only ``(H, W)`` float64 array of the multipliers; 0 = blocked (made on first use)."""
+        if self._costs is None:
+            inner = self._codes.reshape(self.height + 2, self.width + 2)[1:-1, 1:-1]
+            self._costs = self._lut[inner]
+            self._costs.flags.writeable = False
+        return self._costs
+
+    @property
+    def min_cost(self) -> float:
+        """The smallest positive multiplier: the heuristic's scale (1.0 on an all-blocked grid)."""
+        return self._range[0]
+
+    @property
+    def max_cost(self) -> float:
+        return self._range[1]
+
+    @property
+    def uniform(self) -> bool:
+        """Whether every passable cell has the same multiplier (then ``"jps"`` applies)."""
+        return self._range[0] == self._range[1]
+
+    def passable(self, x: int, y: int) -> bool:
+        """Whether cell ``(x, y)`` can be entered."""
+        return bool(self._lut[self._codes[(y + 1) * (self.width + 2) + x + 1]] > 0)
+
+    def passable_at(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`passable` for arrays of x and y."""
+        return self._lut[self._codes[(np.asarray(ys) + 1) * (self.width + 2) + np.asarray(xs) + 1]] > 0
+
+    def cost_block(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """The multipliers of cells ``x0 <= x < x1``, ``y0 <= y < y1`` (a new array)."""
+        codes = self._codes.reshape(self.height + 2, self.width + 2)[1 + y0 : 1 + y1, 1 + x0 : 1 + x1]
+        return self._lut[codes]
+
+    def moves(self, rule: int) -> np.ndarray:
+        """The padded, flattened moves mask under ``rule`` (built once, then kept up to date)."""
+        mask = self._moves.get(rule)
+        if mask is None:
+            mask = np.zeros(self._codes.size, dtype=np.uint8)
+            build_moves(self._codes, self._lut, self.width + 2, rule, mask, 0, self.height + 2, 0, self.width + 2)
+            self._moves[rule] = mask
+        return mask
+
+    def _multiplier_range(self) -> tuple[float, float]:
+        present = self._lut[(self._counts > 0) & (self._lut > 0)]
+        return (float(present.min()), float(present.max())) if present.size else (1.0, 1.0)
+
+    # ------------------------------------------------------------------ changing
+    def update(self, x0: int, y0: int, patch: object) -> None:
+        """Overwrite the cells from ``(x0, y0)`` on with the multipliers ``patch`` (indexed ``[y, x]``)."""
+        x0, y0 = _check_int("x0", x0), _check_int("y0", y0)
+        patch = check_array("patch", patch)
+        values = _blocked_to_zero(patch, "patch")
+        self._check_fits(x0, y0, values.shape)
+        distinct, inverse = np.unique(values, return_inverse=True)
+        codes = np.array([self._code_of(float(v)) for v in distinct], dtype=np.int64)[inverse]
+        self._write(x0, y0, codes.reshape(values.shape))
+
+    def update_codes(self, x0: int, y0: int, codes: np.ndarray) -> None:
+        """Overwrite cells with codes of this grid's table (as given to :meth:`from_codes`)."""
+        self._check_fits(x0, y0, codes.shape)
+        self._write(x0, y0, self._stored(codes, self._lut.size))
+
+    def _code_of(self, value: float) -> int:
+        if value == 0.0:
+            return 0
+        code = self._index.get(value)
+        if code is None:  # a multiplier not seen before: the table grows (and the codes widen if needed)
+            code = self._lut.size
+            self._lut = np.append(self._lut, value)
+            self._index[value] = code
+            self._counts = np.append(self._counts, 0)
+            if np.iinfo(self._codes.dtype).max < code:
+                self._codes = self._codes.astype(_code_dtype(code + 1))
+        return code
+
+    def _check_fits(self, x0: int, y0: int, shape: tuple[int, ...]) -> None:
+        h, w = shape
+        if x0 < 0 or y0 < 0 or x0 + w > self.width or y0 + h > self.height:
+            raise ValueError(
+                f"patch of width {w} and height {h} at {(x0, y0)} does not fit the grid of "
+                f"width {self.width} and height {self.height}"
+            )
+
+    def _write(self, x0: int, y0: int, codes: np.ndarray) -> None:
+        h, w = codes.shape
+        wp = self.width + 2
+        grid = self._codes.reshape(self.height + 2, wp)
+        block = grid[1 + y0 : 1 + y0 + h, 1 + x0 : 1 + x0 + w]
+        n = self._lut.size
+        self._counts -= np.bincount(block.reshape(-1), minlength=n)[:n]
+        block[...] = codes
+        self._counts += np.bincount(block.reshape(-1), minlength=n)[:n]
+        self._range = self._multiplier_range()
+        if self._costs is not None:
+            self._costs.flags.writeable = True
+            self._costs[y0 : y0 + h, x0 : x0 + w] = self._lut[block]
+            self._costs.flags.writeable = False
+        for rule, mask in self._moves.items():  # a cell's moves depend on its neighbours: one more ring
+            build_moves(self._codes, self._lut, wp, rule, mask, y0, y0 + h + 2, x0, x0 + w + 2)
+
+
+def _check_int(name: str, v: object) -> int:
+    if not isinstance(v, Integral) or isinstance(v, bool):
+        raise TypeError(f"{name} must be an int, got {v!r}")
+    return int(v)
