@@ -7,9 +7,11 @@ following them needs no Python per animal.
 
 from __future__ import annotations
 
+import math
 from enum import IntEnum
 
 import numpy as np
+from numba import njit
 
 
 class State(IntEnum):
@@ -46,6 +48,7 @@ _FIELDS = {
     "idle_until": (np.float64, ()),
     "next_search_at": (np.float64, ()),
     "last_search_at": (np.float64, ()),
+    "requested_at": (np.float64, ()),  # when it joined the search queue (for the latency figure)
     "cooldown": (np.float64, ()),
     "goal": (np.int32, (2,)),
     "last_start": (np.int32, (2,)),
@@ -82,6 +85,11 @@ class Agents:
             paths[: self.n] = self._store["paths"][: self.n]
         self._store["paths"] = paths
         self._cap = cap
+
+    @property
+    def store(self) -> dict[str, np.ndarray]:
+        """The full-capacity arrays (rows beyond ``n`` are unused), for compiled code."""
+        return self._store
 
     def __getattr__(self, name: str) -> np.ndarray:
         store = self.__dict__.get("_store")
@@ -122,40 +130,64 @@ class Agents:
 
     def set_path(self, i: int, flat_cells: np.ndarray) -> None:
         """Give animal ``i`` a path (flat indices, starting at its own cell), truncated to capacity."""
-        k = min(len(flat_cells), self.path_capacity)
-        self._store["paths"][i, :k] = flat_cells[:k]
-        self._store["path_len"][i] = k
-        self._store["path_pos"][i] = 1 if k > 1 else k  # index 0 is where it stands
+        self.set_paths(np.array([i]), np.asarray(flat_cells), np.array([0]), np.array([len(flat_cells)]))
+
+    def set_paths(self, rows: np.ndarray, cells: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
+        """Give animal ``rows[j]`` the path ``cells[starts[j] : starts[j] + lengths[j]]`` (flat cells
+        from its own cell on), each truncated to the capacity; no Python per animal."""
+        lengths = np.minimum(lengths, self.path_capacity)
+        total = int(lengths.sum())
+        first = np.repeat(starts, lengths)  # where each kept cell's path starts in ``cells``
+        col = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        self._store["paths"][np.repeat(rows, lengths), col] = cells[first + col]
+        self._store["path_len"][rows] = lengths
+        self._store["path_pos"][rows] = np.minimum(lengths, 1)  # index 0 is where it stands
 
     def remaining_path(self, i: int) -> np.ndarray:
         """Flat cells still ahead of animal ``i``."""
         return self._store["paths"][i, self._store["path_pos"][i] : self._store["path_len"][i]]
 
-    def move(self, dt: float, speeds: np.ndarray, width: int, now: float) -> np.ndarray:
-        """Advance walking animals by ``dt`` seconds at ``speeds`` (cells/s, one per animal).
+    def move(self, dt: float, speed_table: np.ndarray, terrain: np.ndarray) -> np.ndarray:
+        """Advance walking animals by ``dt`` seconds; ``speed_table[species, terrain id]`` is the
+        speed (cells/s) on the terrain each one stands on. Returns the indices of animals that
+        reached the end of their path this step."""
+        s = self._store
+        done = np.empty(self.n, dtype=np.int64)
+        k = _move(
+            self.n, dt, s["state"], s["species"], s["pos"], s["cell"], s["heading"], s["paths"], s["path_pos"],
+            s["path_len"], speed_table, terrain, done,
+        )  # fmt: skip
+        return done[:k]
 
-        Returns the indices of animals that reached the end of their path this step.
-        """
-        walking = np.flatnonzero(self.state == State.WALKING)
-        if walking.size == 0:
-            return walking
-        paths = self._store["paths"]
-        ppos = self._store["path_pos"]
-        nxt = paths[walking, ppos[walking]]
-        target = np.stack((nxt % width, nxt // width), axis=1).astype(np.float64)
-        pos = self._store["pos"]
-        delta = target - pos[walking]
-        dist = np.hypot(delta[:, 0], delta[:, 1])
-        step = speeds[walking] * dt
-        arrive = step >= dist
-        frac = np.where(arrive, 1.0, step / np.maximum(dist, 1e-12))
-        pos[walking] += delta * frac[:, None]
-        moving = dist > 1e-9
-        ang = np.arctan2(delta[moving, 1], delta[moving, 0])
-        self._store["heading"][walking[moving]] = np.round(ang / (np.pi / 4)).astype(np.int64) % HEADINGS
-        reached = walking[arrive]
-        self._store["cell"][reached] = target[arrive].astype(np.int32)
-        pos[reached] = target[arrive]
-        ppos[reached] += 1
-        done = reached[ppos[reached] >= self._store["path_len"][reached]]
-        return done
+
+@njit(cache=True)
+def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, speed_table, terrain, done):
+    """The walking animals step toward their next path cell (see :meth:`Agents.move`)."""
+    w = terrain.shape[1]
+    k = 0
+    for i in range(n):
+        if state[i] != State.WALKING:
+            continue
+        nxt = paths[i, path_pos[i]]
+        tx = float(nxt % w)
+        ty = float(nxt // w)
+        dx = tx - pos[i, 0]
+        dy = ty - pos[i, 1]
+        dist = math.hypot(dx, dy)
+        step = speed_table[species[i], terrain[cell[i, 1], cell[i, 0]]] * dt
+        if dist > 1e-9:
+            heading[i] = int(np.rint(math.atan2(dy, dx) / (math.pi / 4))) % HEADINGS
+        if step >= dist:
+            pos[i, 0] = tx
+            pos[i, 1] = ty
+            cell[i, 0] = int(tx)
+            cell[i, 1] = int(ty)
+            path_pos[i] += 1
+            if path_pos[i] >= path_len[i]:
+                done[k] = i
+                k += 1
+        else:
+            frac = step / max(dist, 1e-12)
+            pos[i, 0] += dx * frac
+            pos[i, 1] += dy * frac
+    return k

@@ -52,6 +52,7 @@ class SearchConfig:
     call_cost_us: float = _f(15.0, lo=0, hi=100000)  # model budget clock: charge per search
     diagonal: str = _f("no-corner-cutting")  # never | no-corner-cutting | one-obstacle | always
     compare_weight: float = _f(2.0, lo=1, hi=100)  # weighted A*'s weight in compare mode (C)
+    threads: int = _f(0, lo=0, hi=256)  # threads for large batches of searches; 0 = every core
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ def replay_last_search(sim: Simulation, i: int) -> tuple[np.ndarray, SearchEvent
     start = (int(a.last_start[i, 0]), int(a.last_start[i, 1]))
     goal = (int(a.last_goal[i, 0]), int(a.last_goal[i, 1]))
     record = np.zeros(sim.world.terrain.shape, dtype=np.int32)
-    if not (sp.costs[start[1], start[0]] > 0 and sp.costs[goal[1], goal[0]] > 0):
+    if not (sp.grid.passable(*start) and sp.grid.passable(*goal)):
         return record, SearchEvent(sim.time, i, sp.key, start, goal, None)
     if sp.regions[start[1], start[0]] != sp.regions[goal[1], goal[0]]:
         return record, SearchEvent(sim.time, i, sp.key, start, goal, None)

@@ -40,6 +40,10 @@ class SearchInstruments(SearchObserver):
     def wants_trace(self) -> bool:  # type: ignore[override]
         return self.heat is not None
 
+    @property
+    def listening(self) -> bool:  # type: ignore[override]
+        return self.log is not None or self.heat is not None or self.selected is not None
+
     def searched(self, batch: SearchBatch) -> None:
         if self.heat is not None and batch.trace is not None and batch.trace.size:
             np.add.at(self.heat.reshape(-1), batch.trace, np.float32(1.0))

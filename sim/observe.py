@@ -63,6 +63,8 @@ class SearchObserver:
 
     #: Ask the model for every expanded cell (``SearchBatch.trace``); costs a write per expansion.
     wants_trace: bool = False
+    #: Whether :meth:`searched` wants to hear at all (if not, no batch is even built).
+    listening: bool = False
 
     def searched(self, batch: SearchBatch) -> None:
         """Called once per batch of searches, right after they ran."""

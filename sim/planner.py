@@ -2,123 +2,270 @@
 
 An idle animal whose rest and cooldown are over picks a goal within its wander radius
 *in its own connected region* (so a goal it can never reach is known before any
-search) and joins the queue; the queue is served oldest first within the frame's
-budget (see :mod:`sim.scheduler`). A search that fails or hits ``max_nodes`` still
-gives a partial path: the animal walks to the closest point it reached.
+search) and joins the queue. The queue is served oldest first, in rounds: the oldest
+requests are grouped by species and each group is one compiled batch
+(``search_many``, split across threads when large); the budget then takes the searches
+in queue order until it is spent and the rest wait, never dropped. A search that
+fails or hits ``max_nodes`` still gives a partial path: the animal walks to the
+closest point it reached. Everything here works on arrays: no Python per animal.
 """
 
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from .agents import Agents, Outcome, State
 from .observe import SearchBatch, SearchObserver
-from .scheduler import SearchScheduler
+from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
+from .scheduler import SearchBudget, SearchQueue
 from .stats import FrameStats
 
 if TYPE_CHECKING:
     from .species import SpeciesRuntime
 
-GOAL_TRIES = 24  # random cells tried per goal pick
+ROUND_MAX = 4096  # requests looked at per round at most
+ROUND_MIN = 8
+_ONE = np.zeros(1, dtype=np.int64)
+_OTHER_REGION = int(Outcome.OTHER_REGION)
+_OUTCOME_OF_STATUS = np.full(8, int(Outcome.FAILED), dtype=np.int8)  # engine status -> Outcome
+_OUTCOME_OF_STATUS[STATUS_FOUND] = Outcome.FOUND
+_OUTCOME_OF_STATUS[STATUS_HIT_LIMIT] = Outcome.CAPPED
+
+
+@dataclass
+class Round:
+    """One round's searches, row ``j`` for request ``rows[j]``, in queue order."""
+
+    rows: np.ndarray  # animal indices
+    outcome: np.ndarray  # int8 Outcome
+    expanded: np.ndarray
+    cost: np.ndarray  # nan when not found
+    paths: np.ndarray  # flat cells of every walk path, in row order
+    offsets: np.ndarray
+    trace: dict  # species index -> (row positions, trace cells, trace offsets) of its batch
+    species_ms: dict  # species index -> wall ms of its batch
+    ms: float  # wall ms of the whole round
 
 
 class Planner:
     """Turns ready animals into requests and requests into paths."""
 
-    def __init__(
-        self, agents: Agents, species: list[SpeciesRuntime], rng: np.random.Generator, scheduler: SearchScheduler
-    ) -> None:
+    def __init__(self, agents: Agents, species: list[SpeciesRuntime], rng: np.random.Generator,
+                 queue: SearchQueue, budget: SearchBudget) -> None:  # fmt: skip
         self.agents = agents
         self.species = species
         self.rng = rng
-        self.scheduler = scheduler
+        self.queue = queue
+        self.budget = budget
+        self.threads: int | None = None  # None: the engine's default (every core)
+        self._mean_charge_ms = 0.05  # running estimate of one search's charge (sizes the rounds)
 
+    # ------------------------------------------------------------------ requests
     def request(self, now: float) -> None:
         """Queue every animal that is ready to search (picking goals for the idle ones)."""
         a = self.agents
-        ready = ((a.state == State.IDLE) & (a.idle_until <= now) | (a.state == State.REPLAN)) & (
-            a.next_search_at <= now
-        )
-        for i in np.flatnonzero(ready):
-            if a.state[i] == State.IDLE and not self.pick_goal(int(i)):
-                a.idle_until[i] = now + self.species[a.species[i]].spec.idle_s[1]
-                continue
-            a.state[i] = State.QUEUED
-            self.scheduler.request(int(i))
+        rows, idle = _ready(a.n, now, a.state, a.idle_until, a.next_search_at)
+        if rows.size == 0:
+            return
+        keep = np.ones(rows.size, dtype=np.bool_)
+        if idle.any():
+            species_of = a.species[rows]
+            for sp in self.species:
+                mine = np.flatnonzero(idle & (species_of == sp.index))
+                if mine.size == 0:
+                    continue
+                who = rows[mine]
+                goals, ok = sp.pick_goals(a.cell[who], self.rng)
+                a.goal[who[ok]] = goals[ok]
+                a.idle_until[who[~ok]] = now + sp.spec.idle_s[1]  # nowhere to go from here: rest again
+                keep[mine[~ok]] = False
+        rows = rows[keep]
+        a.state[rows] = State.QUEUED
+        a.requested_at[rows] = now
+        self.queue.push(rows)
 
-    def pick_goal(self, i: int) -> bool:
-        """A random cell within the wander radius, in the animal's own region."""
-        a = self.agents
-        sp = self.species[a.species[i]]
-        x, y = a.cell[i]
-        region = sp.regions[y, x]
-        if region == 0:
-            return False
-        r = sp.spec.wander_radius
-        cand = self.rng.integers(-r, r + 1, size=(GOAL_TRIES, 2)) + np.array([x, y])
-        h, w = sp.regions.shape
-        ok = (cand[:, 0] >= 0) & (cand[:, 0] < w) & (cand[:, 1] >= 0) & (cand[:, 1] < h)
-        cand = cand[ok]
-        same = sp.regions[cand[:, 1], cand[:, 0]] == region
-        same &= (cand[:, 0] != x) | (cand[:, 1] != y)
-        if not same.any():
-            return False
-        a.goal[i] = cand[np.argmax(same)]
-        return True
-
+    # ------------------------------------------------------------------ serving
     def serve(self, now: float, stats: FrameStats, observer: SearchObserver) -> None:
         """Serve the queue, oldest first, within the frame's budget."""
-        self.scheduler.serve(lambda i: self._search(i, now, stats, observer))
-        stats.waiting = len(self.scheduler)
+        spent = 0.0
+        served = 0
+        while len(self.queue) and (served == 0 or spent < self.budget.budget_ms):
+            n = self._round_size(spent)
+            rnd = self._search(self.queue.peek(n), observer.wants_trace)
+            if self.budget.clock == "model":
+                charges = self.budget.model_ms(rnd.expanded)
+                take = self.budget.taken(spent, charges, served == 0)
+                spent += float(charges[:take].sum())
+                self._mean_charge_ms = 0.9 * self._mean_charge_ms + 0.1 * float(charges.mean())
+            else:
+                take = rnd.rows.size  # already run: the wall clock charges it all
+                spent += rnd.ms
+                self._mean_charge_ms = 0.9 * self._mean_charge_ms + 0.1 * rnd.ms / max(1, rnd.rows.size)
+            self._accept(rnd, take, now, stats, observer)
+            self.queue.pop(take)
+            served += take
+            if take < rnd.rows.size:
+                break
+        stats.waiting = len(self.queue)
 
-    def _search(self, i: int, now: float, stats: FrameStats, observer: SearchObserver) -> int:
+    def _round_size(self, spent_ms: float) -> int:
+        """Requests to search in the next round: what the rest of the budget should hold, plus a few."""
+        left = max(0.0, self.budget.budget_ms - spent_ms)
+        estimate = math.ceil(left / max(self._mean_charge_ms, 1e-4)) + 2
+        return int(min(ROUND_MAX, max(ROUND_MIN, estimate)))
+
+    def _search(self, rows: np.ndarray, want_trace: bool) -> Round:
+        """Search the requests ``rows`` (per species, one batch each); results in ``rows`` order."""
         a = self.agents
-        sp = self.species[a.species[i]]
-        width = sp.costs.shape[1]
-        start = (int(a.cell[i, 0]), int(a.cell[i, 1]))
-        goal = (int(a.goal[i, 0]), int(a.goal[i, 1]))
-        a.searches[i] += 1
-        a.last_start[i] = start
-        a.last_goal[i] = goal
-        a.last_search_at[i] = now
-        a.next_search_at[i] = now + a.cooldown[i]
-        result = None
-        trace = None
         t0 = time.perf_counter()
-        regions = sp.regions
-        if regions[start[1], start[0]] != regions[goal[1], goal[0]] or regions[start[1], start[0]] == 0:
-            outcome, expanded = Outcome.OTHER_REGION, 0  # known unreachable: nothing to search
+        k = rows.size
+        outcome = np.full(k, _OTHER_REGION, dtype=np.int8)
+        expanded = np.zeros(k, dtype=np.int64)
+        cost = np.full(k, np.nan)
+        lengths = np.zeros(k, dtype=np.int64)
+        pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (positions, cells, offsets)
+        traces, species_ms = {}, {}
+        species_of = a.species[rows]
+        starts, goals = a.cell[rows], a.goal[rows]
+        for s in np.unique(species_of).tolist() if k > 1 else species_of.tolist():
+            sp = self.species[s]
+            ts = time.perf_counter()
+            pos = np.flatnonzero(species_of == s) if k > 1 else _ONE
+            labels = sp.regions
+            here = labels[starts[pos, 1], starts[pos, 0]]
+            pos = pos[(here != 0) & (here == labels[goals[pos, 1], goals[pos, 0]])]  # the rest: known unreachable
+            if pos.size:
+                result, (trace, trace_offsets) = sp.astar.search_many(
+                    starts[pos], goals[pos], trace=want_trace, threads=self.threads
+                )
+                outcome[pos] = _OUTCOME_OF_STATUS[result.status]
+                expanded[pos] = result.expanded
+                cost[pos] = np.where(result.found, result.cost, np.nan)
+                lengths[pos] = np.diff(result.offsets)
+                pieces.append((pos, result.paths, result.offsets))
+                if want_trace:
+                    traces[s] = (pos, trace, trace_offsets)
+            species_ms[s] = (time.perf_counter() - ts) * 1000.0
+        if len(pieces) == 1 and pieces[0][0].size == k:  # one species, all searched: already in order
+            paths, offsets = pieces[0][1], pieces[0][2]
         else:
-            trace = np.zeros(sp.costs.size, dtype=np.int32) if observer.wants_trace else None
-            result = sp.astar.search(start, goal, trace=trace)
-            expanded = result.expanded
-            outcome = Outcome.FOUND if result.found else (Outcome.CAPPED if result.hit_limit else Outcome.FAILED)
-        ms = (time.perf_counter() - t0) * 1000.0
-        path = result.walk_path if result is not None else []
-        flat = np.zeros(0, dtype=np.int64)
-        if len(path) > 1:
-            xy = np.asarray(path, dtype=np.int64)
-            flat = xy[:, 1] * width + xy[:, 0]
-            a.set_path(i, flat.astype(np.int32))
-            a.state[i] = State.WALKING
-        else:
-            a.path_len[i] = a.path_pos[i] = 0
-            a.state[i] = State.IDLE
-            a.idle_until[i] = now
-        cost = result.cost if result is not None and result.found else np.nan
-        a.last_expanded[i] = expanded
-        a.last_ms[i] = ms
-        a.last_cost[i] = cost
-        a.last_outcome[i] = outcome
-        stats.count(sp.key, expanded, ms, outcome in (Outcome.FAILED, Outcome.OTHER_REGION), outcome == Outcome.CAPPED)
-        observer.searched(
-            SearchBatch(
-                now, sp.index, np.array([i]), np.array([start]), np.array([goal]), np.array([outcome], np.int8),
-                np.array([expanded]), np.array([cost]), flat, np.array([0, flat.size]), width,
-                trace[:expanded] if trace is not None else None,
-            )
+            paths, offsets = _in_row_order(k, lengths, pieces)
+        return Round(rows, outcome, expanded, cost, paths, offsets, traces, species_ms,
+                     (time.perf_counter() - t0) * 1000.0)  # fmt: skip
+
+    def _accept(self, rnd: Round, take: int, now: float, stats: FrameStats, observer: SearchObserver) -> None:
+        """The first ``take`` searches of the round are served: write them into the animals."""
+        a = self.agents
+        rows = rnd.rows[:take]
+        # A search's time is not measured alone inside a batch: each gets its share by work done.
+        weight = rnd.expanded[:take] + 30.0
+        share = rnd.ms * weight / max(float(weight.sum()), 1.0) * (take / max(1, rnd.rows.size))
+        st = a.store
+        _write_back(
+            rows, rnd.outcome, rnd.expanded, rnd.cost, rnd.paths, rnd.offsets, share, now, st["state"],
+            st["searches"], st["cell"], st["goal"], st["last_start"], st["last_goal"], st["last_search_at"],
+            st["next_search_at"], st["cooldown"], st["last_expanded"], st["last_cost"], st["last_outcome"],
+            st["last_ms"], st["paths"], st["path_len"], st["path_pos"], st["idle_until"],
         )  # fmt: skip
-        return expanded
+        stats.add_round(self.species, a.species[rows], rnd.outcome[:take], rnd.expanded[:take], rnd, take,
+                        now - a.requested_at[rows])  # fmt: skip
+        if observer.listening:
+            self._report(rnd, take, now, observer)
+
+    def _report(self, rnd: Round, take: int, now: float, observer: SearchObserver) -> None:
+        """One :class:`SearchBatch` per species for the observer (the served searches only)."""
+        a = self.agents
+        species_of = a.species[rnd.rows[:take]]
+        width = self.species[0].world.width if self.species else 0
+        for sp in self.species:
+            pos = np.flatnonzero(species_of == sp.index)
+            if pos.size == 0:
+                continue
+            rows = rnd.rows[pos]
+            cells, offsets = _gather(rnd.paths, rnd.offsets, pos)
+            trace = None
+            if sp.index in rnd.trace:
+                searched, cells_traced, trace_offsets = rnd.trace[sp.index]
+                trace = cells_traced[: trace_offsets[np.searchsorted(searched, take)]]  # the served ones: a prefix
+            observer.searched(
+                SearchBatch(now, sp.index, rows, a.last_start[rows], a.last_goal[rows], rnd.outcome[pos],
+                            rnd.expanded[pos], rnd.cost[pos], cells, offsets, width, trace)
+            )  # fmt: skip
+
+
+def _gather(cells: np.ndarray, offsets: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The paths of rows ``pos`` (of ``cells``/``offsets``) as their own cells and offsets."""
+    lengths = np.diff(offsets)[pos]
+    out_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    idx = np.repeat(offsets[pos], lengths) + (np.arange(int(out_offsets[-1])) - np.repeat(out_offsets[:-1], lengths))
+    return cells[idx], out_offsets
+
+
+def _in_row_order(k: int, lengths: np.ndarray, pieces: list) -> tuple[np.ndarray, np.ndarray]:
+    """The species batches' paths merged into one array in row order, with offsets."""
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    out = np.empty(int(offsets[-1]), dtype=np.int32)
+    for pos, cells, off in pieces:
+        n = np.diff(off)
+        dest = np.repeat(offsets[pos], n) + (np.arange(int(n.sum())) - np.repeat(off[:-1], n))
+        out[dest] = cells[: off[-1]]
+    return out, offsets
+
+
+@njit(cache=True)
+def _ready(n, now, state, idle_until, next_search_at):
+    """Animals ready to search (rested and cooled down, or sent to re-plan), and which are idle."""
+    rows = np.empty(n, dtype=np.int64)
+    idle = np.empty(n, dtype=np.bool_)
+    k = 0
+    for i in range(n):
+        s = state[i]
+        if next_search_at[i] > now:
+            continue
+        if s == State.REPLAN or (s == State.IDLE and idle_until[i] <= now):
+            rows[k] = i
+            idle[k] = s == State.IDLE
+            k += 1
+    return rows[:k], idle[:k]
+
+
+@njit(cache=True)
+def _write_back(
+    rows, outcome, expanded, cost, paths, offsets, share, now, state, searches, cell, goal, last_start,
+    last_goal, last_search_at, next_search_at, cooldown, last_expanded, last_cost, last_outcome, last_ms,
+    path_store, path_len, path_pos, idle_until,
+):  # fmt: skip
+    """Served searches into the animals' arrays: the path to walk (truncated to the buffer), or rest."""
+    capacity = path_store.shape[1]
+    for j in range(rows.size):
+        i = rows[j]
+        searches[i] += 1
+        last_start[i, 0] = cell[i, 0]
+        last_start[i, 1] = cell[i, 1]
+        last_goal[i, 0] = goal[i, 0]
+        last_goal[i, 1] = goal[i, 1]
+        last_search_at[i] = now
+        next_search_at[i] = now + cooldown[i]
+        last_expanded[i] = expanded[j]
+        last_cost[i] = cost[j]
+        last_outcome[i] = outcome[j]
+        last_ms[i] = share[j]
+        n = offsets[j + 1] - offsets[j]
+        if n > 1:
+            n = min(n, capacity)
+            for c in range(n):
+                path_store[i, c] = paths[offsets[j] + c]
+            path_len[i] = n
+            path_pos[i] = 1  # index 0 is where it stands
+            state[i] = State.WALKING
+        else:
+            path_len[i] = 0
+            path_pos[i] = 0
+            state[i] = State.IDLE
+            idle_until[i] = now

@@ -6,8 +6,9 @@ allows (a diagonal whose side cell was just painted blocked, say). It stops on a
 it may stand on and searches again once its cooldown has run out. An animal left on a
 cell its species can no longer occupy moves to the nearest one it can.
 
-The path check is a compiled loop over the remaining steps of the walking animals:
-its cost follows the animals and their paths, never the size of the map.
+The path check is a compiled loop over the remaining steps of the walking animals,
+reading the engine's moves mask (the legal directions of each cell under the species'
+diagonal rule): its cost follows the animals and their paths, never the size of the map.
 """
 
 from __future__ import annotations
@@ -19,30 +20,21 @@ from numba import njit
 
 from .agents import Agents, State
 from .geometry import CellRect
-from .pathfinding.rules import DIAGONAL_RULES, diagonal_allowed
+from .pathfinding import PathGrid
+from .pathfinding.rules import DIAGONAL_RULES, step_legal
 
 if TYPE_CHECKING:
     from .species import SpeciesRuntime
 
 
 @njit(cache=True, inline="always")
-def _free(costs, cell, width):
-    return costs[cell // width, cell % width] > 0.0
+def _padded(cell, width):
+    """A flat cell ``y * width + x`` of the map as the engine's padded index."""
+    return (cell // width + 1) * (width + 2) + cell % width + 1
 
 
 @njit(cache=True)
-def _step_ok(costs, width, p, q, rule):
-    """Whether the step between adjacent flat cells ``p -> q`` is legal on ``costs``."""
-    if not _free(costs, q, width):
-        return False
-    px, py, qx, qy = p % width, p // width, q % width, q // width
-    if px == qx or py == qy:
-        return True
-    return diagonal_allowed(rule, _free(costs, py * width + qx, width), _free(costs, qy * width + px, width))
-
-
-@njit(cache=True)
-def paths_hit(costs, rule, width, rows, paths, path_pos, path_len, x0, y0, changed):
+def paths_hit(moves, width, rows, paths, path_pos, path_len, x0, y0, changed):
     """For each walking animal in ``rows``: does the rest of its path cross a changed cell
     (``changed`` is the block at ``(x0, y0)``) or take a step that is no longer legal?"""
     hit = np.zeros(rows.size, dtype=np.bool_)
@@ -57,10 +49,14 @@ def paths_hit(costs, rule, width, rows, paths, path_pos, path_len, x0, y0, chang
             if 0 <= x < cw and 0 <= y < ch and changed[y, x]:
                 hit[r] = True
                 break
-            if j >= 1 and not _step_ok(costs, width, paths[i, j - 1], c, rule):
+            if j >= 1 and not step_legal(moves, width + 2, _padded(paths[i, j - 1], width), _padded(c, width)):
                 hit[r] = True
                 break
     return hit
+
+
+def _moves(sp: SpeciesRuntime) -> np.ndarray:
+    return sp.grid.moves(DIAGONAL_RULES[sp.astar.diagonal])
 
 
 def stop_crossing(
@@ -73,8 +69,7 @@ def stop_crossing(
         walking = np.flatnonzero((a.state == State.WALKING) & (a.species == sp.index))
         if walking.size == 0:
             continue
-        rule = DIAGONAL_RULES[sp.astar.diagonal]
-        hit = paths_hit(sp.costs, rule, width, walking, a.paths, a.path_pos, a.path_len, rect.x0, rect.y0, changed)
+        hit = paths_hit(_moves(sp), width, walking, a.paths, a.path_pos, a.path_len, rect.x0, rect.y0, changed)
         for i in walking[hit]:
             stop_for_replan(a, sp, width, int(i))
         stopped += int(hit.sum())
@@ -90,7 +85,7 @@ def stop_for_replan(a: Agents, sp: SpeciesRuntime, width: int, i: int) -> None:
     here = int(a.cell[i, 1]) * width + int(a.cell[i, 0])
     nxt = int(a.paths[i, a.path_pos[i]])
     nx, ny = nxt % width, nxt // width
-    step_ok = _step_ok(sp.costs, width, here, nxt, DIAGONAL_RULES[sp.astar.diagonal])
+    step_ok = step_legal(_moves(sp), width + 2, _padded(here, width), _padded(nxt, width))
     if step_ok and np.hypot(*(a.pos[i] - (nx, ny))) < np.hypot(*(a.pos[i] - a.cell[i])):
         a.cell[i] = (nx, ny)
     a.pos[i] = a.cell[i]
@@ -109,9 +104,9 @@ def rescue_stranded(agents: Agents, species: list[SpeciesRuntime]) -> int:
         mine = np.flatnonzero(a.species == sp.index)
         if mine.size == 0:
             continue
-        bad = mine[sp.costs[a.cell[mine, 1], a.cell[mine, 0]] <= 0]
+        bad = mine[~sp.passable_at(a.cell[mine])]
         for i in bad:
-            cell = nearest_free(sp.costs, int(a.cell[i, 0]), int(a.cell[i, 1]))
+            cell = nearest_free(sp.grid, int(a.cell[i, 0]), int(a.cell[i, 1]))
             if cell is None:
                 continue
             a.cell[i] = cell
@@ -124,13 +119,13 @@ def rescue_stranded(agents: Agents, species: list[SpeciesRuntime]) -> int:
     return replans
 
 
-def nearest_free(costs: np.ndarray, x: int, y: int) -> tuple[int, int] | None:
+def nearest_free(grid: PathGrid, x: int, y: int) -> tuple[int, int] | None:
     """The passable cell nearest to ``(x, y)`` (Euclidean), searched in growing windows."""
-    h, w = costs.shape
+    h, w = grid.height, grid.width
     r = 1
     while r <= max(w, h):
         x0, x1, y0, y1 = max(0, x - r), min(w, x + r + 1), max(0, y - r), min(h, y + r + 1)
-        ys, xs = np.nonzero(costs[y0:y1, x0:x1] > 0)
+        ys, xs = np.nonzero(grid.cost_block(x0, y0, x1, y1) > 0)
         if len(xs):
             d = (xs + x0 - x) ** 2 + (ys + y0 - y) ** 2
             k = int(np.argmin(d))

@@ -1,57 +1,93 @@
-"""The search queue: requests are served oldest first within a per-frame budget.
+"""The search queue and the per-frame budget: requests are served oldest first; none is dropped.
 
-Requests beyond the budget wait for the next frame; none is ever dropped. At least
-one request is served per frame, so the queue always moves even if one search alone
-takes longer than the budget (``max_nodes`` bounds that).
+Requests beyond the budget wait for the next frame; at least one request is served per
+frame, so the queue always moves even if one search alone takes longer than the budget
+(``max_nodes`` bounds that).
 
 The budget can be charged two ways:
 
-* ``"wall"`` (the live demo): each search is charged the milliseconds it really took.
-* ``"model"`` (headless runs, tests): each search is charged
+* ``"wall"`` (the live demo): the searches are charged the milliseconds they really took.
+* ``"model"`` (headless runs, tests, scripts): each search is charged
   ``call_cost_us + node_cost_us * expanded``. Timing noise then cannot change which
-  requests are served in which frame, so the same seed gives the same run.
+  requests are served in which frame, so the same seed gives the same run, on any
+  machine and with any number of threads.
 """
 
 from __future__ import annotations
 
-import time
-from collections import deque
-from collections.abc import Callable
+import numpy as np
+
+CLOCKS = ("wall", "model")
 
 
-class SearchScheduler:
-    """FIFO of animal indices waiting for a search, served within ``budget_ms`` a frame."""
+class SearchQueue:
+    """Animal indices waiting for a search, oldest first (a numpy ring, pushed and popped in bulk)."""
 
-    def __init__(self, budget_ms: float, clock: str = "wall", node_cost_us: float = 0.2, call_cost_us: float = 15.0):
-        if clock not in ("wall", "model"):
+    def __init__(self) -> None:
+        self._buf = np.empty(64, dtype=np.int64)
+        self._head = 0
+        self._tail = 0
+
+    def __len__(self) -> int:
+        return self._tail - self._head
+
+    def __iter__(self):
+        return iter(self.items().tolist())
+
+    def items(self) -> np.ndarray:
+        """The waiting animals, oldest first (a view: do not keep it across pushes)."""
+        return self._buf[self._head : self._tail]
+
+    def push(self, agents: np.ndarray) -> None:
+        """Queue ``agents`` (in that order) behind everyone waiting."""
+        k = len(agents)
+        if self._tail + k > self._buf.size:
+            live = self.items().copy()
+            size = max(self._buf.size, 2 * (live.size + k))
+            self._buf = np.empty(size, dtype=np.int64)
+            self._buf[: live.size] = live
+            self._head, self._tail = 0, live.size
+        self._buf[self._tail : self._tail + k] = agents
+        self._tail += k
+
+    def peek(self, k: int) -> np.ndarray:
+        """The ``k`` oldest (or all, if fewer wait)."""
+        return self._buf[self._head : min(self._tail, self._head + k)].copy()
+
+    def pop(self, k: int) -> None:
+        """Drop the ``k`` oldest (they were served)."""
+        self._head = min(self._tail, self._head + k)
+
+    def clear(self) -> None:
+        self._head = self._tail = 0
+
+    def remap(self, remap: np.ndarray) -> None:
+        """Follow a renumbering of the animals (``remap[old] = new``, -1 = removed)."""
+        items = self.items()
+        new = remap[items]
+        kept = new[new >= 0]
+        self.clear()
+        self.push(kept)
+
+
+class SearchBudget:
+    """How much search one frame may do, and how a search is charged to it (see the module doc)."""
+
+    def __init__(self, budget_ms: float, clock: str = "model", node_cost_us: float = 0.2, call_cost_us: float = 15.0):
+        if clock not in CLOCKS:
             raise ValueError(f"clock must be 'wall' or 'model', got {clock!r}")
         self.budget_ms = budget_ms
         self.clock = clock
         self.node_cost_us = node_cost_us
         self.call_cost_us = call_cost_us
-        self.queue: deque[int] = deque()
 
-    def __len__(self) -> int:
-        return len(self.queue)
+    def model_ms(self, expanded: np.ndarray) -> np.ndarray:
+        """The model clock's charge per search, in ms."""
+        return (self.call_cost_us + self.node_cost_us * np.asarray(expanded, dtype=np.float64)) / 1000.0
 
-    def request(self, agent: int) -> None:
-        self.queue.append(agent)
-
-    def remap(self, remap) -> None:
-        """Follow a renumbering of the animals (``remap[old] = new``, -1 = removed)."""
-        self.queue = deque(int(remap[a]) for a in self.queue if remap[a] >= 0)
-
-    def serve(self, search: Callable[[int], int]) -> None:
-        """Run ``search(agent) -> expanded`` for queued agents until the budget is spent."""
-        spent = 0.0
-        served = 0
-        while self.queue and (served == 0 or spent < self.budget_ms):
-            agent = self.queue.popleft()
-            t0 = time.perf_counter()
-            expanded = search(agent)
-            wall_ms = (time.perf_counter() - t0) * 1000.0
-            if self.clock == "wall":
-                spent += wall_ms
-            else:
-                spent += (self.call_cost_us + self.node_cost_us * expanded) / 1000.0
-            served += 1
+    def taken(self, spent_ms: float, charges_ms: np.ndarray, first: bool) -> int:
+        """How many of these searches (in order) the budget takes: each one that starts while
+        the budget is not spent (``first``: the frame has served none yet, so at least one)."""
+        before = spent_ms + np.concatenate(([0.0], np.cumsum(charges_ms)[:-1]))
+        take = int(np.searchsorted(before >= self.budget_ms, True))
+        return max(take, 1) if first else take

@@ -20,7 +20,7 @@ from .mapdata import MapData, MapError
 from .observe import SearchObserver
 from .planner import Planner
 from .replan import rescue_stranded, stop_crossing
-from .scheduler import SearchScheduler
+from .scheduler import SearchBudget, SearchQueue
 from .species import SPECIES, SpeciesRuntime
 from .stats import FrameStats
 from .terrain import Terrain, parse_terrain
@@ -56,7 +56,7 @@ def fit_counts(
     for sp in species:
         if out.get(sp.key, 0) <= 0:
             continue
-        free = sp.astar.cost_grid(map_data.terrain) > 0
+        free = sp.astar.passable_mask(map_data.terrain)
         if not sp.needs():
             raise MapError(
                 f"{config_source}: key 'species.{sp.key}.costs' makes every terrain impassable for {sp.label}, "
@@ -95,7 +95,8 @@ class Simulation:
         self.totals = {"searches": 0, "expanded": 0, "failed": 0, "capped": 0, "replans": 0}
         self._replans_pending = 0  # re-plans caused by painting since the last step
         s = config.search
-        self.scheduler = SearchScheduler(s.budget_ms, clock, s.node_cost_us, s.call_cost_us)
+        self.queue = SearchQueue()
+        self.budget = SearchBudget(s.budget_ms, clock, s.node_cost_us, s.call_cost_us)
         radius = max(spec.wander_radius for spec in config.species.values())
         self.agents = Agents(path_capacity=int(min(4096, max(64, 8 * radius))))
         self.world = World(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
@@ -104,7 +105,9 @@ class Simulation:
             SpeciesRuntime(i, kind(), config.species[key], self.world, config.search)
             for i, (key, kind) in enumerate(SPECIES.items())
         ]
-        self.planner = Planner(self.agents, self.species, self.rng, self.scheduler)
+        self._speed_table = np.stack([sp.speed_by_terrain for sp in self.species])  # [species, terrain]
+        self.planner = Planner(self.agents, self.species, self.rng, self.queue, self.budget)
+        self.planner.threads = s.threads or None
         wanted = counts if counts is not None else (map_data.animals or self.config_counts())
         self.counts, notices = fit_counts(self.species, map_data, wanted, config.source)
         self.notices += notices
@@ -151,12 +154,7 @@ class Simulation:
         self.planner.request(now)
         self.planner.serve(now, stats, self.observer)
         a = self.agents
-        speed = np.empty(a.n)
-        terrain_here = self.world.terrain[a.cell[:, 1], a.cell[:, 0]]
-        for sp in self.species:
-            mine = a.species == sp.index
-            speed[mine] = sp.speed_by_terrain[terrain_here[mine]]
-        done = a.move(dt, speed, self.world.width, now)
+        done = a.move(dt, self._speed_table, self.world.terrain)
         if done.size:
             a.state[done] = State.IDLE
             idle = np.array([self.species[s].spec.idle_s for s in a.species[done]])
@@ -203,14 +201,14 @@ class Simulation:
         """Add ``total`` animals, split among species in the config's ratio."""
         counts = self.config_counts(total)
         for sp in self.species:
-            if (sp.costs > 0).any():
+            if sp.region_map.count:
                 self._add(sp, counts.get(sp.key, 0))
 
     def remove_animals(self, total: int) -> None:
         """Remove the ``total`` most recently added animals."""
         keep = np.arange(self.agents.n) < max(0, self.agents.n - total)
         remap = self.agents.keep(keep)
-        self.scheduler.remap(remap)
+        self.queue.remap(remap)
         self.observer.renumbered(remap)
 
     def load_map(self, map_data: MapData, counts: dict[str, int] | None = None) -> None:
@@ -225,7 +223,7 @@ class Simulation:
         self.world.replace(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
         self.map = map_data
         self.agents.keep(np.zeros(self.agents.n, dtype=bool))
-        self.scheduler.queue.clear()
+        self.queue.clear()
         self.observer.map_loaded()
         self.notices = notices
         self.counts = checked

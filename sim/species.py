@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
+from numba import njit
 
-from .pathfinding import AStar
-from .regions import label_regions
+from .pathfinding import AStar, PathGrid
+from .regions import Regions
 from .terrain import Terrain, parse_terrain
 
 if TYPE_CHECKING:
@@ -127,6 +128,8 @@ class SpeciesRuntime:
     """One species on the current world: its index, cost grid, regions and speed per terrain.
 
     ``index`` is what the agents' ``species`` column holds; ``key`` is its name in files.
+    The cost grid and the regions follow the world's changes (:meth:`sync`), each at the
+    cost of the change, not of the map.
     """
 
     def __init__(self, index: int, kind: SpeciesKind, spec: SpeciesConfig, world: World, search: SearchConfig):
@@ -142,8 +145,8 @@ class SpeciesRuntime:
         multipliers = np.array([table.get(Terrain(t), 0.0) for t in range(len(Terrain))])
         self.speed_by_terrain = np.zeros(256)
         self.speed_by_terrain[: len(Terrain)] = [spec.speed * kind.speed_factor(m) for m in multipliers]
-        self._regions = np.zeros((1, 1), dtype=np.int32)
-        self._regions_rev = -1
+        self._regions: Regions | None = None
+        self._rev = -1
 
     @property
     def label(self) -> str:
@@ -151,23 +154,86 @@ class SpeciesRuntime:
         return self.kind.label
 
     @property
+    def grid(self) -> PathGrid:
+        """This species' search grid, up to date."""
+        self.sync()
+        return self.astar.grid
+
+    @property
     def costs(self) -> np.ndarray:
-        """This species' cost grid (multipliers, ``[y, x]``; 0 = impassable), kept up to date."""
-        return self.astar.grid.costs
+        """This species' cost grid (multipliers, ``[y, x]``; 0 = impassable), kept up to date.
+
+        A float64 copy made on first use (8 bytes a cell); the model itself never needs it.
+        """
+        return self.grid.costs
 
     @property
     def regions(self) -> np.ndarray:
-        """Connected-region ids (``[y, x]``; 0 = impassable), relabelled when the terrain changed."""
-        if self._regions_rev != self.world.revision:
-            self._regions, _ = label_regions(self.costs, self.astar.diagonal)
-            self._regions_rev = self.world.revision
+        """Connected-region ids (int32 ``[y, x]``; 0 = impassable), kept up to date."""
+        self.sync()
+        assert self._regions is not None
+        return self._regions.labels
+
+    @property
+    def region_map(self) -> Regions:
+        self.sync()
+        assert self._regions is not None
         return self._regions
+
+    def sync(self) -> None:
+        """Bring the cost grid and the regions up to date with the world's terrain."""
+        rev = self.world.revision
+        if rev == self._rev and self._regions is not None:
+            return
+        changes = self.world.changes_since(self._rev) if self._regions is not None else None
+        grid = self.astar.grid
+        if changes is None or self._regions is None or self._regions.labels.shape != (grid.height, grid.width):
+            self._regions = Regions(grid.passable_mask(), self.astar.diagonal)
+        else:
+            for rect in changes:
+                self._regions.update(rect, grid.cost_block(*rect) > 0)
+        self._rev = rev
 
     def habitable(self) -> np.ndarray:
         """Cells this species may stand on, as (k, 2) ``(x, y)``."""
-        ys, xs = np.nonzero(self.costs > 0)
+        ys, xs = np.nonzero(self.regions > 0)
         return np.stack((xs, ys), axis=1)
+
+    def passable_at(self, cells: np.ndarray) -> np.ndarray:
+        """Whether each ``(x, y)`` row of ``cells`` is a cell this species may stand on."""
+        return self.grid.passable_at(cells[:, 0], cells[:, 1])
 
     def needs(self) -> str:
         """The terrains it can stand on, for messages: "sand, grass, forest"."""
         return ", ".join(k for k, v in self.spec.costs.items() if v > 0)
+
+    def pick_goals(self, cells: np.ndarray, rng: np.random.Generator, tries: int = 24) -> tuple[np.ndarray, np.ndarray]:
+        """A random goal within the wander radius *in the same region* for each ``(x, y)`` in
+        ``cells``, vectorised. Returns ``(goals, ok)``; where ``ok`` is False no cell was found."""
+        r = self.spec.wander_radius
+        offsets = rng.integers(-r, r + 1, size=(len(cells), tries, 2))
+        return _pick_goals(self.regions, np.ascontiguousarray(cells, dtype=np.int64), offsets)
+
+
+@njit(cache=True)
+def _pick_goals(labels, cells, offsets):
+    """The first candidate ``cell + offsets[i, t]`` inside the map, in the same region, and not
+    the cell itself, per row; ``ok[i]`` is False when no candidate qualifies."""
+    h, w = labels.shape
+    k, tries = offsets.shape[0], offsets.shape[1]
+    goals = cells.copy()
+    ok = np.zeros(k, dtype=np.bool_)
+    for i in range(k):
+        x, y = cells[i, 0], cells[i, 1]
+        region = labels[y, x]
+        if region == 0:
+            continue
+        for t in range(tries):
+            gx = x + offsets[i, t, 0]
+            gy = y + offsets[i, t, 1]
+            if 0 <= gx < w and 0 <= gy < h and labels[gy, gx] == region and (gx != x or gy != y):
+                goals[i, 0] = gx
+                goals[i, 1] = gy
+                ok[i] = True
+                break
+    return goals, ok

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .agents import Outcome
+
+if TYPE_CHECKING:
+    from .planner import Round
+    from .species import SpeciesRuntime
 
 
 @dataclass
@@ -29,19 +38,31 @@ class FrameStats:
     capped: int = 0
     replans: int = 0  # animals whose path was painted over
     per_species: dict[str, SpeciesCounts] = field(default_factory=dict)
+    latency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # s from request to path, per search
 
-    def count(self, species: str, expanded: int, ms: float, failed: bool, capped: bool) -> None:
-        s = self.per_species.setdefault(species, SpeciesCounts())
-        s.searches += 1
-        s.expanded += expanded
-        s.ms += ms
-        s.failed += failed
-        s.capped += capped
-        self.searches += 1
-        self.expanded += expanded
-        self.search_ms += ms
-        self.failed += failed
-        self.capped += capped
+    def add_round(
+        self, species: list[SpeciesRuntime], species_of: np.ndarray, outcome: np.ndarray, expanded: np.ndarray,
+        rnd: Round, take: int, latency: np.ndarray,
+    ) -> None:  # fmt: skip
+        """Count a round of searches: the first ``take`` were served (all of its time was spent)."""
+        failed = (outcome == Outcome.FAILED) | (outcome == Outcome.OTHER_REGION)
+        capped = outcome == Outcome.CAPPED
+        for sp in species:
+            mine = species_of == sp.index
+            if not mine.any() and sp.index not in rnd.species_ms:
+                continue
+            c = self.per_species.setdefault(sp.key, SpeciesCounts())
+            c.searches += int(mine.sum())
+            c.expanded += int(expanded[mine].sum())
+            c.ms += rnd.species_ms.get(sp.index, 0.0)
+            c.failed += int(failed[mine].sum())
+            c.capped += int(capped[mine].sum())
+        self.searches += take
+        self.expanded += int(expanded.sum())
+        self.search_ms += rnd.ms
+        self.failed += int(failed.sum())
+        self.capped += int(capped.sum())
+        self.latency = np.concatenate((self.latency, latency))
 
 
 class History:

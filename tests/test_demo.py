@@ -76,8 +76,9 @@ def check_invariants(sim, last_search_at, log):
         # Every step still ahead (from the cell it left) is legal on today's terrain.
         assert remaining_steps_legal(sim, sp, walking), f"{sp.key} path crosses painted terrain"
     queued = np.flatnonzero(a.state == State.QUEUED)
-    assert sorted(sim.scheduler.queue) == sorted(queued.tolist()), "queue and QUEUED state disagree"
-    assert len(set(sim.scheduler.queue)) == len(sim.scheduler.queue), "an animal is queued twice"
+    waiting = sim.queue.items()
+    assert sorted(waiting.tolist()) == sorted(queued.tolist()), "queue and QUEUED state disagree"
+    assert len(np.unique(waiting)) == len(waiting), "an animal is queued twice"
     for batch in log:
         for j, i in enumerate(batch.agents.tolist()):
             prev = last_search_at.get(i, -math.inf)
@@ -89,26 +90,38 @@ def check_invariants(sim, last_search_at, log):
     log.clear()
 
 
+def count_requests(sim) -> np.ndarray:
+    """Requests per animal from now on (the queue's push is wrapped to count them)."""
+    requests = np.zeros(sim.agents.n, dtype=np.int64)
+    push = sim.queue.push
+
+    def counting(agents):
+        np.add.at(requests, agents, 1)
+        push(agents)
+
+    sim.queue.push = counting
+    return requests
+
+
 def test_headless_run_keeps_every_invariant_every_frame(make_app):
     # A small budget forces requests to wait for later frames.
     app = make_app(seed=42, budget_ms=0.15)
     sim = app.sim
     log = app.instruments.log = []
     last: dict[int, float] = {}
-    requested = served = 0
+    requests = count_requests(sim)
     waited_frames = 0
     for _ in range(300):
-        before_q = set(sim.scheduler.queue)
         app.frame(STEP)
-        served += sim.stats.searches
         waited_frames += sim.stats.waiting > 0
-        requested += len(set(sim.scheduler.queue) - before_q)
         check_invariants(sim, last, log)
+        # Nothing lost, nothing served twice: each request was served once, or still waits.
+        waiting = np.zeros(sim.agents.n, dtype=np.int64)
+        waiting[sim.queue.items()] = 1
+        assert (requests == sim.agents.searches + waiting).all()
     assert sim.agents.n == 500
     assert waited_frames > 0, "the budget never deferred a request; the test would prove nothing"
     assert sim.totals["searches"] > 500  # every animal searched at least once, most several times
-    # Nothing lost: every request made was served or still waits.
-    assert served + len(sim.scheduler) >= requested
 
 
 def test_per_frame_budget_bounds_the_searches_in_a_frame(make_app):
@@ -117,10 +130,19 @@ def test_per_frame_budget_bounds_the_searches_in_a_frame(make_app):
     log = app.instruments.log = []
     deferred = 0
     for _ in range(120):
+        line = sim.queue.items().tolist()  # who waits, oldest first; this frame's requests join behind
+        push = sim.queue.push
+        sim.queue.push = lambda agents, push=push, line=line: (line.extend(np.asarray(agents).tolist()), push(agents))
         app.frame(STEP)
-        charged = [(10.0 + 1.0 * e) / 1000 for b in log for e in b.expanded.tolist()]
-        # Searches start only while the budget is not spent: all but the last fit in it.
-        assert sum(charged[:-1]) < 0.05
+        sim.queue.push = push
+        expanded_of = {int(i): int(e) for b in log for i, e in zip(b.agents, b.expanded, strict=True)}
+        assert line[: len(expanded_of)] == [i for i in line if i in expanded_of]  # served oldest first
+        charged = np.array([10.0 + 1.0 * expanded_of[i] for i in line[: len(expanded_of)]]) / 1000
+        # Searches start only while the budget is not spent: all but the last fit in it ...
+        assert charged[:-1].sum() < 0.05
+        # ... and a frame leaves requests waiting only when its budget really was spent.
+        if sim.stats.waiting:
+            assert charged.sum() >= 0.05
         deferred += sim.stats.waiting > 0
         log.clear()
     assert deferred > 0

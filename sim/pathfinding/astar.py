@@ -20,6 +20,7 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
+from .batch import BatchResult
 from .reference import python_search
 from .search import PathGrid, Point, SearchResult, _check_point, resolve_options
 
@@ -111,6 +112,12 @@ class AStar:
         it is also called on just the repainted region.
         """
         return self._lut[terrain]
+
+    def passable_mask(self, terrain: np.ndarray) -> np.ndarray:
+        """Where an agent of this kind may stand on a block of terrain ids (bool, same shape)."""
+        if self._coded:
+            return (self._lut > 0)[terrain]
+        return self.cost_grid(terrain) > 0
 
     @property
     def grid(self) -> PathGrid:
@@ -222,6 +229,28 @@ class AStar:
             weight=weight,
             max_nodes=self.max_nodes,
         )
+
+    def search_many(
+        self, starts: np.ndarray, goals: np.ndarray, *, trace: bool = False, threads: int | None = None
+    ) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:
+        """Many searches for this kind of agent (``(k, 2)`` arrays of ``(x, y)``), as
+        :meth:`PathGrid.search_many_traced`; a subclass with per-edge hooks is served one
+        query at a time by the pure-Python search (and gives no trace)."""
+        grid = self.grid
+        if not self._python_hooks:
+            algorithm = "astar"
+            if self.use_jps and self.diagonal == "no-corner-cutting" and grid.uniform:
+                algorithm = "jps"
+            return grid.search_many_traced(
+                starts, goals, diagonal=self.diagonal, heuristic=self.heuristic_name, algorithm=algorithm,
+                max_nodes=self.max_nodes, threads=threads, trace=trace,
+            )  # fmt: skip
+        results = [
+            self.search(tuple(s), tuple(g))
+            for s, g in zip(np.asarray(starts).tolist(), np.asarray(goals).tolist(), strict=True)
+        ]
+        empty = np.zeros(0, dtype=np.int32)
+        return BatchResult.of(results, grid.width), (empty, np.zeros(len(results) + 1, dtype=np.int64))
 
 
 def _zero(a: Point, b: Point) -> float:

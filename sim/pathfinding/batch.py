@@ -28,7 +28,7 @@ class BatchResult:
 
     ``found``, ``cost`` (``inf`` when not found), ``expanded``, ``status`` (one of the
     ``STATUS_*`` codes) and ``hit_limit`` are arrays of one row per query. Paths are one
-    flat array of cells ``y * width + x``: query ``i``'s is ``paths[offsets[i]:offsets[i+1]]``,
+    flat int32 array of cells ``y * width + x``: query ``i``'s is ``paths[offsets[i]:offsets[i+1]]``,
     the full path when found, else the partial path toward the goal (as
     ``SearchResult.walk_path``). Only the first ``served`` queries were searched (a node
     budget stopped the rest: their status is ``STATUS_NOT_SERVED``).
@@ -51,6 +51,21 @@ class BatchResult:
         """Query ``i``'s path (full or partial) as ``(x, y)`` points."""
         cells = self.paths[self.offsets[i] : self.offsets[i + 1]]
         return list(zip((cells % self.width).tolist(), (cells // self.width).tolist(), strict=True))
+
+    @classmethod
+    def of(cls, results: list, width: int) -> BatchResult:
+        """A batch made of single ``SearchResult``s (for searches the kernel cannot run)."""
+        status = np.array(
+            [_k.STATUS_FOUND if r.found else _k.STATUS_HIT_LIMIT if r.hit_limit else
+             _k.STATUS_UNREACHABLE if r.expanded else _k.STATUS_BLOCKED for r in results], dtype=np.int8,
+        )  # fmt: skip
+        walks = [np.array([y * width + x for x, y in r.walk_path], dtype=np.int32) for r in results]
+        offsets = np.concatenate(([0], np.cumsum([len(w) for w in walks]))).astype(np.int64)
+        return cls(
+            status == _k.STATUS_FOUND, np.array([r.cost for r in results], dtype=np.float64),
+            np.array([r.expanded for r in results], dtype=np.int64), status, status == _k.STATUS_HIT_LIMIT,
+            np.concatenate(walks) if walks else np.zeros(0, np.int32), offsets, len(results), width,
+        )  # fmt: skip
 
 
 @dataclass

@@ -143,6 +143,11 @@ class CodedGrid:
         """Whether cell ``(x, y)`` can be entered."""
         return bool(self._lut[self._codes[(y + 1) * (self.width + 2) + x + 1]] > 0)
 
+    def passable_mask(self) -> np.ndarray:
+        """A new ``(H, W)`` bool array: True where a cell can be entered."""
+        inner = self._codes.reshape(self.height + 2, self.width + 2)[1:-1, 1:-1]
+        return (self._lut > 0)[inner]
+
     def passable_at(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Vectorised :meth:`passable` for arrays of x and y."""
         return self._lut[self._codes[(np.asarray(ys) + 1) * (self.width + 2) + np.asarray(xs) + 1]] > 0

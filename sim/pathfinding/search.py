@@ -121,12 +121,14 @@ def _check_out_array(name: str, a: object, ndim: int) -> np.ndarray:
 
 def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
     """A (k, 2) array of (x, y) int points inside the grid, as an int64 array."""
-    arr = np.asarray(a)
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+    arr = a if isinstance(a, np.ndarray) else np.asarray(a)
+    if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must be a (k, 2) array of int (x, y) points, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise ValueError(f"{name} must have shape (k, 2), got {arr.shape}")
-    arr = arr.astype(np.int64)
+    arr = arr.astype(np.int64, copy=False)
+    if arr.size == 0 or (arr.min() >= 0 and arr[:, 0].max() < width and arr[:, 1].max() < height):
+        return arr
     bad = (arr[:, 0] < 0) | (arr[:, 0] >= width) | (arr[:, 1] < 0) | (arr[:, 1] >= height)
     if bad.any():
         i = int(np.argmax(bad))
@@ -248,7 +250,7 @@ class PathGrid(CodedGrid):
         st = part.status
         result = BatchResult(
             st == _k.STATUS_FOUND, part.cost, part.expanded, st, st == _k.STATUS_HIT_LIMIT,
-            part.paths[: part.offsets[-1]].astype(np.int64), part.offsets, served, self.width,
+            part.paths[: part.offsets[-1]], part.offsets, served, self.width,
         )  # fmt: skip
         return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
 

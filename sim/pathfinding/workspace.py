@@ -9,6 +9,7 @@ so batches can run on all cores without sharing anything.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -88,11 +89,12 @@ def set_threads(n: int) -> None:
     _threads = n
 
 
+_CORES = os.cpu_count() or 1
+
+
 def thread_count() -> int:
     """The threads a batch may use now."""
-    import os
-
-    return _threads or os.cpu_count() or 1
+    return _threads or _CORES
 
 
 def pool(n: int) -> ThreadPoolExecutor:

@@ -240,7 +240,7 @@ class App:
         parts += [(word, INK) for mode in self.modes for word in mode.status()]
         parts += [(f"{self.sim.agents.n} animals", INK), ("PAUSED" if self.paused else "", WARN)]
         parts += [("F1 help  F3 overlay", DIM)] + [(t, c) for t, c, _ in self.messages]
-        status_line(self.screen, self.text, [p for p in parts if p[0]])
+        self.view.dirty.append(status_line(self.screen, self.text, [p for p in parts if p[0]]))
         if self.show_help:
             help_panel(self.screen, self.text, self.tables())
 

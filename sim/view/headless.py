@@ -1,6 +1,6 @@
 """Headless runs: the same simulation and rendering on SDL's dummy driver, fixed 1/60 s steps.
 
-Searches are charged to the budget by the deterministic cost model (see scheduler), so
+Searches are charged to the budget by the deterministic cost model (see sim.scheduler), so
 the same seed gives the same checksum; the ms figures reported are measured wall time.
 """
 
@@ -45,7 +45,7 @@ def run(app: App, frames: int) -> dict:
         "search_ms_p50": float(np.percentile(sm, 50)),
         "search_ms_p95": float(np.percentile(sm, 95)),
         "search_ms_max": float(sm.max()),
-        "budget_ms": app.sim.scheduler.budget_ms,
+        "budget_ms": app.sim.budget.budget_ms,
         "searches_per_s": sum(searches) / wall if wall > 0 else 0.0,
         "expanded_per_s": sum(expanded) / wall if wall > 0 else 0.0,
         "searches": int(sum(searches)),

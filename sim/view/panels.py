@@ -23,6 +23,17 @@ class Text:
 
     def __init__(self) -> None:
         self._fonts: dict[int, pygame.font.Font] = {}
+        self._rendered: dict[tuple, pygame.Surface] = {}
+
+    def render(self, text: str, colour: tuple[int, int, int], size: int) -> pygame.Surface:
+        """The rendered line, cached (the status line repeats the same words every frame)."""
+        key = (text, colour, size)
+        found = self._rendered.get(key)
+        if found is None:
+            if len(self._rendered) > 512:
+                self._rendered.clear()
+            found = self._rendered[key] = self.font(size).render(text, True, colour)
+        return found
 
     def font(self, size: int) -> pygame.font.Font:
         if size not in self._fonts:
@@ -64,7 +75,7 @@ def overlay(
     frame_ms: float, paused: bool,
 ) -> None:  # fmt: skip
     """FPS, frame time and what the searches cost this frame, in total and per species, and a graph."""
-    budget = sim.scheduler.budget_ms
+    budget = sim.budget.budget_ms
     lines = _frame_lines(sim, fps, frame_ms, paused) + _species_lines(sim) + _total_lines(sim, instruments)
     lines += [("", INK)] * GRAPH_LINES
     box = text.panel(screen, lines, (8, 8), 13)
@@ -74,7 +85,7 @@ def overlay(
 
 
 def _frame_lines(sim: Simulation, fps: float, frame_ms: float, paused: bool) -> list[Line]:
-    s, budget = sim.stats, sim.scheduler.budget_ms
+    s, budget = sim.stats, sim.budget.budget_ms
     return [
         (
             f"FPS {fps:6.1f}   frame {frame_ms:5.2f} ms   animals {sim.agents.n}"
@@ -108,7 +119,7 @@ def _species_lines(sim: Simulation) -> list[Line]:
 
 
 def _total_lines(sim: Simulation, instruments: SearchInstruments) -> list[Line]:
-    t, budget = sim.totals, sim.scheduler.budget_ms
+    t, budget = sim.totals, sim.budget.budget_ms
     peak = max(instruments.history.search_ms, default=0.0)
     return [
         ("", INK),
@@ -171,17 +182,19 @@ def _columns(title: list[Line], blocks: list[list[Line]], rows_fit: int) -> list
     return columns
 
 
-def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]]) -> None:
+def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]]) -> pygame.Rect:
+    """The bar at the bottom of the window; returns its rectangle."""
     font = text.font(14)
     h = font.get_linesize() + 8
-    bar = pygame.Surface((screen.get_width(), h), pygame.SRCALPHA)
-    bar.fill(PANEL)
+    top = screen.get_height() - h
+    rect = pygame.Rect(0, top, screen.get_width(), h)
+    screen.fill(PANEL[:3], rect)
     x = 8
     for t, c in parts:
-        r = font.render(t, True, c)
-        bar.blit(r, (x, 4))
+        r = text.render(t, c, 14)
+        screen.blit(r, (x, top + 4))
         x += r.get_width() + 18
-    screen.blit(bar, (0, screen.get_height() - h))
+    return rect
 
 
 def map_picker(screen: pygame.Surface, text: Text, maps: list[Path], selected: int, current: str) -> list[pygame.Rect]:

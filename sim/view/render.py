@@ -10,78 +10,93 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from ..agents import HEADINGS, State
+from ..agents import State
 from ..camera import Camera
 from ..geometry import CellRect
-from ..resources import sprite_path
 from ..simulation import Simulation
 from ..terrain import Terrain
+from .sprites import Pixels, SpriteBank, render_animals
+
+_NO_PIXELS = np.zeros((0, 0), dtype=np.uint32)
 
 SEA = (24, 58, 104)  # outside the map
 
 
+SHADES = 32  # shade levels per terrain in the 8-bit palette (7 terrains x 32 <= 256 colours)
+_ROWS = 256  # rows re-coloured per numpy pass (bounds the temporary memory on big maps)
+
+
 class TerrainLayer:
-    """The terrain as a cached surface, re-coloured region by region."""
+    """The terrain as an 8-bit palette surface (1 byte a cell), re-coloured region by region.
+
+    Palette entry ``terrain * SHADES + level`` is the terrain's colour at one of
+    ``SHADES`` shades; a fixed per-cell shade (a hash of the coordinates) gives the flat
+    colours some texture. Changing the colours only changes the palette.
+    """
 
     def __init__(self, terrain: np.ndarray, colours: dict[Terrain, tuple[int, int, int]]) -> None:
-        self.palette = np.zeros((256, 3), dtype=np.float64)
-        for t, rgb in colours.items():
-            self.palette[int(t)] = rgb
+        self.colours = colours
         self.rebuild(terrain)
+
+    def palette(self) -> list[tuple[int, int, int]]:
+        out = [(0, 0, 0)] * 256
+        for t, rgb in self.colours.items():
+            for level in range(SHADES):
+                f = 0.93 + 0.07 * level / (SHADES - 1)
+                out[int(t) * SHADES + level] = tuple(int(c * f) for c in rgb)
+        return out
+
+    version = 0  # changes whenever the picture changes (terrain, colours)
+
+    def set_colours(self, colours: dict[Terrain, tuple[int, int, int]]) -> None:
+        self.colours = colours
+        self.base.set_palette(self.palette())
+        self._key = None
+        self.version += 1
 
     def rebuild(self, terrain: np.ndarray) -> None:
         h, w = terrain.shape
-        self.base = pygame.Surface((w, h))
-        # A fixed per-cell shade (hash of the coordinates) gives the flat colours some texture.
-        ys, xs = np.mgrid[0:h, 0:w]
-        self.shade = 0.93 + 0.07 * (((xs * 73856093) ^ (ys * 19349663)) % 97 / 96.0)
+        self.base = pygame.Surface((w, h), depth=8)
+        self.base.set_palette(self.palette())
         self.terrain = terrain
         self.update(CellRect(0, 0, w, h))
 
     def update(self, rect: CellRect) -> None:
         """Re-colour the cells of ``rect``."""
         x0, y0, x1, y1 = rect
-        block = self.terrain[y0:y1, x0:x1]
-        rgb = self.palette[block] * self.shade[y0:y1, x0:x1, None]
-        patch = pygame.surfarray.make_surface(np.ascontiguousarray(rgb.transpose(1, 0, 2)).astype(np.uint8))
-        self.base.blit(patch, (x0, y0))
+        with Pixels(self.base) as pixels:  # [y, x]
+            xs = np.arange(x0, x1, dtype=np.int64)[None, :]
+            for r0 in range(y0, y1, _ROWS):
+                r1 = min(y1, r0 + _ROWS)
+                ys = np.arange(r0, r1, dtype=np.int64)[:, None]
+                level = (((xs * 73856093) ^ (ys * 19349663)) % 97) * (SHADES - 1) // 96
+                pixels[r0:r1, x0:x1] = self.terrain[r0:r1, x0:x1].astype(np.int64) * SHADES + level
         self._key = None
+        self.version += 1
 
-    def draw(self, screen: pygame.Surface, cam: Camera) -> None:
+    def prepare(self, screen: pygame.Surface, cam: Camera) -> tuple:
+        """Scale the visible part for this camera (cached); returns what the view shows."""
         key = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h)
         if getattr(self, "_key", None) != key:
             c0, r0, c1, r1 = cam.visible_cells()
             self._view = None
             if c1 > c0 and r1 > r0:
                 sub = self.base.subsurface((c0, r0, c1 - c0, r1 - r0))
-                self._view = pygame.transform.scale(sub, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
+                scaled = pygame.transform.scale(sub, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
+                self._view = scaled.convert(screen)  # 32-bit once, so each frame is a plain copy
                 self._at = (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y))
             self._key = key
-        screen.fill(SEA)
-        if self._view is not None:
-            screen.blit(self._view, self._at)
+        return key
 
-
-class SpriteBank:
-    """Each species' sprite scaled to the zoom and pre-rotated to the 8 headings."""
-
-    def __init__(self, keys: list[str]) -> None:
-        self.source = {k: pygame.image.load(str(sprite_path(k))).convert_alpha() for k in keys}
-        self._cache: dict[tuple[str, int], list[pygame.Surface]] = {}
-
-    def size_for(self, tile: int) -> int:
-        """Sprite size in pixels: a bit over a cell, but never tiny or huge."""
-        return min(32, max(7, round(tile * 1.75)))
-
-    def get(self, key: str, tile: int) -> list[pygame.Surface]:
-        found = self._cache.get((key, tile))
-        if found is None:
-            size = self.size_for(tile)
-            base = pygame.transform.scale(self.source[key], (size, size))
-            # Heading k points 45°·k clockwise from east on screen (y grows downward).
-            found = [pygame.transform.rotate(base, -45 * k) for k in range(HEADINGS)]
-            self._cache[(key, tile)] = found
-        return found
+    def draw(self, screen: pygame.Surface, cam: Camera) -> None:
+        self.prepare(screen, cam)
+        view = self._view
+        sw, sh = screen.get_size()
+        covers = view is not None and self._at[0] <= 0 and self._at[1] <= 0
+        if not (covers and self._at[0] + view.get_width() >= sw and self._at[1] + view.get_height() >= sh):
+            screen.fill(SEA)
+        if view is not None:
+            screen.blit(view, self._at)
 
 
 class WorldView:
@@ -93,6 +108,10 @@ class WorldView:
         self.terrain = TerrainLayer(sim.world.terrain, sim.config.terrain_colours())
         self.sprites = SpriteBank([sp.key for sp in sim.species])
         self._revision = sim.world.revision
+        self._background: pygame.Surface | None = None  # terrain alone, for frames that redraw only sprites
+        self._background_key: tuple | None = None
+        self._drawn = (np.zeros(0, np.int64),) * 3  # last frame's sprites: screen x, y, sprite index
+        self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
 
     def rebuild(self) -> None:
         """After a map swap."""
@@ -114,27 +133,69 @@ class WorldView:
             self.terrain.update(rect)
         self._revision = world.revision
 
+    def draw_scene(self, screen: pygame.Surface, plain: bool) -> None:
+        """Terrain and animals. ``plain``: nothing else that moves is drawn over them but the
+        rectangles marked in :attr:`dirty` (brush, status line), so when few animals are on
+        screen a frame only restores the terrain under last frame's sprites and draws the new
+        ones; anything else (camera, terrain, a panel, many animals) repaints the whole screen."""
+        self.sync()
+        a = self.sim.agents
+        key = (self.terrain.prepare(screen, self.cam), self.terrain.version, screen.get_size())
+        if screen.get_bitsize() != 32:
+            self.terrain.draw(screen, self.cam)
+            self.draw_animals(screen)
+            return
+        tile = self.cam.tile
+        per_sprite = max(self.sprites.pixels(sp.key, tile, screen) for sp in self.sim.species)
+        cheap = 4 * a.n * per_sprite < screen.get_width() * screen.get_height() // 2
+        erase = plain and cheap and self._background is not None and self._background_key == key
+        if erase:
+            for rect in self.dirty:
+                screen.blit(self._background, rect, rect)
+        else:
+            self.terrain.draw(screen, self.cam)
+            self._background = screen.copy() if plain and cheap else None
+            self._background_key = key
+        self.dirty = []
+        dx, dy, colours, starts, reach = self.sprites.table([sp.key for sp in self.sim.species], tile, screen)
+        drawn = [np.empty(a.n, np.int64) for _ in range(3)]
+        layers = np.array([sp.index for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer)], np.int64)
+        with Pixels(screen) as img:
+            if erase:
+                with Pixels(self._background) as bg:
+                    n = render_animals(img, bg, *self._drawn, a.pos, a.species, a.heading, layers, self.cam.x,
+                                       self.cam.y, tile, dx, dy, colours, starts, reach, *drawn)  # fmt: skip
+            else:
+                n = render_animals(img, _NO_PIXELS, *self._drawn, a.pos, a.species, a.heading, layers, self.cam.x,
+                                   self.cam.y, tile, dx, dy, colours, starts, reach, *drawn)  # fmt: skip
+        self._drawn = tuple(d[:n] for d in drawn)
+
+    def invalidate(self) -> None:
+        """Something else was drawn over the scene: the next :meth:`draw_scene` repaints it all."""
+        self._background = None
+
     def draw_animals(self, screen: pygame.Surface) -> None:
+        """Every animal on screen, by species layer (fliers on top)."""
+        self.sprites.draw_all(screen, self.cam.tile, [(sp.key, *g) for sp, g in self._visible()])
+
+    def _visible(self) -> list:
+        """Per species (in layer order): screen centres and headings of the animals on screen."""
         a = self.sim.agents
         if a.n == 0:
-            return
+            return []
         cam = self.cam
         t = cam.tile
-        # Screen centre of each animal; sprites of one size per zoom, so one offset.
-        sx = (a.pos[:, 0] + 0.5) * t - cam.x
-        sy = (a.pos[:, 1] + 0.5) * t - cam.y
+        # Screen centre of each animal; sprites of one size per zoom, so one margin.
+        sx = ((a.pos[:, 0] + 0.5) * t - cam.x).astype(np.int64)
+        sy = ((a.pos[:, 1] + 0.5) * t - cam.y).astype(np.int64)
         margin = self.sprites.size_for(t)
         on = (sx > -margin) & (sx < cam.view_w + margin) & (sy > -margin) & (sy < cam.view_h + margin)
-        for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer):  # fliers on top
+        out = []
+        for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer):
             idx = np.flatnonzero(on & (a.species == sp.index))
-            if idx.size == 0:
-                continue
-            frames = self.sprites.get(sp.key, t)
-            half = [(f.get_width() // 2, f.get_height() // 2) for f in frames]
-            xs = sx[idx].astype(np.int64).tolist()
-            ys = sy[idx].astype(np.int64).tolist()
-            hs = a.heading[idx].tolist()
-            screen.fblits([(frames[h], (x - half[h][0], y - half[h][1])) for x, y, h in zip(xs, ys, hs, strict=True)])
+            if idx.size:
+                out.append((sp, (sx[idx], sy[idx], a.heading[idx].astype(np.int64))))
+        return out
 
     def draw_paths(self, screen: pygame.Surface, only: int | None = None, width: int = 1) -> None:
         a = self.sim.agents
@@ -160,5 +221,6 @@ class WorldView:
         cx, cy = self.cam.cell_index_at(*mouse)
         px, py = self.cam.to_screen(cx, cy)
         r = (radius + 0.5) * self.cam.tile
-        pygame.draw.circle(screen, (0, 0, 0), (px, py), r + 1, 2)
+        rect = pygame.draw.circle(screen, (0, 0, 0), (px, py), r + 1, 2)
         pygame.draw.circle(screen, colour, (px, py), r, 1)
+        self.dirty.append(rect)

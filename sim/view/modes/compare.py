@@ -74,7 +74,7 @@ class CompareMode(Mode):
             return
         x, y = self.app.cam.cell_index_at(*pos)
         sp = self.app.sim.species[cmp.species]
-        if not self.app.sim.world.inside(x, y) or sp.costs[y, x] <= 0:
+        if not self.app.sim.world.inside(x, y) or not sp.grid.passable(x, y):
             self.app.message(f"{sp.label} cannot stand there", WARN)
             return
         if cmp.start is None:

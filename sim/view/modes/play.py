@@ -205,17 +205,22 @@ class PlayMode(Mode):
     def draw(self, surface: pygame.Surface) -> None:
         app, views = self.app, self.app.search_views
         ins = app.instruments
-        if self.field_species is not None:
-            views.draw_cost_field(surface, self.field_species)
-        else:
-            app.view.terrain.draw(surface, app.cam)
-        views.draw_heat(surface)
         sel = self.selected
-        if sel is not None:
-            views.draw_last_search(surface, ins.record, ins.record_event)
-        if self.show_paths:
-            app.view.draw_paths(surface)
-        app.view.draw_animals(surface)
+        plain = app.top is self and not (app.show_help or app.show_overlay or self.show_paths)
+        if plain and sel is None and ins.heat is None and self.field_species is None:
+            app.view.draw_scene(surface, True)  # may redraw only what moved
+        else:
+            app.view.invalidate()  # this frame draws more than the scene: the next one repaints
+            if self.field_species is not None:
+                views.draw_cost_field(surface, self.field_species)
+            else:
+                app.view.terrain.draw(surface, app.cam)
+            views.draw_heat(surface)
+            if sel is not None:
+                views.draw_last_search(surface, ins.record, ins.record_event)
+            if self.show_paths:
+                app.view.draw_paths(surface)
+            app.view.draw_animals(surface)
         if sel is not None:
             views.draw_highlight(surface, sel)
         if self.field_species is not None:

@@ -1,0 +1,234 @@
+"""Animal sprites drawn straight into the screen's pixels: one compiled call per species, no Python per animal.
+
+Each sprite (a species at one zoom, pre-rotated to the 8 headings) is kept as the list
+of its opaque pixels: offsets from the centre and colours already in the screen's
+pixel format. Drawing an animal is then a loop of plain stores (clipped only near the
+screen's edge): 20,000 animals cost ~4 ms where SDL blits cost ~13 ms (measured at
+14 px sprites). The sprites are pixel art with on/off transparency, scaled by nearest
+neighbour, so nothing needs blending. Screens that are not 32-bit use SDL's ``fblits``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+from numba import njit
+
+from ..agents import HEADINGS
+from ..resources import sprite_path
+
+
+class Pixels:
+    """A surface's pixels as a writable numpy array indexed ``[y, x]`` (uint32 for 32-bit
+    surfaces), without copying; the surface stays locked inside the ``with`` block.
+
+    ``surface.get_buffer()`` costs ~2.5 µs where ``surfarray.pixels2d`` costs ~50 µs.
+    """
+
+    def __init__(self, surface: pygame.Surface) -> None:
+        self.surface = surface
+
+    def __enter__(self) -> np.ndarray:
+        s = self.surface
+        self._buffer = s.get_buffer()
+        dtype = {8: np.uint8, 32: np.uint32}[s.get_bytesize() * 8]
+        rows = np.frombuffer(self._buffer, dtype=dtype).reshape(s.get_height(), -1)
+        return rows[:, : s.get_width()]
+
+    def __exit__(self, *exc: object) -> None:
+        del self._buffer
+
+
+@njit(cache=True, nogil=True)
+def draw_sprites(img, xs, ys, headings, dx, dy, colours, starts, reach):
+    """Write sprite ``headings[i]`` centred at ``(xs[i], ys[i])`` into ``img`` (``[y, x]``, uint32)."""
+    h, w = img.shape
+    for i in range(xs.size):
+        x = xs[i]
+        y = ys[i]
+        k = headings[i]
+        if x >= reach and y >= reach and x < w - reach and y < h - reach:
+            for p in range(starts[k], starts[k + 1]):
+                img[y + dy[p], x + dx[p]] = colours[p]
+        else:
+            for p in range(starts[k], starts[k + 1]):
+                px = x + dx[p]
+                py = y + dy[p]
+                if 0 <= px < w and 0 <= py < h:
+                    img[py, px] = colours[p]
+
+
+@njit(cache=True, nogil=True)
+def restore_sprites(img, background, xs, ys, headings, dx, dy, starts, reach):
+    """Put back the ``background`` pixels where :func:`draw_sprites` drew these sprites."""
+    h, w = img.shape
+    for i in range(xs.size):
+        x = xs[i]
+        y = ys[i]
+        k = headings[i]
+        if x >= reach and y >= reach and x < w - reach and y < h - reach:
+            for p in range(starts[k], starts[k + 1]):
+                img[y + dy[p], x + dx[p]] = background[y + dy[p], x + dx[p]]
+        else:
+            for p in range(starts[k], starts[k + 1]):
+                px = x + dx[p]
+                py = y + dy[p]
+                if 0 <= px < w and 0 <= py < h:
+                    img[py, px] = background[py, px]
+
+
+@njit(cache=True, nogil=True)
+def render_animals(
+    img, background, erase_x, erase_y, erase_k, pos, species, heading, layers, cam_x, cam_y, tile,
+    dx, dy, colours, starts, reach, out_x, out_y, out_k,
+):  # fmt: skip
+    """One frame's animals in one call: put the ``background`` back under last frame's sprites
+    (``erase_*``; none when ``background`` is empty), then draw every animal whose sprite touches
+    the screen, species by species in ``layers`` order. Sprite ``k = species * 8 + heading``'s
+    pixels are ``starts[k] .. starts[k + 1]`` of ``dx``/``dy``/``colours``. The sprites drawn
+    are written to ``out_*`` (for the next frame's erasing); returns how many."""
+    h, w = img.shape
+    if background.shape[0] > 0:
+        for i in range(erase_x.size):
+            x, y, k = erase_x[i], erase_y[i], erase_k[i]
+            for p in range(starts[k], starts[k + 1]):
+                px = x + dx[p]
+                py = y + dy[p]
+                if 0 <= px < w and 0 <= py < h:
+                    img[py, px] = background[py, px]
+    n = 0
+    for s in layers:
+        for i in range(species.size):
+            if species[i] != s:
+                continue
+            x = int((pos[i, 0] + 0.5) * tile - cam_x)
+            y = int((pos[i, 1] + 0.5) * tile - cam_y)
+            if x <= -reach or y <= -reach or x >= w + reach or y >= h + reach:
+                continue  # off screen
+            k = s * 8 + heading[i]
+            if x >= reach and y >= reach and x < w - reach and y < h - reach:
+                for p in range(starts[k], starts[k + 1]):
+                    img[y + dy[p], x + dx[p]] = colours[p]
+            else:
+                for p in range(starts[k], starts[k + 1]):
+                    px = x + dx[p]
+                    py = y + dy[p]
+                    if 0 <= px < w and 0 <= py < h:
+                        img[py, px] = colours[p]
+            out_x[n] = x
+            out_y[n] = y
+            out_k[n] = k
+            n += 1
+    return n
+
+
+@dataclass
+class SpriteSheet:
+    """One species' sprite at one size: its opaque pixels per heading, and the SDL surfaces."""
+
+    surfaces: list[pygame.Surface]
+    dx: np.ndarray  # int64, offset from the centre
+    dy: np.ndarray
+    colours: np.ndarray  # uint32 in the screen's pixel format
+    starts: np.ndarray  # heading k's pixels are [starts[k], starts[k+1])
+    reach: int  # no pixel is farther than this from the centre
+
+
+def _pixel_format(colours: np.ndarray, screen: pygame.Surface) -> np.ndarray:
+    """RGB rows as the screen's 32-bit pixel values."""
+    shifts, losses, masks = screen.get_shifts(), screen.get_losses(), screen.get_masks()
+    out = np.zeros(len(colours), dtype=np.uint32)
+    for c in range(3):
+        out |= ((colours[:, c].astype(np.uint32) >> losses[c]) << shifts[c]).astype(np.uint32)
+    if masks[3]:
+        out |= np.uint32(masks[3])
+    return out
+
+
+class SpriteBank:
+    """Each species' sprite scaled to the zoom, pre-rotated to the 8 headings."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.source = {k: pygame.image.load(str(sprite_path(k))).convert_alpha() for k in keys}
+        self._cache: dict[tuple[str, int, int], SpriteSheet] = {}
+        self._tables: dict[tuple, tuple] = {}
+
+    @staticmethod
+    def size_for(tile: int) -> int:
+        """Sprite size in pixels: a bit over a cell, but never tiny or huge."""
+        return min(32, max(7, round(tile * 1.75)))
+
+    def get(self, key: str, tile: int, screen: pygame.Surface) -> SpriteSheet:
+        found = self._cache.get((key, tile, screen.get_bitsize()))
+        if found is None:
+            size = self.size_for(tile)
+            base = pygame.transform.scale(self.source[key], (size, size))
+            # Heading k points 45°·k clockwise from east on screen (y grows downward).
+            surfaces = [pygame.transform.rotate(base, -45 * k) for k in range(HEADINGS)]
+            dxs, dys, cols, starts = [], [], [], [0]
+            for s in surfaces:
+                xs, ys = np.nonzero(pygame.surfarray.array_alpha(s) > 127)
+                rgb = pygame.surfarray.array3d(s)[xs, ys]
+                dxs.append(xs - s.get_width() // 2)
+                dys.append(ys - s.get_height() // 2)
+                cols.append(rgb)
+                starts.append(starts[-1] + len(xs))
+            dx, dy = np.concatenate(dxs).astype(np.int64), np.concatenate(dys).astype(np.int64)
+            colours = (
+                _pixel_format(np.concatenate(cols), screen) if screen.get_bitsize() == 32 else np.zeros(0, np.uint32)
+            )
+            reach = int(max(np.abs(dx).max(initial=0), np.abs(dy).max(initial=0))) + 1
+            found = SpriteSheet(surfaces, dx, dy, colours, np.array(starts, dtype=np.int64), reach)
+            self._cache[(key, tile, screen.get_bitsize())] = found
+        return found
+
+    def table(self, keys: list[str], tile: int, screen: pygame.Surface) -> tuple:
+        """Every species' sheet in one table for :func:`render_animals` (sprite ``k = s * 8 + heading``):
+        ``(dx, dy, colours, starts, reach)``; cached per zoom and screen format."""
+        key = (tuple(keys), tile, screen.get_bitsize(), screen.get_shifts())
+        found = self._tables.get(key)
+        if found is None:
+            sheets = [self.get(k, tile, screen) for k in keys]
+            base = np.cumsum([0] + [int(s.starts[-1]) for s in sheets])
+            starts = np.concatenate([s.starts[:-1] + b for s, b in zip(sheets, base[:-1], strict=True)] + [base[-1:]])
+            found = (
+                np.concatenate([s.dx for s in sheets]), np.concatenate([s.dy for s in sheets]),
+                np.concatenate([s.colours for s in sheets]), starts.astype(np.int64), max(s.reach for s in sheets),
+            )  # fmt: skip
+            self._tables = {key: found}
+        return found
+
+    def pixels(self, key: str, tile: int, screen: pygame.Surface) -> int:
+        """Opaque pixels of one sprite (what drawing an animal costs)."""
+        sheet = self.get(key, tile, screen)
+        return int(sheet.starts[-1]) // HEADINGS
+
+    def draw_all(self, screen: pygame.Surface, tile: int, groups: list, erase: list | None = None,
+                 background: pygame.Surface | None = None) -> None:  # fmt: skip
+        """Draw ``groups`` of ``(species key, xs, ys, headings)`` in order, after putting back the
+        ``background`` under the sprites of ``erase`` (last frame's groups). The screen's pixels
+        are taken once for all of it; screens that are not 32-bit use SDL blits (no erasing)."""
+        if screen.get_bitsize() != 32:
+            for key, xs, ys, hs in groups:
+                self._blit(screen, key, tile, xs, ys, hs)
+            return
+        with Pixels(screen) as pixels:
+            if erase:
+                with Pixels(background) as bg:
+                    for key, xs, ys, hs in erase:
+                        s = self.get(key, tile, screen)
+                        restore_sprites(pixels, bg, xs, ys, hs, s.dx, s.dy, s.starts, s.reach)
+            for key, xs, ys, hs in groups:
+                s = self.get(key, tile, screen)
+                draw_sprites(pixels, xs, ys, hs, s.dx, s.dy, s.colours, s.starts, s.reach)
+
+    def _blit(self, screen: pygame.Surface, key: str, tile: int, xs: np.ndarray, ys: np.ndarray,
+              headings: np.ndarray) -> None:  # fmt: skip
+        sheet = self.get(key, tile, screen)
+        frames = np.empty(HEADINGS, dtype=object)
+        frames[:] = sheet.surfaces
+        half = np.array([(s.get_width() // 2, s.get_height() // 2) for s in sheet.surfaces])
+        corners = np.stack((xs - half[headings, 0], ys - half[headings, 1]), 1).tolist()
+        screen.fblits(zip(frames[headings], corners, strict=True))
