@@ -160,6 +160,14 @@ class Agents:
         return done[:k]
 
 
+@njit(cache=True, inline="always")
+def heading_of(dx, dy):
+    """The heading (0 east, 2 south, 4 west, 6 north; 45° steps) of a move by ``(dx, dy)``."""
+    if dx == 0 and dy == 0:
+        return 2
+    return int(np.rint(math.atan2(dy, dx) / (math.pi / 4))) % HEADINGS
+
+
 @njit(cache=True)
 def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, speed_table, terrain, done):
     """The walking animals step toward their next path cell (see :meth:`Agents.move`)."""
@@ -175,8 +183,6 @@ def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, 
         dy = ty - pos[i, 1]
         dist = math.hypot(dx, dy)
         step = speed_table[species[i], terrain[cell[i, 1], cell[i, 0]]] * dt
-        if dist > 1e-9:
-            heading[i] = int(np.rint(math.atan2(dy, dx) / (math.pi / 4))) % HEADINGS
         if step >= dist:
             pos[i, 0] = tx
             pos[i, 1] = ty
@@ -186,6 +192,8 @@ def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, 
             if path_pos[i] >= path_len[i]:
                 done[k] = i
                 k += 1
+            else:  # the next stretch sets the heading (it only changes at path cells)
+                heading[i] = heading_of(paths[i, path_pos[i]] % w - tx, paths[i, path_pos[i]] // w - ty)
         else:
             frac = step / max(dist, 1e-12)
             pos[i, 0] += dx * frac

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from .agents import Agents, Outcome, State
+from .agents import Agents, Outcome, State, heading_of
 from .observe import SearchBatch, SearchObserver
 from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
+from .pathfinding.workspace import pool, thread_count
 from .scheduler import SearchBudget, SearchQueue
 from .stats import FrameStats
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 ROUND_MAX = 4096  # requests looked at per round at most
 ROUND_MIN = 8
+PARALLEL_ROUND = 128  # from this many requests a round runs its species' batches at once on the threads
 _ONE = np.zeros(1, dtype=np.int64)
 _OTHER_REGION = int(Outcome.OTHER_REGION)
 _OUTCOME_OF_STATUS = np.full(8, int(Outcome.FAILED), dtype=np.int8)  # engine status -> Outcome
@@ -121,7 +123,11 @@ class Planner:
         return int(min(ROUND_MAX, max(ROUND_MIN, estimate)))
 
     def _search(self, rows: np.ndarray, want_trace: bool) -> Round:
-        """Search the requests ``rows`` (per species, one batch each); results in ``rows`` order."""
+        """Search the requests ``rows`` (per species, one batch each); results in ``rows`` order.
+
+        A large round runs its species' batches at once on the worker threads (the kernels
+        release the GIL); a batch's answers never depend on the thread that ran it.
+        """
         a = self.agents
         t0 = time.perf_counter()
         k = rows.size
@@ -129,29 +135,33 @@ class Planner:
         expanded = np.zeros(k, dtype=np.int64)
         cost = np.full(k, np.nan)
         lengths = np.zeros(k, dtype=np.int64)
-        pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (positions, cells, offsets)
-        traces, species_ms = {}, {}
         species_of = a.species[rows]
         starts, goals = a.cell[rows], a.goal[rows]
+        jobs = []
         for s in np.unique(species_of).tolist() if k > 1 else species_of.tolist():
             sp = self.species[s]
-            ts = time.perf_counter()
             pos = np.flatnonzero(species_of == s) if k > 1 else _ONE
             labels = sp.regions
             here = labels[starts[pos, 1], starts[pos, 0]]
             pos = pos[(here != 0) & (here == labels[goals[pos, 1], goals[pos, 0]])]  # the rest: known unreachable
             if pos.size:
-                result, (trace, trace_offsets) = sp.astar.search_many(
-                    starts[pos], goals[pos], trace=want_trace, threads=self.threads
-                )
-                outcome[pos] = _OUTCOME_OF_STATUS[result.status]
-                expanded[pos] = result.expanded
-                cost[pos] = np.where(result.found, result.cost, np.nan)
-                lengths[pos] = np.diff(result.offsets)
-                pieces.append((pos, result.paths, result.offsets))
-                if want_trace:
-                    traces[s] = (pos, trace, trace_offsets)
-            species_ms[s] = (time.perf_counter() - ts) * 1000.0
+                jobs.append((sp, pos, starts[pos], goals[pos], want_trace))
+        threads = self.threads or thread_count()
+        if len(jobs) > 1 and threads > 1 and k >= PARALLEL_ROUND:
+            futures = [pool(threads).submit(_run_job, *job, 1) for job in jobs]
+            done = [f.result() for f in futures]
+        else:
+            done = [_run_job(*job, self.threads) for job in jobs]
+        pieces, traces, species_ms = [], {}, {}
+        for (sp, pos, *_), (result, trace, trace_offsets, ms) in zip(jobs, done, strict=True):
+            outcome[pos] = _OUTCOME_OF_STATUS[result.status]
+            expanded[pos] = result.expanded
+            cost[pos] = np.where(result.found, result.cost, np.nan)
+            lengths[pos] = np.diff(result.offsets)
+            pieces.append((pos, result.paths, result.offsets))
+            species_ms[sp.index] = ms
+            if want_trace:
+                traces[sp.index] = (pos, trace, trace_offsets)
         if len(pieces) == 1 and pieces[0][0].size == k:  # one species, all searched: already in order
             paths, offsets = pieces[0][1], pieces[0][2]
         else:
@@ -171,7 +181,8 @@ class Planner:
             rows, rnd.outcome, rnd.expanded, rnd.cost, rnd.paths, rnd.offsets, share, now, st["state"],
             st["searches"], st["cell"], st["goal"], st["last_start"], st["last_goal"], st["last_search_at"],
             st["next_search_at"], st["cooldown"], st["last_expanded"], st["last_cost"], st["last_outcome"],
-            st["last_ms"], st["paths"], st["path_len"], st["path_pos"], st["idle_until"],
+            st["last_ms"], st["paths"], st["path_len"], st["path_pos"], st["idle_until"], st["heading"],
+            self.species[0].world.width,
         )  # fmt: skip
         stats.add_round(self.species, a.species[rows], rnd.outcome[:take], rnd.expanded[:take], rnd, take,
                         now - a.requested_at[rows])  # fmt: skip
@@ -207,6 +218,14 @@ def _gather(cells: np.ndarray, offsets: np.ndarray, pos: np.ndarray) -> tuple[np
     return cells[idx], out_offsets
 
 
+def _run_job(sp: SpeciesRuntime, pos: np.ndarray, starts: np.ndarray, goals: np.ndarray, want_trace: bool,
+             threads: int | None) -> tuple:  # fmt: skip
+    """One species' batch: ``(result, trace, trace offsets, wall ms)``."""
+    t0 = time.perf_counter()
+    result, (trace, trace_offsets) = sp.astar.search_many(starts, goals, trace=want_trace, threads=threads)
+    return result, trace, trace_offsets, (time.perf_counter() - t0) * 1000.0
+
+
 def _in_row_order(k: int, lengths: np.ndarray, pieces: list) -> tuple[np.ndarray, np.ndarray]:
     """The species batches' paths merged into one array in row order, with offsets."""
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
@@ -239,7 +258,7 @@ def _ready(n, now, state, idle_until, next_search_at):
 def _write_back(
     rows, outcome, expanded, cost, paths, offsets, share, now, state, searches, cell, goal, last_start,
     last_goal, last_search_at, next_search_at, cooldown, last_expanded, last_cost, last_outcome, last_ms,
-    path_store, path_len, path_pos, idle_until,
+    path_store, path_len, path_pos, idle_until, heading, width,
 ):  # fmt: skip
     """Served searches into the animals' arrays: the path to walk (truncated to the buffer), or rest."""
     capacity = path_store.shape[1]
@@ -264,6 +283,9 @@ def _write_back(
             path_len[i] = n
             path_pos[i] = 1  # index 0 is where it stands
             state[i] = State.WALKING
+            heading[i] = heading_of(
+                paths[offsets[j] + 1] % width - cell[i, 0], paths[offsets[j] + 1] // width - cell[i, 1]
+            )
         else:
             path_len[i] = 0
             path_pos[i] = 0

@@ -18,7 +18,8 @@ that follows the change and the regions it touches, never the map:
   cells, which makes it a region of its own.
 
 The searches' scratch memory (visit stamps, which front reached a cell) is the main
-thread's search workspace, so regions add no whole-map array beyond their labels.
+thread's search workspace (its marks and JPS's int32 array), so regions add no
+whole-map array beyond their labels.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ _D8 = np.array(((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1,
 
 
 @njit(cache=True)
-def _label_all(free, dirs, labels, stack):
-    """Label every region from scratch (0 = impassable); returns the number of regions."""
+def _label_all(free, dirs, labels, stack, limit):
+    """Label every region from scratch (0 = impassable); returns the number of regions, or -1
+    as soon as there would be more than ``limit`` (the labels' type cannot hold them)."""
     h, w = free.shape
     count = 0
     for y0 in range(h):
@@ -44,6 +46,8 @@ def _label_all(free, dirs, labels, stack):
             if not free[y0, x0] or labels[y0, x0] != 0:
                 continue
             count += 1
+            if count > limit:
+                return -1
             labels[y0, x0] = count
             stack[0] = y0 * w + x0
             top = 1
@@ -217,17 +221,35 @@ def _free_map(labels: np.ndarray, rect: CellRect, free: np.ndarray) -> np.ndarra
 
 
 class Regions:
-    """Region labels (int32, ``[y, x]``; 0 = impassable, 1.. = regions) for one passability grid."""
+    """Region labels (``[y, x]``; 0 = impassable, 1.. = regions) for one passability grid.
+
+    Labels are uint16 (2 bytes a cell) while there are at most 65,535 of them, else int32;
+    when new labels would run past the type, everything is labelled afresh (renumbered).
+    """
 
     def __init__(self, free: np.ndarray, diagonal: str = "no-corner-cutting") -> None:
         self._diagonal = diagonal
         self.dirs = _D8 if eight_connected(DIAGONAL_RULES[diagonal]) else _D4
-        self.labels = np.zeros(free.shape, dtype=np.int32)
-        stack = np.empty(free.size, dtype=np.int32)
-        count = _label_all(np.ascontiguousarray(free), self.dirs, self.labels, stack)
-        self.sizes = np.bincount(self.labels.reshape(-1), minlength=count + 1).astype(np.int64)
+        self._label(np.ascontiguousarray(free))
+
+    def _label(self, free: np.ndarray) -> None:
+        ws = workspace()
+        ws.ensure(free.size, jps=True)
+        stack = ws.jump_parent  # scratch: JPS's int32 array
+        for dtype in (np.uint16, np.int32):
+            labels = np.zeros(free.shape, dtype=dtype)
+            count = _label_all(free, self.dirs, labels, stack, np.iinfo(dtype).max)
+            if count >= 0:
+                break
+        self.labels = labels
+        self.sizes = np.bincount(labels.reshape(-1), minlength=count + 1).astype(np.int64)
         self.sizes[0] = 0
         self.next_label = count + 1
+
+    def _room(self, new: int) -> None:
+        """Make sure ``new`` more labels fit the labels' type (else label afresh: renumbered)."""
+        if self.next_label + new > np.iinfo(self.labels.dtype).max:
+            self._label(self.labels != 0)
 
     @property
     def count(self) -> int:
@@ -237,7 +259,7 @@ class Regions:
     def update(self, rect: CellRect, free: np.ndarray) -> None:
         """The cells of ``rect`` are now passable where ``free`` (the block's new passability) says."""
         if rect.width * rect.height * 4 > self.labels.size:  # most of the map (a reset): label afresh
-            self.__init__(np.asarray(_free_map(self.labels, rect, free)), self._diagonal)
+            self._label(_free_map(self.labels, rect, free))
             return
         block = self.labels[rect.slices]
         was = block != 0
@@ -264,15 +286,18 @@ class Regions:
             keep = self.labels[ny, nx] == region
             seeds = np.unique(ny[keep] * w + nx[keep]).astype(np.int64)
             if seeds.size > 1:
+                self._room(seeds.size)
                 self._split(region, seeds)
 
     def _split(self, region: int, seeds: np.ndarray) -> None:
         ws = workspace()
         h, w = self.labels.shape
-        ws.ensure(h * w)
+        ws.ensure(h * w, jps=True)
         gen = ws.next_gen()
         stamp = ws.mark  # a search's open stamp value, unused by any search now
-        owner = ws.g.view(np.int64)
+        # JPS's scratch array: its values never outlive a search. (Not g: integers written
+        # into a float array leave denormals there, and arithmetic on them is ~4x slower.)
+        owner = ws.jump_parent
         queue = np.empty(int(self.sizes[region]) + seeds.size, dtype=np.int64)
         self._grow_sizes(self.next_label + seeds.size)
         self.next_label = _split(
@@ -283,6 +308,7 @@ class Regions:
     def _open(self, rect: CellRect, opened: np.ndarray) -> None:
         ys, xs = np.nonzero(opened)
         cells = ((ys + rect.y0) * self.labels.shape[1] + xs + rect.x0).astype(np.int64)
+        self._room(cells.size)
         self._grow_sizes(self.next_label + cells.size + 1)
         self.next_label = _open_cells(self.labels, self.sizes, cells, self.dirs, self.next_label)
 
@@ -294,6 +320,6 @@ class Regions:
 
 
 def label_regions(costs: np.ndarray, diagonal: str = "no-corner-cutting") -> tuple[np.ndarray, int]:
-    """Region ids (int32, ``[y, x]``; 0 = impassable, 1..n regions) and the count n, from scratch."""
+    """Region ids (``[y, x]``; 0 = impassable, 1..n regions) and the count n, from scratch."""
     regions = Regions(np.asarray(costs) > 0, diagonal)
     return regions.labels, regions.next_label - 1

@@ -124,24 +124,44 @@ class Simulation:
     def _add(self, sp: SpeciesRuntime, k: int, areas: list[CellRect] | None = None) -> None:
         if k <= 0:
             return
-        cells = sp.habitable()
-        if areas:
-            inside = np.zeros(len(cells), dtype=bool)
-            for x0, y0, x1, y1 in areas:
-                inside |= (cells[:, 0] >= x0) & (cells[:, 0] < x1) & (cells[:, 1] >= y0) & (cells[:, 1] < y1)
-            cells = cells[inside]
-        if len(cells) == 0:
+        cells = self._spawn_cells(sp, k, areas)
+        if cells is None:
             return
-        picks = self.rng.choice(len(cells), size=k, replace=k > len(cells))
         s = self.config.search
         jitter = self.rng.uniform(-s.cooldown_jitter, s.cooldown_jitter, size=k)
         _lo, hi = sp.spec.idle_s
         self.agents.add(
             np.full(k, sp.index, dtype=np.int8),
-            cells[picks],
+            cells,
             s.cooldown_s * (1 + jitter),
             self.time + self.rng.uniform(0, max(hi, 0.05), size=k),  # staggered first searches
         )
+
+    def _spawn_cells(self, sp: SpeciesRuntime, k: int, areas: list[CellRect] | None) -> np.ndarray | None:
+        """``k`` cells (x, y) this species may stand on, distinct while there are enough, inside
+        ``areas`` if given. Random cells are drawn and the unfit ones dropped, so a big map's
+        habitable cells are never all listed; when few cells fit, they are listed after all."""
+        labels = sp.regions
+        h, w = labels.shape
+        picked = np.zeros(0, dtype=np.int64)
+        if not areas:
+            for _ in range(8):
+                draws = self.rng.integers(0, h * w, size=2 * k + 64)
+                fit = draws[labels.reshape(-1)[draws] > 0]
+                picked = np.concatenate((picked, fit))
+                _, first = np.unique(picked, return_index=True)
+                picked = picked[np.sort(first)]  # distinct, in the order drawn
+                if picked.size >= k:
+                    picked = picked[:k]
+                    return np.stack((picked % w, picked // w), axis=1)
+        mask = np.zeros((h, w), dtype=bool)
+        for area in areas or [CellRect(0, 0, w, h)]:
+            mask[area.slices] = labels[area.slices] > 0
+        flat = np.flatnonzero(mask)
+        if flat.size == 0:
+            return None
+        picks = flat[self.rng.choice(flat.size, size=k, replace=k > flat.size)]
+        return np.stack((picks % w, picks // w), axis=1)
 
     # ------------------------------------------------------------------ running
     def step(self, dt: float) -> FrameStats:

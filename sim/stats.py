@@ -75,10 +75,18 @@ class History:
         self.seconds = seconds
         self.times: deque[float] = deque()
         self.search_ms: deque[float] = deque()
+        self.latency: deque[np.ndarray] = deque()  # per frame: each served request's wait, seconds
 
-    def push(self, t: float, search_ms: float) -> None:
+    def push(self, t: float, search_ms: float, latency: np.ndarray | None = None) -> None:
         self.times.append(t)
         self.search_ms.append(search_ms)
+        self.latency.append(np.zeros(0) if latency is None else latency)
         while self.times and self.times[0] < t - self.seconds:
             self.times.popleft()
             self.search_ms.popleft()
+            self.latency.popleft()
+
+    def latency_p95_ms(self) -> float:
+        """The 95th percentile of request-to-path latency over the window, in ms (0 without searches)."""
+        waits = np.concatenate(list(self.latency)) if self.latency else np.zeros(0)
+        return float(np.percentile(waits, 95) * 1000.0) if waits.size else 0.0

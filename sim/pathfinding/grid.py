@@ -88,9 +88,14 @@ class CodedGrid:
     _shift = 0  # stored code = given code + _shift (from_codes keeps 0 for the border)
 
     def _stored(self, codes: np.ndarray, n: int) -> np.ndarray:
-        c = np.asarray(codes).astype(np.int64)
+        c = np.asarray(codes)
         if not self._shift:
             return c
+        if c.dtype == np.uint8:  # terrain ids: one table lookup, no wider temporary (maps can be 4M cells)
+            table = np.zeros(256, dtype=_code_dtype(n))
+            table[: min(256, n - 1)] = np.arange(1, min(256, n - 1) + 1)
+            return table[c]
+        c = c.astype(np.int64)
         return np.where((c >= 0) & (c < n - 1), c + 1, 0)
 
     def _setup(self, codes: np.ndarray, lut: np.ndarray) -> None:

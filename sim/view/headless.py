@@ -20,7 +20,7 @@ STEP = 1.0 / 60.0
 
 def run(app: App, frames: int) -> dict:
     """Run ``frames`` frames as fast as possible; return the figures (see ``summary_lines``)."""
-    frame_ms, search_ms, searches, expanded = [], [], [], []
+    frame_ms, search_ms, searches, expanded, queue, latency = [], [], [], [], [], []
     t0 = time.perf_counter()
     for _ in range(frames):
         frame_ms.append(app.frame(STEP))
@@ -28,11 +28,15 @@ def run(app: App, frames: int) -> dict:
         search_ms.append(s.search_ms)
         searches.append(s.searches)
         expanded.append(s.expanded)
+        queue.append(s.waiting)
+        latency.append(s.latency)
         if not app.running:
             break
     wall = time.perf_counter() - t0
     n = len(frame_ms)
     fm, sm = np.array(frame_ms), np.array(search_ms)
+    lat = np.concatenate(latency) * 1000.0 if latency else np.zeros(0)
+    lat = lat if lat.size else np.zeros(1)
     return {
         "frames": n,
         "agents": app.sim.agents.n,
@@ -49,11 +53,22 @@ def run(app: App, frames: int) -> dict:
         "searches_per_s": sum(searches) / wall if wall > 0 else 0.0,
         "expanded_per_s": sum(expanded) / wall if wall > 0 else 0.0,
         "searches": int(sum(searches)),
+        "search_us_per_search": 1000.0 * float(sm.sum()) / max(1, int(sum(searches))),
+        "latency_ms_p50": float(np.percentile(lat, 50)),
+        "latency_ms_p95": float(np.percentile(lat, 95)),
+        "latency_ms_max": float(lat.max()),
+        "queue_p95": float(np.percentile(queue, 95)),
         "failed": app.sim.totals["failed"],
         "capped": app.sim.totals["capped"],
         "peak_rss_mb": peak_rss_mb(),
         "checksum": app.sim.checksum(),
-        "series": {"frame_ms": frame_ms, "search_ms": search_ms, "searches": searches, "expanded": expanded},
+        "series": {
+            "frame_ms": frame_ms,
+            "search_ms": search_ms,
+            "searches": searches,
+            "expanded": expanded,
+            "queue": queue,
+        },
     }
 
 
@@ -64,7 +79,9 @@ def summary_lines(r: dict) -> list[str]:
         f"frame ms p50/p95/max: {r['frame_ms_p50']:.2f} / {r['frame_ms_p95']:.2f} / {r['frame_ms_max']:.2f}",
         f"search ms per frame p50/p95/max: {r['search_ms_p50']:.3f} / {r['search_ms_p95']:.3f} / "
         f"{r['search_ms_max']:.3f}  (budget {r['budget_ms']:g})",
-        f"searches per s: {r['searches_per_s']:.0f}",
+        f"searches per s: {r['searches_per_s']:.0f}  (search time per search: {r['search_us_per_search']:.1f} µs)",
+        f"latency ms p50/p95/max: {r['latency_ms_p50']:.1f} / {r['latency_ms_p95']:.1f} / {r['latency_ms_max']:.1f}"
+        f"  (request to path, simulated time)  queue p95: {r['queue_p95']:.0f}",
         f"nodes expanded per s: {r['expanded_per_s']:.0f}",
         f"failed / capped searches: {r['failed']} / {r['capped']}",
         f"peak rss: {r['peak_rss_mb']:.0f} MB"

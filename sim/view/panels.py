@@ -76,7 +76,8 @@ def overlay(
 ) -> None:  # fmt: skip
     """FPS, frame time and what the searches cost this frame, in total and per species, and a graph."""
     budget = sim.budget.budget_ms
-    lines = _frame_lines(sim, fps, frame_ms, paused) + _species_lines(sim) + _total_lines(sim, instruments)
+    lines = _frame_lines(sim, instruments, fps, frame_ms, paused) + _species_lines(sim)
+    lines += _total_lines(sim, instruments)
     lines += [("", INK)] * GRAPH_LINES
     box = text.panel(screen, lines, (8, 8), 13)
     ls = text.font(13).get_linesize()
@@ -84,8 +85,11 @@ def overlay(
     _graph(screen, graph, instruments.history, budget)
 
 
-def _frame_lines(sim: Simulation, fps: float, frame_ms: float, paused: bool) -> list[Line]:
+def _frame_lines(
+    sim: Simulation, instruments: SearchInstruments, fps: float, frame_ms: float, paused: bool
+) -> list[Line]:
     s, budget = sim.stats, sim.budget.budget_ms
+    latency = instruments.history.latency_p95_ms()
     return [
         (
             f"FPS {fps:6.1f}   frame {frame_ms:5.2f} ms   animals {sim.agents.n}"
@@ -94,7 +98,7 @@ def _frame_lines(sim: Simulation, fps: float, frame_ms: float, paused: bool) -> 
         ),
         (
             f"searches {s.searches:3d}   expanded {s.expanded:6d}   search {s.search_ms:5.2f} ms"
-            f" (budget {budget:g})   waiting {s.waiting}",
+            f" (budget {budget:g})   latency p95 {latency:5.0f} ms   waiting {s.waiting}",
             WARN if s.search_ms > budget else INK,
         ),
         (f"failed {s.failed}   capped {s.capped}   re-planned {s.replans}   (this frame)", INK),
