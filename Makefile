@@ -28,11 +28,13 @@ test: $(VENV)/.dev-installed
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
 
-# Benchmarks need the Moving AI maps: make bench MAPS=path/to/movingai
-MAPS ?= ../shared/benchmarks/movingai
+# Benchmarks run on the three Moving AI maps in tests/data; for the whole suite:
+# make bench MAPS=path/to/movingai
+MAPS ?= tests/data
 bench: $(VENV)/.dev-installed
 	$(PY) -m bench.kernel --maps $(MAPS)
 	$(PY) -m bench.demo
+	$(PY) -m bench.soak --steps 20000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

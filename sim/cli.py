@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import typing
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,8 +20,15 @@ class UsageError(ValueError):
     """A command-line option that cannot work (checked before anything runs)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """Option errors are one line and exit status 2, like every other error here."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="main.py", description="Animals finding their way across an island with A*.")
+    ap = _Parser(prog="main.py", description="Animals finding their way across an island with A*.")
     ap.add_argument("--config", type=Path, default=None, help="settings file (default: the bundled config.yaml)")
     ap.add_argument("--map", help="map name in maps/ or a path to a .yaml or Moving AI .map file")
     ap.add_argument("--headless", action="store_true", help="run without a window and print figures")

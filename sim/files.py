@@ -60,10 +60,10 @@ def read_text(
     max_bytes: int = MAX_BYTES,
 ) -> str:
     """The file's text; a problem becomes ``error("<path>: <what is wrong>")``."""
-    check_file(path, error, missing, max_bytes)
+    size = check_file(path, error, missing, max_bytes)
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(max_bytes + 1)
+            raw = fh.read(size + 1)  # not read(max_bytes): that would set aside the whole limit first
     except OSError as exc:
         raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
     if len(raw) > max_bytes:

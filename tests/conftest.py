@@ -14,10 +14,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The maps the project ships (tests never depend on maps a user saved into maps/).
+SHIPPED_MAPS = ("archipelago.yaml", "fortress.yaml", "island.yaml", "river.yaml", "tutorial.yaml")
 
 
 @pytest.fixture
-def make_app(tmp_path):
+def maps_copy(tmp_path) -> Path:
+    """A folder holding a copy of the shipped maps only."""
+    import shutil
+
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    for name in SHIPPED_MAPS:
+        shutil.copy(ROOT / "maps" / name, folder / name)
+    return folder
+
+
+@pytest.fixture
+def make_app(tmp_path, maps_copy):
     """Build a headless App: ``make_app(map_path_or_data, counts=..., **search_overrides)``."""
     from sim.config import load_config
     from sim.maps import MapData, load_map
@@ -28,11 +42,16 @@ def make_app(tmp_path):
     def build(map_or_path="maps/island.yaml", counts=None, seed=42, **search):
         config = load_config(ROOT / "config.yaml")
         config = replace(config, seed=seed, search=replace(config.search, **search))
-        data = map_or_path if isinstance(map_or_path, MapData) else load_map(ROOT / map_or_path)
+        if isinstance(map_or_path, MapData):
+            data = map_or_path
+        elif str(map_or_path).startswith("maps/"):  # a shipped map: the app's own copy of the folder
+            data = load_map(maps_copy / str(map_or_path)[5:])
+        else:
+            data = load_map(ROOT / map_or_path)
         app = App(
             config,
             data,
-            maps_dir=ROOT / "maps",
+            maps_dir=maps_copy,
             counts=counts,
             clock="model",
             headless=True,

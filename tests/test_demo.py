@@ -309,9 +309,16 @@ def test_screenshot_key_writes_a_png_that_is_not_one_flat_colour(make_app, tmp_p
 def test_every_shipped_map_runs(make_app):
     for name in ("island", "tutorial", "river", "fortress", "archipelago"):
         app = make_app(f"maps/{name}.yaml", counts={"cow": 30, "bird": 30, "water": 30})
-        for _ in range(30):
+        sim = app.sim
+        log = app.instruments.log = []
+        last: dict[int, float] = {}
+        start = sim.agents.pos.copy()
+        for _ in range(200):  # first requests are spread over up to 2.5 s
             app.frame(STEP)
-        assert app.sim.agents.n == 90
+            check_invariants(sim, last, log)
+        assert sim.agents.n == 90
+        assert (sim.agents.searches > 0).mean() >= 0.95, name  # (nearly) every animal has asked for a path
+        assert (np.abs(sim.agents.pos - start).max(axis=1) > 0.5).sum() >= 45, name  # and most of them walked it
 
 
 def run_main(*args, timeout=240):
@@ -410,8 +417,77 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
     h = app.instruments.history
     assert h.times[-1] - h.times[0] <= 5.0 and h.times[-1] - h.times[0] >= 5.0 - 2 * STEP
     assert len(h.search_ms) == len(h.times) == pytest.approx(5 * 60, abs=2)
+    plain = pygame.surfarray.array3d(app.screen).copy()
     key(pygame.K_F3)
-    app.frame(STEP)  # the overlay draws its graph from it
+    app.frame(STEP)  # the overlay draws its panel and graph from it
+    shown = pygame.surfarray.array3d(app.screen)
+    changed = np.abs(shown[:400, :300].astype(int) - plain[:400, :300].astype(int)).sum(axis=2) > 30
+    assert changed.mean() > 0.3  # the panel covers the top left corner
+
+
+def test_cooldowns_spread_by_half_either_way(make_app):
+    app = make_app("maps/island.yaml", cooldown_s=1.0, cooldown_jitter=0.5)
+    c = app.sim.agents.cooldown
+    assert (c >= 0.5).all() and (c <= 1.5).all()
+    assert c.min() < 0.55 and c.max() > 1.45 and abs(np.median(c) - 1.0) < 0.1  # spread over the whole range
+    assert len(np.unique(np.round(c, 3))) > 300  # per animal, not per species
+
+
+def test_the_wall_clock_budget_charges_what_searches_really_take(make_app, monkeypatch):
+    # Live mode: each round is charged its measured time. Searches made to take 4 ms each
+    # against a 3 ms budget: one round per frame, then the rest wait for the next frame.
+    import time as _time
+
+    import sim.planner as planner
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 150, "bird": 50, "water": 0}, budget_ms=3.0)
+    sim = app.sim
+    sim.budget.clock = "wall"
+    app.frame(STEP)
+    a = sim.agents
+    a.state[:] = State.IDLE  # everybody asks at once: far more than one round
+    a.idle_until[:] = a.next_search_at[:] = 0.0
+    real = planner._run_job
+
+    def slow(*args):
+        _time.sleep(0.004)
+        return real(*args)
+
+    monkeypatch.setattr(planner, "_run_job", slow)
+    rounds = []
+    search = planner.Planner._search
+    monkeypatch.setattr(planner.Planner, "_search", lambda self, rows, t: rounds.append(1) or search(self, rows, t))
+    busy = 0
+    for _ in range(10):
+        rounds.clear()
+        app.frame(STEP)
+        if sim.stats.searches:
+            assert sim.stats.search_ms >= 4.0  # the time really spent is what was charged
+        if sim.stats.waiting:  # requests left over: the budget was spent by the first round
+            assert len(rounds) == 1 and sim.stats.searches < 200
+            busy += 1
+    assert busy >= 2
+
+
+def test_a_capped_search_sends_the_animal_along_its_partial_path(make_app):
+    app = make_app("maps/fortress.yaml", counts={"cow": 40, "bird": 0, "water": 0}, max_nodes=8)
+    sim = app.sim
+    a = sim.agents
+    for _ in range(240):
+        app.frame(STEP)
+        capped = np.flatnonzero((a.last_outcome == Outcome.CAPPED) & (a.state == State.WALKING))
+        if capped.size:
+            break
+    assert capped.size, "no search hit max_nodes: the test would prove nothing"
+    i = int(capped[0])
+    w = sim.world.width
+    end = int(a.paths[i, a.path_len[i] - 1])
+    assert (end % w, end // w) != tuple(a.goal[i])  # it walks toward the goal, not to it
+    for _ in range(600):
+        app.frame(STEP)
+        if a.state[i] != State.WALKING or a.last_outcome[i] != Outcome.CAPPED:
+            break
+    assert (a.cell[i, 0], a.cell[i, 1]) == (end % w, end // w)  # and gets to the end of the partial path
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -41,9 +41,9 @@ def check_scenarios(map_path: Path, scen_path: Path, sample: int | None, algorit
                 f"{map_path.name}:{s.line} {algorithm}: cost {r.cost} vs optimal {s.optimal}"
             )
             assert r.path[0] == s.start and r.path[-1] == s.goal
+            # Every path is a legal walk (no corner cut, no blocked cell) of the cost reported.
+            assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(r.cost), (map_path.name, s.line)
         checked += 1
-    # The path is legal and its cost is what was reported (once per map is enough).
-    assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(r.cost)
     return checked
 
 
@@ -76,3 +76,14 @@ def test_bad_map_header_names_file_and_line(tmp_path):
     bad.write_text("type octile\nheight 1\nwidth 3\nmap\n.x.\n")
     with pytest.raises(MapFormatError, match=r"bad.map:5: unknown terrain character 'x' at x=1"):
         read_map(bad)
+
+
+def test_every_terrain_letter_of_the_format_is_read(tmp_path):
+    from sim.maps import load_map
+    from sim.terrain import Terrain as T
+
+    path = tmp_path / "letters.map"
+    path.write_text("type octile\nheight 1\nwidth 7\nmap\n.GSTW@O\n")
+    assert load_map(path).terrain.tolist() == [[T.GRASS, T.GRASS, T.SWAMP, T.FOREST, T.WATER, T.ROCK, T.ROCK]]
+    chars = read_map(path)
+    assert ground_costs(chars).tolist() == [[1, 1, 1, 0, 0, 0, 0]]  # the benchmark's ground: . G S

@@ -144,9 +144,13 @@ def _parallel(grid_args, starts, goals, params, trace, cells, threads) -> list[P
 
 
 def _merge(parts: list[Part]) -> Part:
-    """Parts in order as one part (offsets shifted)."""
+    """Parts in order as one part (offsets shifted); no parts is an empty part."""
     if len(parts) == 1:
         return parts[0]
+    if not parts:
+        zero = np.zeros(1, np.int64)
+        empty = np.zeros(0, np.int32)
+        return Part(0, np.zeros(0, np.int8), np.zeros(0), np.zeros(0, np.int64), zero, empty, empty, zero)
     offsets, trace_offsets, paths, traces = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], [], []
     base = tbase = 0
     for p in parts:

@@ -83,7 +83,7 @@ def resolve_options(
 ) -> tuple[int, str, float, str, int | None]:
     """Check the option values; return them normalised (the heuristic's default filled in)."""
     for name, value in (("diagonal", diagonal), ("heuristic", heuristic), ("algorithm", algorithm)):
-        if value is not None and not isinstance(value, str):
+        if not isinstance(value, str) and not (name == "heuristic" and value is None):
             raise TypeError(f"{name} must be a string, got {_short(value)}")
     if diagonal not in DIAGONAL_RULES:
         raise ValueError(f"unknown diagonal rule {_short(diagonal)}; expected one of {', '.join(DIAGONAL_RULES)}")

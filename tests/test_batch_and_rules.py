@@ -1,0 +1,202 @@
+"""search_many answers exactly as search does; the reference agrees with the kernel; regions match reachability."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.pathfinding import STATUS_FOUND, STATUS_NOT_SERVED, AStar, PathGrid
+from sim.pathfinding.reference import python_search
+from sim.pathfinding.rules import DIAGONAL_RULES
+from sim.regions import Regions, label_regions
+from tests.helpers import RULES, dijkstra
+
+OPTIONS = st.fixed_dictionaries(
+    {
+        "diagonal": st.sampled_from(RULES),
+        "heuristic": st.sampled_from([None, "octile", "manhattan", "euclidean", "chebyshev", "zero"]),
+        "weight": st.sampled_from([1.0, 1.0, 1.5, 3.0]),
+        "algorithm": st.sampled_from(["astar", "astar", "dijkstra", "greedy"]),
+        "max_nodes": st.sampled_from([None, None, 1, 5, 40]),
+    }
+)
+
+
+@st.composite
+def grids_and_queries(draw, uniform=False):
+    h, w = draw(st.integers(1, 24)), draw(st.integers(1, 24))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    values = [0.0, 1.0, 1.0, 1.0] if uniform else [0.0, 0.0, 0.5, 0.85, 1.0, 1.0, 2.0, 5.0]
+    costs = rng.choice(np.array(values), size=(h, w))
+    k = draw(st.integers(0, 12))
+    starts = np.stack((rng.integers(0, w, k), rng.integers(0, h, k)), 1)
+    goals = np.stack((rng.integers(0, w, k), rng.integers(0, h, k)), 1)
+    return costs, starts, goals
+
+
+def one_at_a_time(grid: PathGrid, starts, goals, **options):
+    return [grid.search(tuple(s), tuple(g), **options) for s, g in zip(starts.tolist(), goals.tolist(), strict=True)]
+
+
+def assert_same(batch, singles, first: int | None = None) -> None:
+    n = len(singles) if first is None else first
+    for i in range(n):
+        r = singles[i]
+        assert batch.found[i] == r.found, i
+        assert batch.expanded[i] == r.expanded, i
+        assert batch.hit_limit[i] == r.hit_limit, i
+        assert (batch.cost[i] == r.cost) or (math.isinf(batch.cost[i]) and math.isinf(r.cost)), i
+        assert batch.path(i) == r.walk_path, i
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=grids_and_queries(), options=OPTIONS)
+def test_search_many_is_search_one_at_a_time(case, options):
+    costs, starts, goals = case
+    grid = PathGrid(costs)
+    batch = grid.search_many(starts, goals, **options)
+    assert batch.served == len(starts)
+    assert_same(batch, one_at_a_time(grid, starts, goals, **options))
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=grids_and_queries(uniform=True), jps=st.booleans())
+def test_search_many_is_search_on_uniform_grids_too(case, jps):
+    costs, starts, goals = case
+    grid = PathGrid(costs)
+    options = {"algorithm": "jps"} if jps and grid.uniform else {}
+    assert_same(grid.search_many(starts, goals, **options), one_at_a_time(grid, starts, goals, **options))
+
+
+@settings(max_examples=120, deadline=None)
+@given(case=grids_and_queries(), budget=st.integers(0, 200))
+def test_node_budget_takes_queries_while_the_expansions_are_below_it(case, budget):
+    costs, starts, goals = case
+    grid = PathGrid(costs)
+    batch = grid.search_many(starts, goals, node_budget=budget)
+    singles = one_at_a_time(grid, starts, goals)
+    spent, served = 0, 0
+    for r in singles:  # the sequential rule, written out
+        if spent >= budget:
+            break
+        spent += r.expanded
+        served += 1
+    assert batch.served == served
+    assert_same(batch, singles, served)
+    assert (batch.status[served:] == STATUS_NOT_SERVED).all() and (batch.expanded[served:] == 0).all()
+
+
+@pytest.mark.parametrize("budget", [None, 0, 500, 5000])
+def test_threads_never_change_the_answers(budget):
+    rng = np.random.default_rng(4)
+    costs = np.where(rng.random((120, 160)) < 0.2, 0.0, rng.choice([0.85, 1.0, 1.6], size=(120, 160)))
+    grid = PathGrid(costs)
+    starts = np.stack((rng.integers(0, 160, 400), rng.integers(0, 120, 400)), 1)
+    goals = np.clip(starts + rng.integers(-25, 26, (400, 2)), 0, [159, 119])
+    one = grid.search_many(starts, goals, threads=1, node_budget=budget)
+    for threads in (2, 3, 4):
+        many = grid.search_many(starts, goals, threads=threads, node_budget=budget)
+        assert many.served == one.served
+        for name in ("found", "cost", "expanded", "status", "hit_limit", "offsets", "paths"):
+            assert np.array_equal(getattr(many, name), getattr(one, name)), (threads, name)
+    assert (one.status[: one.served] != STATUS_NOT_SERVED).all()
+
+
+def test_a_batch_marks_blocked_endpoints_and_start_equals_goal():
+    costs = np.ones((3, 3))
+    costs[1, 1] = 0
+    b = PathGrid(costs).search_many(np.array([[1, 1], [0, 0], [0, 0]]), np.array([[0, 0], [0, 0], [2, 2]]))
+    assert b.found.tolist() == [False, True, True] and b.cost[1] == 0 and b.path(1) == [(0, 0)]
+    assert b.status[0] != STATUS_FOUND and b.expanded[0] == 0 and b.path(0) == []
+
+
+# ------------------------------------------------------------------ the reference search
+class Hooked(AStar):
+    """Per-edge hooks: served by the pure-Python reference search."""
+
+    def cost(self, source, target):
+        return super().cost(source, target)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=grids_and_queries(), rule=st.sampled_from(RULES))
+def test_reference_and_kernel_agree_under_every_diagonal_rule(case, rule):
+    costs, starts, goals = case
+    terrain = np.where(costs > 0, (costs * 4).astype(np.int64), 0)  # ids: 0 blocked, else 4 * multiplier
+    table = {t: t / 4.0 for t in np.unique(terrain) if t}
+    kernel = AStar(terrain, diagonal=rule, terrain_costs=table)
+    reference = Hooked(terrain, diagonal=rule, terrain_costs=table)
+    for s, g in zip(starts.tolist(), goals.tolist(), strict=True):
+        a, b = kernel.search(tuple(s), tuple(g)), reference.search(tuple(s), tuple(g))
+        assert a.found == b.found, (s, g)
+        if a.found:
+            assert a.cost == pytest.approx(b.cost, rel=1e-9)
+        else:
+            assert math.isinf(a.cost) and math.isinf(b.cost)
+        if not (kernel.passable(*s) and kernel.passable(*g)):  # a blocked endpoint: neither searches
+            assert not a.found and a.expanded == b.expanded == 0
+
+
+def test_reference_refuses_a_blocked_start_like_the_kernel():
+    costs = np.ones((3, 3))
+    costs[0, 0] = 0
+    step = lambda a, b: float(costs[b[1], b[0]])  # noqa: E731
+    free = lambda c: bool(costs[c[1], c[0]] > 0)  # noqa: E731
+    for start, goal in (((0, 0), (2, 2)), ((0, 0), (0, 0)), ((2, 2), (0, 0))):
+        r = python_search(3, 3, start, goal, step, lambda a, b: 0.0, free)
+        k = PathGrid(costs).search(start, goal)
+        assert (r.found, r.expanded, r.path) == (k.found, k.expanded, k.path) == (False, 0, [])
+
+
+# ------------------------------------------------------------------ regions
+@settings(max_examples=150, deadline=None)
+@given(case=grids_and_queries(), rule=st.sampled_from(RULES))
+def test_regions_match_reachability_under_every_diagonal_rule(case, rule):
+    costs, starts, _goals = case
+    labels, _ = label_regions(costs, rule)
+    for s in starts.tolist():
+        if costs[s[1], s[0]] <= 0:
+            assert labels[s[1], s[0]] == 0
+            continue
+        reach = dijkstra(costs, tuple(s), rule)
+        same = labels == labels[s[1], s[0]]
+        assert {(x, y) for y, x in np.argwhere(same)} == set(reach), (s, rule)
+
+
+def test_one_obstacle_joins_no_more_than_four_steps_do():
+    # Two cells touching only at a corner, both side cells blocked: "one-obstacle" cannot cross.
+    costs = np.array([[1.0, 0.0], [0.0, 1.0]])
+    labels, n = label_regions(costs, "one-obstacle")
+    assert n == 2 and labels[0, 0] != labels[1, 1]
+    assert not PathGrid(costs).search((0, 0), (1, 1), diagonal="one-obstacle").found
+    labels, n = label_regions(costs, "always")
+    assert n == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=grids_and_queries(), rule=st.sampled_from(RULES), seed=st.integers(0, 2**32 - 1))
+def test_incremental_regions_equal_a_fresh_labelling(case, rule, seed):
+    from sim.geometry import CellRect
+
+    costs, _, _ = case
+    free = costs > 0
+    regions = Regions(free, rule)
+    rng = np.random.default_rng(seed)
+    h, w = free.shape
+    for _ in range(12):
+        x0, y0 = int(rng.integers(w)), int(rng.integers(h))
+        rect = CellRect(x0, y0, min(w, x0 + int(rng.integers(1, 5))), min(h, y0 + int(rng.integers(1, 5))))
+        block = rng.random((rect.height, rect.width)) < 0.5
+        free[rect.slices] = block
+        regions.update(rect, block)
+        fresh, n = label_regions(free.astype(float), rule)
+        pairs = {(int(a), int(b)) for a, b in zip(regions.labels.ravel(), fresh.ravel(), strict=True)}
+        assert len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})  # the same partition
+        assert regions.count == n
+        for label in np.unique(regions.labels[regions.labels > 0]):
+            assert regions.sizes[label] == (regions.labels == label).sum()
+    assert DIAGONAL_RULES[rule] >= 0

@@ -1,0 +1,266 @@
+"""Hostile and careless input: every bad file is one short line and exit status 2, never a traceback.
+
+Crafted the way an attacker or a careless user would: alias bombs, deep nesting, lone
+surrogates, duplicate keys, out-of-range colours, odd Moving AI headers, FIFOs and link
+loops, outputs that cannot be written; and the engine's boundary with exact messages.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+import yaml
+
+from sim.cli import main
+from sim.config import ConfigError, parse_config
+from sim.files import parse_yaml
+from sim.maps import MapError, load_map
+from sim.pathfinding import PathGrid, find_path
+from tests.conftest import ROOT
+
+# A "billion laughs" bomb: a few hundred bytes that expand to 9**8 strings.
+BOMB = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9) if i else ', '.join(['lol'] * 9)}]\n" for i in range(8))
+DEEP = "[" * 500 + "]" * 500
+
+BAD_MAPS = {
+    "bomb_width.yaml": (BOMB + "generator: island\nwidth: *l7\nheight: 10\n", "YAML aliases"),
+    "bomb_generator.yaml": (BOMB + "generator: *l7\nwidth: 10\nheight: 10\n", "YAML aliases"),
+    "bomb_legend.yaml": (BOMB + 'legend: {"~": *l7}\nrows: |\n  ~~\n', "YAML aliases"),
+    "bomb_animals.yaml": (BOMB + "rows: |\n  ~~\nanimals: {cow: *l7}\n", "YAML aliases"),
+    "deep.yaml": ("generator: island\nwidth: " + DEEP + "\nheight: 10\n", "nested more than 32 levels deep"),
+    "surrogate_rows.yaml": ('rows: "\\ud800~~"\n', ""),
+    "surrogate_legend.yaml": ('legend: {"\\ud800": water}\nrows: |\n  ~~\n', ""),
+    "dup_legend.yaml": ('legend:\n  "~": water\n  "~": sand\nrows: |\n  ~~\n', "duplicate key 'legend.~'"),
+    "dup_rows.yaml": ("rows: |\n  ~~\nrows: |\n  ..\n", "duplicate key 'rows' (first at line 1)"),
+    "spawn_species.yaml": (
+        "rows: |\n  ~~..\n  ~~..\nspawn:\n  cows: [[2, 0, 2, 2]]\n",
+        "unknown species 'cows' in 'spawn' (did you mean 'cow'?)",
+    ),
+    "spawn_nocell.yaml": (
+        "rows: |\n  ~~..\n  ~~..\nspawn:\n  cow: [[0, 0, 2, 2]]\n",
+        "spawn 'cow' area [0, 0, 2, 2] has no cell where cows can stand",
+    ),
+    "hex.map": ("type hexagonal\nheight 1\nwidth 2\nmap\n..\n", "map type 'hexagonal' is not supported"),
+    "blank_type.map": ("type\nheight 1\nwidth 2\nmap\n..\n", "expected 'type <value>'"),
+    "extra_rows.map": ("type octile\nheight 2\nwidth 2\nmap\n..\n..\n..\n..\n", "more rows than the header's height 2"),
+    "two_heights.map": ("type octile\nheight 4 5\nwidth 2\nmap\n..\n..\n..\n..\n", "expected 'height <value>'"),
+}
+
+BAD_CONFIGS = {
+    "bomb_seed.yaml": (BOMB + "seed: *l7\n", "YAML aliases"),
+    "bomb_budget.yaml": (BOMB + "search:\n  budget_ms: *l7\n", "YAML aliases"),
+    "bomb_colour.yaml": (BOMB + "colours:\n  rock: *l7\n", "YAML aliases"),
+    "bomb_species.yaml": (BOMB + "species: *l7\n", "YAML aliases"),
+    "bomb_costs.yaml": (BOMB + "species:\n  cow:\n    costs: *l7\n", "YAML aliases"),
+    "deep.yaml": ("seed: " + DEEP + "\n", "nested more than 32 levels deep"),
+    "rock_colour.yaml": (
+        "colours:\n  rock: [300, 0, 0]\n",
+        "key 'colours.rock[0]': expected a whole number from 0 to 255",
+    ),
+    "water_colour.yaml": ("colours:\n  water: [0, 300, 0]\n", "key 'colours.water[1]'"),
+    "colour_arity.yaml": ("colours:\n  water: [0, 3]\n", "key 'colours.water': expected a colour"),
+    "dup_key.yaml": ("seed: 1\nseed: 2\n", "duplicate key 'seed' (first at line 1)"),
+    "dup_nested.yaml": ("search:\n  budget_ms: 2\n  budget_ms: 3\n", "duplicate key 'search.budget_ms'"),
+    "all_zero.yaml": (
+        "species:\n  water:\n    costs: {water: 0}\n",
+        "key 'species.water.costs': every terrain costs 0",
+    ),
+}
+
+
+def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--headless", "--frames", "1", *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )  # fmt: skip
+
+
+def assert_one_line(r: subprocess.CompletedProcess, path: object, fragment: str) -> None:
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"error: {path}"), r.stderr
+    assert fragment in r.stderr, r.stderr
+    assert len(r.stderr) < 300  # every quoted value is cut short
+
+
+@pytest.mark.parametrize("name", sorted(BAD_MAPS))
+def test_bad_map_file_is_one_line_and_exit_2(tmp_path, name):
+    text, fragment = BAD_MAPS[name]
+    path = tmp_path / name
+    path.write_text(text)
+    assert_one_line(run_cli("--map", str(path)), path, fragment)
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CONFIGS))
+def test_bad_config_file_is_one_line_and_exit_2(tmp_path, name):
+    text, fragment = BAD_CONFIGS[name]
+    path = tmp_path / name
+    path.write_text(text)
+    assert_one_line(run_cli("--config", str(path)), path, fragment)
+
+
+def test_an_alias_bomb_costs_almost_no_memory(tmp_path):
+    path = tmp_path / "bomb.yaml"
+    path.write_text(BOMB + "generator: island\nwidth: *l7\nheight: 10\n")
+    tracemalloc.start()
+    try:
+        with pytest.raises(MapError, match="YAML aliases"):
+            load_map(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5 * 2**20
+
+
+@pytest.mark.parametrize("loader", ["CSafeLoader", "SafeLoader"])
+def test_lone_surrogates_are_refused_by_either_yaml_loader(monkeypatch, loader):
+    import sim.files
+
+    monkeypatch.setattr(sim.files, "SafeLoader", getattr(yaml, loader, yaml.SafeLoader))
+    for text in ('rows: "\\ud800~~"\n', 'legend: {"\\ud800": water}\n'):
+        with pytest.raises(MapError) as info:
+            parse_yaml(text, "m.yaml", MapError)
+        assert str(info.value).startswith("m.yaml:1: ") and "\n" not in str(info.value)
+
+
+def test_duplicate_keys_anywhere_are_refused_with_their_line():
+    with pytest.raises(ConfigError, match=r"^c.yaml:4: duplicate key 'species.cow.speed' \(first at line 3\)$"):
+        parse_yaml("species:\n  cow:\n    speed: 2\n    speed: 3\n", "c.yaml", ConfigError)
+
+
+def test_a_species_that_config_makes_homeless_names_the_config_key(make_app, tmp_path):
+    # count 0 in the config, but the map asks for some: the config key is named, not "(they need )"
+    from dataclasses import replace
+
+    from sim.config import load_config
+    from sim.maps import parse_map
+    from sim.simulation import Simulation
+
+    config = load_config(ROOT / "config.yaml")
+    water = replace(config.species["water"], count=0, costs={k: 0.0 for k in config.species["water"].costs})
+    config = replace(config, species={**config.species, "water": water})
+    data = parse_map(yaml.safe_load("rows: |\n  ~~..\nanimals: {water: 3}\n"), tmp_path / "m.yaml")
+    with pytest.raises(MapError, match=r"key 'species.water.costs' makes every terrain impassable for water creatures"):
+        Simulation(config, data)
+
+
+def test_a_folder_a_fifo_and_a_link_loop_say_what_they_are(tmp_path):
+    folder = tmp_path / "maps.yaml"
+    folder.mkdir()
+    assert_one_line(run_cli("--map", str(folder)), folder, "is a folder, not a file")
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    assert_one_line(run_cli("--map", str(fifo), timeout=60), fifo, "is a FIFO (named pipe), not a regular file")
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    assert_one_line(run_cli("--map", str(a)), a, "symbolic link loop")
+    conf = tmp_path / "conf.yaml"
+    conf.mkdir()
+    assert_one_line(run_cli("--config", str(conf)), conf, "is a folder, not a file")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--frames", "0"], "error: --frames must be >= 1, got 0"),
+        (["--frames", "abc"], "error: argument --frames: invalid int value: 'abc'"),
+        (["--agents", "-5"], "error: --agents must be >= 0, got -5"),
+        (["--json", "{missing}/out.json"], "error: --json {missing}/out.json: folder {missing} does not exist"),
+        (["--json", "{tmp}"], "error: --json {tmp}: is a folder; give a file name"),
+        (["--screenshot", "{missing}/s.png"], "error: --screenshot {missing}/s.png: folder {missing} does not exist"),
+        (["--screenshot", "{tmp}"], "error: --screenshot {tmp}: is a folder; give a file name"),
+    ],
+)
+def test_bad_options_are_one_line_before_anything_runs(tmp_path, args, message):
+    fill = {"tmp": str(tmp_path), "missing": str(tmp_path / "nope")}
+    args = [a.format(**fill) for a in args]
+    r = run_cli(*args)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(message.format(**fill)), r.stderr
+    assert "frames:" not in r.stdout  # refused before the run, not after it
+
+
+def test_quoted_values_are_cut_short():
+    with pytest.raises(ConfigError) as info:
+        parse_config({"seed": "x" * 10_000})
+    assert len(str(info.value)) < 200 and "…" in str(info.value)
+    with pytest.raises(ConfigError) as info:
+        parse_config({"colours": {"rock": list(range(100_000))}})
+    assert len(str(info.value)) < 250
+
+
+def test_the_main_function_gives_the_same_one_line(tmp_path, capsys):
+    path = tmp_path / "m.yaml"
+    path.write_text(BOMB + "generator: island\nwidth: *l7\nheight: 10\n")
+    assert main(["--headless", "--frames", "1", "--map", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "YAML aliases" in err
+
+
+# ------------------------------------------------------------------ the engine's boundary
+def test_multipliers_too_large_to_add_up_safely_are_refused():
+    costs = np.ones((4, 5))
+    costs[1, 2] = 1e300
+    with pytest.raises(ValueError) as info:
+        find_path(costs, (0, 0), (4, 3))
+    assert str(info.value) == (
+        "costs must be at most 1e+12 where passable (0, negative, NaN or inf mark impassable cells), "
+        "got 1e+300 at (2, 1)"
+    )
+    grid = PathGrid(np.ones((4, 5)))
+    with pytest.raises(ValueError, match=r"^patch must be at most 1e\+12 where passable"):
+        grid.update(0, 0, np.full((1, 1), 1e13))
+    # Just under the limit is fine, and the cost stays finite and optimal.
+    costs[1, 2] = 1e12
+    r = find_path(costs, (0, 1), (4, 1))
+    assert r.found and np.isfinite(r.cost) and r.cost == pytest.approx(4 + 2 * (np.sqrt(2) - 1) + 0, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "message"),
+    [
+        (lambda g: g.search((0, 0), (4, 3), trace=_ro(np.zeros(10, np.int32))), ValueError,
+         "trace must be writeable, got a read-only array"),
+        (lambda g: g.search((0, 0), (4, 3), record=_ro(np.zeros((4, 5), np.int32))), ValueError,
+         "record must be writeable, got a read-only array"),
+        (lambda g: g.search((0, 0), (4, 3), diagonal=["never"]), TypeError, "diagonal must be a string, got ['never']"),
+        (lambda g: g.search((0, 0), (4, 3), heuristic=3), TypeError, "heuristic must be a string, got 3"),
+        (lambda g: g.search((0, 0), (4, 3), algorithm=None), TypeError, "algorithm must be a string, got None"),
+        (lambda g: g.update(0, 0, np.ones(4)), ValueError,
+         "patch must be 2-D (indexed [y, x]), got 1-D with shape (4,)"),
+        (lambda g: g.update(0, 0, "abc"), TypeError, "patch must be a numpy array, not str"),
+        (lambda g: g.update(1.5, 0, np.ones((1, 1))), TypeError, "x0 must be an int, got 1.5"),
+        (lambda g: g.update(0, True, np.ones((1, 1))), TypeError, "y0 must be an int, got True"),
+        (lambda g: g.update(4, 0, np.ones((1, 2))), ValueError,
+         "patch of width 2 and height 1 at (4, 0) does not fit the grid of width 5 and height 4"),
+        (lambda g: g.search_many(np.array([[0, 0]]), np.array([[9, 0]])), ValueError,
+         "goals[0] (9, 0) is outside the grid of width 5 and height 4"),
+        (lambda g: g.search_many(np.array([[0.5, 0]]), np.array([[1, 0]])), TypeError,
+         "starts must be a (k, 2) array of int (x, y) points, got dtype float64"),
+        (lambda g: g.search_many(np.zeros(2, int), np.zeros((1, 2), int)), ValueError,
+         "starts must have shape (k, 2), got (2,)"),
+        (lambda g: g.search_many(np.zeros((2, 2), int), np.zeros((1, 2), int)), ValueError,
+         "starts and goals must have the same length, got 2 and 1"),
+        (lambda g: g.search_many(np.zeros((1, 2), int), np.zeros((1, 2), int), node_budget=-1), ValueError,
+         "node_budget must be >= 0, got -1"),
+        (lambda g: g.search_many(np.zeros((1, 2), int), np.zeros((1, 2), int), node_budget=1.5), TypeError,
+         "node_budget must be an int or None, got 1.5"),
+    ],
+)  # fmt: skip
+def test_engine_boundary_errors_are_exact(call, exc, message):
+    with pytest.raises(exc) as info:
+        call(PathGrid(np.ones((4, 5))))
+    assert str(info.value) == message
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
