@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.movingai import GROUND, Scenario, ground_costs, read_map, read_scenarios
-from sim.pathfinding import PathGrid
+from sim.pathfinding import PathGrid, warm_up
 
 UNIT = 100_000  # tcod works in integers
 
@@ -145,6 +145,45 @@ def summary(name: str, rows: list[dict]) -> str:
     )
 
 
+def demo_queries(agents: int = 2000, seed: int = 1) -> None:
+    """The demo's own queries (wander goals on the island, per species): one ``search_many``
+    call against a loop of ``search``, same answers, median of 5 runs each."""
+    from sim.config import load_config
+    from sim.maps import load_map, resolve_map
+    from sim.simulation import Simulation, species_counts
+
+    config = load_config()
+    sim = Simulation(config, load_map(resolve_map("island")), counts=species_counts(config, agents))
+    rng = np.random.default_rng(seed)
+    print("the demo's wander queries on the island (one species' batch):")
+    head = ("species", "queries", "expanded", "loop µs/q", "batch µs/q", "batch 2 thr", "speed-up")
+    print(f"{head[0]:<10}{head[1]:>8}{head[2]:>10}{head[3]:>11}{head[4]:>12}{head[5]:>12}{head[6]:>9}")
+    for sp in sim.species:
+        mine = np.flatnonzero(sim.agents.species == sp.index)
+        goals, ok = sp.pick_goals(sim.agents.cell[mine], rng)
+        _demo_row(sp, sim.agents.cell[mine][ok], goals[ok])
+
+
+def _demo_row(sp, starts: np.ndarray, goals: np.ndarray) -> None:
+    grid = sp.grid
+    options = {"diagonal": sp.astar.diagonal, "max_nodes": sp.astar.max_nodes}
+    pairs = list(zip(map(tuple, starts.tolist()), map(tuple, goals.tolist()), strict=True))
+
+    def loop():
+        return [grid.search(s, g, **options) for s, g in pairs]
+
+    def batch(threads):
+        return grid.search_many(starts, goals, threads=threads, **options)
+
+    singles, one = loop(), batch(1)
+    assert all(one.expanded[i] == r.expanded and one.path(i) == r.walk_path for i, r in enumerate(singles))
+    t_loop, t_one, t_two = (statistics.median(best_of(f, 1)[0] for _ in range(5))
+                            for f in (loop, lambda: batch(1), lambda: batch(2)))  # fmt: skip
+    k = len(pairs)
+    print(f"{sp.key:<10}{k:>8}{one.expanded.mean():>10.0f}{t_loop / k * 1e6:>11.1f}{t_one / k * 1e6:>12.1f}"
+          f"{t_two / k * 1e6:>12.1f}{t_loop / t_one:>8.1f}x")  # fmt: skip
+
+
 def first_search_seconds() -> float:
     """Seconds from a new process's start to its first search's answer (kernel from cache)."""
     code = (
@@ -170,9 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no .map files in {args.maps}", file=sys.stderr)
         return 2
     rng = np.random.default_rng(args.seed)
-    grid = PathGrid(np.ones((4, 4)))  # compile/load the kernels before timing
-    grid.search((0, 0), (3, 3))
-    grid.search((0, 0), (3, 3), algorithm="jps")
+    warm_up()  # compile/load the kernels before timing
 
     print("median µs per query; exp = expansions per query; ns/exp for A*; ratios of medians to tcod;")
     print("optimal = share within the printed precision of the listed length (A*/JPS/tcod)")
@@ -196,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             f"pure-Python peer pathfinding on {len(py_pooled)} random queries ({args.python_queries} per map):"
             f" median {pf:.0f} µs vs engine A* {ours:.0f} µs on the same queries ({pf / ours:.0f}x); optimal {ok:.0%}"
         )
+    demo_queries()
     print(f"first search in a new process (imports + kernel from cache): {first_search_seconds():.2f} s")
     return 0
 
