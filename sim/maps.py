@@ -294,9 +294,14 @@ def save_map(
     spawn: dict[str, list[CellRect]] | None = None,
     animals: dict[str, int] | None = None,
 ) -> Path:
-    """Write the map as ``<stem>-edited.yaml`` next to ``source`` (or in ``fallback_dir`` if
-    that folder is not writable); never overwrites: ``-edited-2``, ``-edited-3``, … ."""
-    directory = source.parent if source is not None and os.access(source.parent, os.W_OK) else fallback_dir
+    """Write the map as ``<stem>-edited.yaml`` next to ``source``, or in ``fallback_dir`` when the
+    source is a bundled map (never written to) or its folder is not writable; never
+    overwrites: ``-edited-2``, ``-edited-3``, … ."""
+    from .resources import is_bundled
+
+    beside = source is not None and not is_bundled(source) and os.access(source.parent, os.W_OK)
+    directory = source.parent if beside else fallback_dir
+    directory.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"-edited(-\d+)?$", "", source.stem if source is not None else re.sub(r"\W+", "-", name).lower())
     n = 1
     while True:

@@ -18,6 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_MAPS = ("archipelago.yaml", "fortress.yaml", "island.yaml", "river.yaml", "tutorial.yaml")
 
 
+@pytest.fixture(autouse=True)
+def private_user_folder(tmp_path, monkeypatch):
+    """Tests never write into the real user's folder (saved maps go to ASTAR_ISLAND_HOME)."""
+    monkeypatch.setenv("ASTAR_ISLAND_HOME", str(tmp_path / "user"))
+
+
 @pytest.fixture
 def maps_copy(tmp_path) -> Path:
     """A folder holding a copy of the shipped maps only."""

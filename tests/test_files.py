@@ -189,6 +189,21 @@ def test_saved_map_loads_back_identical_and_is_never_overwritten(tmp_path):
     assert (load_map(src).terrain == m.terrain).all()  # the original is untouched
 
 
+def test_a_users_map_saves_beside_it_a_bundled_map_into_the_user_folder(tmp_path):
+    own = tmp_path / "mine"
+    own.mkdir()
+    src = write(own, "tiny.yaml", GOOD_ROWS)
+    m = load_map(src)
+    user = tmp_path / "user-maps"
+    assert save_map(m.name, m.terrain, src, user).parent == own  # the user's folder: next to the original
+    bundled = ROOT / "maps" / "tutorial.yaml"
+    b = load_map(bundled)
+    before = sorted(p.name for p in (ROOT / "maps").iterdir())
+    out = save_map(b.name, b.terrain, bundled, user)
+    assert out == user / "tutorial-edited.yaml"  # never written among the bundled maps
+    assert sorted(p.name for p in (ROOT / "maps").iterdir()) == before
+
+
 def test_generated_map_saves_as_rows_and_round_trips(tmp_path):
     m = load_map(ROOT / "maps" / "archipelago.yaml")
     out = save_map(m.name, m.terrain, None, tmp_path)

@@ -21,6 +21,7 @@ from ..instruments import SearchInstruments
 from ..maps import MapData, MapError, list_maps, load_map, save_map
 from ..pathfinding import warm_up
 from ..regions import label_regions
+from ..resources import user_maps_dir
 from ..simulation import Simulation
 from .keys import KeyTable, key
 from .modes import Mode, PlayMode
@@ -56,7 +57,8 @@ class App:
         screenshot_dir: Path = Path("screenshots"),
     ) -> None:
         self.config = config
-        self.maps_dir = maps_dir
+        self.maps_dir = maps_dir  # the bundled maps (never written to)
+        self.user_maps_dir = user_maps_dir()  # where saved maps go; the picker lists both
         self.screenshot_dir = screenshot_dir
         pygame.display.init()
         pygame.font.init()
@@ -168,7 +170,8 @@ class App:
 
     # ---------------------------------------------------------------- maps and files
     def list_maps(self) -> list[Path]:
-        return list_maps(self.maps_dir)
+        """The bundled maps, then the user's saved ones."""
+        return list_maps(self.maps_dir) + list_maps(self.user_maps_dir)
 
     def load(self, path: Path) -> bool:
         """Swap to the map at ``path``; on a bad map say so on screen and keep the current one."""
@@ -200,7 +203,9 @@ class App:
         source = Path(self.sim.world.source) if self.sim.world.source else None
         try:
             m = self.sim.map
-            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.maps_dir, m.spawn, m.animals)
+            path = save_map(
+                self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals
+            )
         except OSError as exc:
             self.message(f"could not save the map: {exc}", WARN, 10)
             return None
