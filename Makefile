@@ -35,6 +35,7 @@ bench: $(VENV)/.dev-installed
 	$(PY) -m bench.kernel --maps $(MAPS)
 	$(PY) -m bench.demo
 	$(PY) -m bench.soak --steps 20000
+	$(PY) -m bench.yaml_load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -46,3 +46,11 @@ def test_kernel_benchmark_refuses_an_empty_folder(tmp_path):
         timeout=120,
     )
     assert r.returncode == 2 and r.stderr.strip() == f"error: no .map files in {tmp_path}"
+
+
+def test_yaml_benchmark_loads_a_saved_map_with_both_loaders(capsys):
+    from bench import yaml_load
+
+    yaml_load.main(["--size", "64", "--repeat", "1"])
+    out = capsys.readouterr().out
+    assert "CSafeLoader" in out and "x faster" in out and "load_map" in out
