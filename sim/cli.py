@@ -1,4 +1,5 @@
-"""Command line: ``python main.py [--config PATH] [--map NAME|PATH] [--headless ...]``.
+"""Command line: ``python main.py [--config PATH] [--map NAME|PATH] [--headless ...]``, and
+``python main.py convert SRC DST`` (maps between YAML, Tiled and Moving AI formats).
 
 A bad config or map file, or a bad option, ends the program with one line on stderr
 naming the file, the line or key and what is wrong, and exit status 2: never a traceback.
@@ -28,9 +29,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = _Parser(prog="main.py", description="Animals finding their way across an island with A*.")
+    ap = _Parser(
+        prog="main.py",
+        description="Animals finding their way across an island with A*.",
+        epilog="Convert maps: main.py convert SRC DST (see main.py convert --help).",
+    )
     ap.add_argument("--config", type=Path, default=None, help="settings file (default: the bundled config.yaml)")
-    ap.add_argument("--map", help="map name in maps/ or a path to a .yaml or Moving AI .map file")
+    ap.add_argument("--map", help="map name in maps/, or a .yaml, Tiled .tmx/.tmj/.json or Moving AI .map file")
     ap.add_argument("--headless", action="store_true", help="run without a window and print figures")
     ap.add_argument("--frames", type=int, default=600, help="headless: frames to run (default 600)")
     ap.add_argument("--agents", type=int, help="number of animals, split in the config's ratio")
@@ -58,7 +63,47 @@ def check_output(option: str, path: Path | None) -> None:
         raise UsageError(f"{option} {path}: folder {parent} is not writable")
 
 
+def convert_main(argv: list[str]) -> int:
+    """``convert SRC DST [--force] [--config PATH]``: one line on success, one line and status 2 on error."""
+    ap = _Parser(
+        prog="main.py convert",
+        description="Convert a map between YAML (.yaml), Tiled (.tmx, .tmj, .json) and Moving AI (.map) files.",
+    )
+    ap.add_argument("src", type=Path, help="the map to read")
+    ap.add_argument("dst", type=Path, help="the file to write; its ending picks the format")
+    ap.add_argument("--force", action="store_true", help="replace DST if it exists")
+    ap.add_argument("--config", type=Path, default=None, help="settings whose colours the Tiled tileset shows")
+    args = ap.parse_args(argv)
+    from .config import ConfigError, load_config
+    from .convert import convert
+    from .maps import MapError
+
+    try:
+        config = load_config(args.config or default_config_path())
+        written = convert(
+            args.src,
+            args.dst,
+            colours=config.terrain_colours(),
+            force=args.force,
+            max_size=(config.max_map_width, config.max_map_height),
+        )
+    except (ConfigError, MapError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {args.dst}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print("wrote " + " and ".join(str(p) for p in written))
+    if args.dst.suffix.lower() == ".map":
+        print("note: a Moving AI map keeps only ground, trees, swamp, water and walls: sand became ground '.', "
+              "mountain and rock '@'; name, description, spawn areas and counts are not kept")  # fmt: skip
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["convert"]:
+        return convert_main(argv[1:])
     args = parse_args(argv)
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # no sound: never wait for an audio device
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -42,6 +42,8 @@ from .mapdata import MapData, MapError
 from .mapgen import generate_island
 from .movingai import load_movingai
 from .terrain import DEFAULT_LEGEND, Terrain, parse_terrain
+from .tiled import READS as TILED_READS
+from .tiled import read_tiled
 
 MAP_KEYS = (
     "name",
@@ -59,14 +61,14 @@ MAP_KEYS = (
     "roughness",
 )
 GENERATORS = ("island",)
-#: File name endings the loader and the map picker know.
-MAP_SUFFIXES = (".yaml", ".yml", ".map")
+#: File name endings the loader and the map picker know (Tiled tilesets, .tsx/.tsj, are not maps).
+MAP_SUFFIXES = (".yaml", ".yml", ".map", ".tmx", ".tmj", ".json")
 
 __all__ = ["MapData", "MapError", "list_maps", "load_map", "parse_map", "resolve_map", "save_map"]
 
 
 def list_maps(directory: Path) -> list[Path]:
-    """The map files in ``directory`` (YAML and Moving AI), sorted by name."""
+    """The map files in ``directory`` (YAML, Moving AI and Tiled), sorted by name."""
     if not directory.is_dir():
         return []
     return sorted(p for p in directory.iterdir() if p.suffix in MAP_SUFFIXES and p.is_file())
@@ -86,7 +88,7 @@ def resolve_map(name: str, directory: Path | None = None) -> Path:
     if os.path.lexists(direct):
         check_file(direct, MapError)  # raises, saying what it is, unless a regular file
         return direct
-    for candidate in (directory / name, directory / f"{name}.yaml", directory / f"{name}.map"):
+    for candidate in (directory / name, *(directory / f"{name}{suffix}" for suffix in MAP_SUFFIXES)):
         if candidate.is_file():
             return candidate
     known = [p.stem for p in list_maps(directory)]
@@ -95,10 +97,13 @@ def resolve_map(name: str, directory: Path | None = None) -> Path:
 
 
 def load_map(path: str | Path, *, max_size: tuple[int, int] = (2048, 2048)) -> MapData:
-    """Load a ``.yaml`` map or a Moving AI ``.map``; ``max_size`` is (width, height) at most."""
+    """Load a ``.yaml`` map, a Moving AI ``.map`` or a Tiled map (``.tmx``, ``.tmj``, ``.json``);
+    ``max_size`` is (width, height) at most."""
     path = Path(path)
     if path.suffix == ".map":
         return load_movingai(path, max_size)
+    if path.suffix.lower() in TILED_READS:
+        return _load_tiled(path, max_size)
     doc = load_yaml(path, MapError)
     return parse_map(doc.data, path, max_size=max_size, lines=doc.lines)
 
@@ -134,6 +139,16 @@ def parse_map(
     spawn = _spawn(data.get("spawn"), terrain.shape, check)
     animals = _animals(data.get("animals"), check)
     return MapData(name, terrain, description, spawn, path, kind, animals)
+
+
+def _load_tiled(path: Path, max_size: tuple[int, int]) -> MapData:
+    """A Tiled map, its spawn areas (object layer 'spawn') and counts (properties 'animals.<species>')."""
+    data, doc = read_tiled(path, max_size)
+    check = Checker(path, MapError, doc.lines, name_keys=False)
+    data.spawn = _spawn(doc.spawn or None, data.terrain.shape, check)
+    counts = {k.split(".", 1)[1]: v for k, v in doc.properties.items() if k.startswith("animals.")}
+    data.animals = _animals(counts or None, check)
+    return data
 
 
 def _legend(data: dict, check: Checker) -> dict[str, Terrain]:

@@ -15,7 +15,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The maps the project ships (tests never depend on maps a user saved into maps/).
-SHIPPED_MAPS = ("archipelago.yaml", "fortress.yaml", "island.yaml", "river.yaml", "tutorial.yaml")
+SHIPPED_MAPS = ("archipelago.yaml", "fortress.yaml", "island.yaml", "lagoon.tmx", "river.yaml", "tutorial.yaml")
+#: Files the shipped maps use that are not maps themselves (the Tiled map's tileset and its image).
+SHIPPED_FILES = ("terrain.tsx", "terrain.png")
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +33,7 @@ def maps_copy(tmp_path) -> Path:
 
     folder = tmp_path / "maps"
     folder.mkdir()
-    for name in SHIPPED_MAPS:
+    for name in SHIPPED_MAPS + SHIPPED_FILES:
         shutil.copy(ROOT / "maps" / name, folder / name)
     return folder
 

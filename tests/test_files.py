@@ -157,7 +157,8 @@ def test_a_map_may_name_its_own_animal_counts(tmp_path, capsys):
 
 def test_shipped_maps_cover_the_brief():
     maps = {p.stem: load_map(p) for p in list_maps(ROOT / "maps") if p.name in SHIPPED_MAPS}
-    assert {"island", "tutorial", "archipelago", "river", "fortress"} <= set(maps)
+    assert {"island", "tutorial", "archipelago", "river", "fortress", "lagoon"} <= set(maps)
+    assert maps["lagoon"].kind == "tiled" and maps["lagoon"].spawn and maps["lagoon"].animals
     h, w = maps["island"].terrain.shape
     assert 140 <= w <= 180 and 90 <= h <= 110
     h, w = maps["tutorial"].terrain.shape

@@ -203,9 +203,7 @@ class App:
         source = Path(self.sim.world.source) if self.sim.world.source else None
         try:
             m = self.sim.map
-            path = save_map(
-                self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals
-            )
+            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals)
         except OSError as exc:
             self.message(f"could not save the map: {exc}", WARN, 10)
             return None
