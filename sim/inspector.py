@@ -3,12 +3,53 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from .agents import Outcome, State
 from .observe import SearchEvent
 from .simulation import Simulation
+from .terrain import Terrain
+
+
+@dataclass(frozen=True)
+class SpeciesAtCell:
+    """How one species sees a cell: its cost multiplier there (0 = impassable) and region id."""
+
+    label: str
+    multiplier: float
+    region: int
+
+
+@dataclass(frozen=True)
+class CellInfo:
+    """The readout of one cell: where, what terrain, and how each species sees it."""
+
+    x: int
+    y: int
+    terrain: Terrain
+    species: tuple[SpeciesAtCell, ...]
+
+    def text(self) -> str:
+        """ "(12, 7) grass   cows ×1 region 3   birds ×1.5 region 1   water creatures impassable" """
+        parts = [f"({self.x}, {self.y}) {self.terrain.label}"]
+        for s in self.species:
+            parts.append(
+                f"{s.label} impassable" if s.multiplier == 0 else f"{s.label} ×{s.multiplier:g} region {s.region}"
+            )
+        return "   ".join(parts)
+
+
+def cell_info(sim: Simulation, x: int, y: int) -> CellInfo | None:
+    """What is at cell ``(x, y)``, or None outside the map."""
+    if not sim.world.inside(x, y):
+        return None
+    each = tuple(
+        SpeciesAtCell(sp.label, float(sp.grid.cost_block(x, y, x + 1, y + 1)[0, 0]), int(sp.regions[y, x]))
+        for sp in sim.species
+    )
+    return CellInfo(x, y, Terrain(int(sim.world.terrain[y, x])), each)
 
 
 def pick_animal(sim: Simulation, x: float, y: float, radius: float = 1.0) -> int | None:

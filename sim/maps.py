@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,16 +97,18 @@ def resolve_map(name: str, directory: Path | None = None) -> Path:
     raise MapError(f"{short(name)[1:-1]}: map not found{hint}")
 
 
-def load_map(path: str | Path, *, max_size: tuple[int, int] = (2048, 2048)) -> MapData:
+def load_map(
+    path: str | Path, *, max_size: tuple[int, int] = (2048, 2048), progress: Callable[[float], None] | None = None
+) -> MapData:
     """Load a ``.yaml`` map, a Moving AI ``.map`` or a Tiled map (``.tmx``, ``.tmj``, ``.json``);
-    ``max_size`` is (width, height) at most."""
+    ``max_size`` is (width, height) at most; ``progress(fraction)`` is told how a generator gets on."""
     path = Path(path)
     if path.suffix == ".map":
         return load_movingai(path, max_size)
     if path.suffix.lower() in TILED_READS:
         return _load_tiled(path, max_size)
     doc = load_yaml(path, MapError)
-    return parse_map(doc.data, path, max_size=max_size, lines=doc.lines)
+    return parse_map(doc.data, path, max_size=max_size, lines=doc.lines, progress=progress)
 
 
 def parse_map(
@@ -114,6 +117,7 @@ def parse_map(
     text: str = "",
     max_size: tuple[int, int] = (2048, 2048),
     lines: dict[str, int] | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> MapData:
     """Validate parsed YAML ``data`` (read from ``path``; ``lines`` or ``text`` give line numbers)."""
     if lines is None:
@@ -133,7 +137,7 @@ def parse_map(
     if ("rows" in data) == ("generator" in data):
         raise MapError(f"{path}: a map needs exactly one of 'rows' (drawn) or 'generator' (generated)")
     if "generator" in data:
-        terrain, kind = _generate(data, check, max_size), "generated"
+        terrain, kind = _generate(data, check, max_size, progress), "generated"
     else:
         terrain, kind = _rows(data, check, max_size), "yaml"
     spawn = _spawn(data.get("spawn"), terrain.shape, check)
@@ -219,7 +223,9 @@ def _rows(data: dict, check: Checker, max_size: tuple[int, int]) -> np.ndarray:
     return terrain
 
 
-def _generate(data: dict, check: Checker, max_size: tuple[int, int]) -> np.ndarray:
+def _generate(
+    data: dict, check: Checker, max_size: tuple[int, int], progress: Callable[[float], None] | None = None
+) -> np.ndarray:
     if data["generator"] not in GENERATORS:
         check.fail(
             "generator", f"unknown generator {short(data['generator'])}; expected one of {', '.join(GENERATORS)}"
@@ -235,7 +241,7 @@ def _generate(data: dict, check: Checker, max_size: tuple[int, int]) -> np.ndarr
     islands = check.integer("islands", data.get("islands", 1), 1, 64)
     land = check.number("land", data.get("land", 0.45), 0.05, 0.95)
     rough = check.number("roughness", data.get("roughness", 0.5), 0.0, 1.0)
-    return generate_island(width, height, seed=seed, islands=islands, land=land, roughness=rough)
+    return generate_island(width, height, seed=seed, islands=islands, land=land, roughness=rough, progress=progress)
 
 
 def _spawn(raw: Any, shape: tuple[int, int], check: Checker) -> dict[str, list[CellRect]]:

@@ -15,15 +15,15 @@ import numpy as np
 
 from .agents import Agents, State
 from .config import Config
+from .editing import Editing
 from .geometry import CellRect
+from .history import EditHistory
 from .mapdata import MapData, MapError
 from .observe import SearchObserver
 from .planner import Planner
-from .replan import rescue_stranded, stop_crossing
 from .scheduler import SearchBudget, SearchQueue
 from .species import SPECIES, SpeciesRuntime
 from .stats import FrameStats
-from .terrain import Terrain, parse_terrain
 from .world import World
 
 
@@ -79,7 +79,7 @@ def fit_counts(
     return out, notices
 
 
-class Simulation:
+class Simulation(Editing):
     """The island and its animals. ``clock`` is the search budget's clock (see :mod:`sim.scheduler`)."""
 
     def __init__(
@@ -94,6 +94,7 @@ class Simulation:
         self.stats = FrameStats()
         self.totals = {"searches": 0, "expanded": 0, "failed": 0, "capped": 0, "replans": 0}
         self._replans_pending = 0  # re-plans caused by painting since the last step
+        self.history = EditHistory()
         s = config.search
         self.queue = SearchQueue()
         self.budget = SearchBudget(s.budget_ms, clock, s.node_cost_us, s.call_cost_us)
@@ -183,38 +184,14 @@ class Simulation:
             self.totals[key] += getattr(stats, key)
         return stats
 
-    # ------------------------------------------------------------------ editing
-    def paint(self, cx: int, cy: int, radius: int, terrain: int | str | None) -> CellRect | None:
-        """Paint ``terrain`` (a :class:`Terrain`, its id or name; ``None`` = the map's original)
-        in a disc of ``radius`` cells around ``(cx, cy)``; animals whose path it cuts re-plan."""
-        if isinstance(terrain, str):
-            terrain = parse_terrain(terrain)
-        elif terrain is not None and not 0 <= int(terrain) < len(Terrain):
-            raise ValueError(
-                f"terrain must be a terrain id from 0 to {len(Terrain) - 1}, a name or None, got {terrain!r}"
-            )
-        w, h = self.world.width, self.world.height
-        box = CellRect(cx - radius, cy - radius, cx + radius + 1, cy + radius + 1).clip(w, h)
-        if box is None:
-            return None
-        before = self.world.terrain[box.slices].copy()
-        rect = self.world.paint(cx, cy, radius, terrain)
-        if rect is not None:
-            self._after_change(rect, before)
-        return rect
-
-    def reset_map(self) -> CellRect | None:
-        """Restore the whole map to its original terrain."""
-        before = self.world.terrain.copy()
-        rect = self.world.reset()
-        if rect is not None:
-            self._after_change(rect, before)
-        return rect
-
-    def _after_change(self, rect: CellRect, before: np.ndarray) -> None:
-        changed = self.world.terrain[rect.slices] != before[: rect.height, : rect.width]
-        self._replans_pending += stop_crossing(self.agents, self.species, self.world.width, rect, changed)
-        self._replans_pending += rescue_stranded(self.agents, self.species)
+    def advance(self, dt: float, steps: int = 1) -> FrameStats:
+        """One frame of ``steps`` steps of ``dt`` seconds (0 while paused, 2 at 2x, ...); ``stats``
+        then holds the frame's figures, all its steps together."""
+        frame = FrameStats(waiting=len(self.queue))
+        for _ in range(steps):
+            frame.merge(self.step(dt))
+        self.stats = frame
+        return frame
 
     # ------------------------------------------------------------------ population & maps
     def add_animals(self, total: int) -> None:
@@ -226,10 +203,20 @@ class Simulation:
 
     def remove_animals(self, total: int) -> None:
         """Remove the ``total`` most recently added animals."""
-        keep = np.arange(self.agents.n) < max(0, self.agents.n - total)
+        self.remove(np.arange(self.agents.n) < max(0, self.agents.n - total))
+
+    def remove(self, keep: np.ndarray) -> None:
+        """Keep only the animals where ``keep`` is true (the queue and the observers follow)."""
         remap = self.agents.keep(keep)
         self.queue.remap(remap)
         self.observer.renumbered(remap)
+
+    def apply_config(self, config: Config) -> list[str]:
+        """Use ``config`` from now on: costs, speeds, counts, search settings take effect at once
+        (see :mod:`sim.reconfigure`); returns what changed, in words."""
+        from .reconfigure import apply_config
+
+        return apply_config(self, config)
 
     def load_map(self, map_data: MapData, counts: dict[str, int] | None = None) -> None:
         """Swap in another map and respawn the animals; on ``MapError`` nothing changes.
@@ -243,6 +230,7 @@ class Simulation:
         self.world.replace(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
         self.map = map_data
         self.agents.keep(np.zeros(self.agents.n, dtype=bool))
+        self.history.clear()
         self.queue.clear()
         self.observer.map_loaded()
         self.notices = notices

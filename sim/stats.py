@@ -40,6 +40,17 @@ class FrameStats:
     per_species: dict[str, SpeciesCounts] = field(default_factory=dict)
     latency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # s from request to path, per search
 
+    def merge(self, other: FrameStats) -> None:
+        """Add ``other``'s figures (a later step of the same frame): sums, its queue length."""
+        for name in ("searches", "expanded", "search_ms", "failed", "capped", "replans"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.waiting = other.waiting
+        for key, c in other.per_species.items():
+            mine = self.per_species.setdefault(key, SpeciesCounts())
+            for name in ("searches", "expanded", "ms", "failed", "capped"):
+                setattr(mine, name, getattr(mine, name) + getattr(c, name))
+        self.latency = np.concatenate((self.latency, other.latency))
+
     def add_round(
         self, species: list[SpeciesRuntime], species_of: np.ndarray, outcome: np.ndarray, expanded: np.ndarray,
         rnd: Round, take: int, latency: np.ndarray,

@@ -84,6 +84,10 @@ class World:
         self.terrain[...] = self.original
         return self._record(CellRect(0, 0, self.width, self.height))
 
+    def changed(self, rect: CellRect) -> CellRect:
+        """Note that ``rect``'s cells were written directly (undo, redo): cost grids follow."""
+        return self._record(rect)
+
     def _record(self, rect: CellRect) -> CellRect:
         self.revision += 1
         self._log.append((self.revision, rect))

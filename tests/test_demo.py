@@ -375,14 +375,14 @@ def test_model_layers_never_import_pygame():
     assert r.returncode == 0, r.stderr
 
 
-def test_windowed_start_compiles_behind_a_message(tmp_path):
-    # Not headless: the kernels are loaded (or compiled) in a thread while a message shows.
+def test_windowed_start_compiles_behind_a_progress_screen(tmp_path):
+    # Not headless: the kernels are loaded (or compiled) in a thread while a progress screen shows.
     code = (
         "import pygame; from pathlib import Path; from sim.config import load_config; "
-        "from sim.maps import load_map; from sim.view.app import App; import sim.view.app as m; shown = []; "
-        "orig = m.splash; m.splash = lambda *a: (shown.append(a[2]), orig(*a)); "
+        "from sim.maps import load_map; from sim.view.app import App; import sim.view.progress as m; shown = []; "
+        "orig = m.progress_screen; m.progress_screen = lambda *a: (shown.append(a[2].label), orig(*a)); "
         "app = App(load_config('config.yaml'), load_map('maps/tutorial.yaml'), maps_dir=Path('maps')); "
-        "app.frame(1 / 60); print(len(shown), app.sim.agents.n)"
+        "app.frame(1 / 60); print(sum('compiling the search kernel' in s for s in shown), app.sim.agents.n)"
     )
     env = {
         **__import__("os").environ,

@@ -35,7 +35,8 @@ def run_installed(site, cwd, *args):
 def test_the_wheel_carries_the_bundled_files_once(installed):
     wheel, _site = installed
     names = zipfile.ZipFile(wheel).namelist()
-    for bundled in ("sim/_data/config.yaml", "sim/_data/maps/island.yaml", "sim/_data/assets/fonts/DejaVuSansMono.ttf",
+    for bundled in ("sim/_data/config.yaml", "sim/_data/maps/island.yaml", "sim/_data/maps/lagoon.tmx",
+                    "sim/_data/maps/terrain.tsx", "sim/_data/assets/fonts/DejaVuSansMono.ttf",
                     "sim/_data/assets/sprites/cow.png", "sim/__main__.py", "sim/view/app.py"):  # fmt: skip
         assert bundled in names, bundled
     assert not any(n.startswith(("tests/", "bench/", "maps/", "assets/")) for n in names)
@@ -48,11 +49,12 @@ def test_python_m_sim_runs_from_any_folder_on_the_bundled_files(installed, tmp_p
     assert r.returncode == 0, r.stderr
     module, data = r.stdout.split()
     assert module.startswith(str(site)) and data.startswith(str(site))  # the installed copy, not the checkout
+    before = sorted(p for p in site.rglob("*") if "__pycache__" not in p.parts)
     r = run_installed(site, tmp_path, "-m", "sim", "--headless", "--frames", "20", "--agents", "30",
                       "--screenshot", "shot.png")  # fmt: skip
     assert r.returncode == 0, r.stderr[-3000:]
     assert "agents: 30" in r.stdout and (tmp_path / "shot.png").stat().st_size > 1000  # written here
-    assert not any(p.name.endswith(".png") for p in site.rglob("*") if "assets" not in str(p))
+    assert sorted(p for p in site.rglob("*") if "__pycache__" not in p.parts) == before  # nothing in the package
 
 
 def test_the_astar_island_command_exists(installed, tmp_path):

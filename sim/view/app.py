@@ -8,9 +8,9 @@ events; keys it does not use fall through to the global table (help, overlay, sc
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pygame
@@ -18,21 +18,27 @@ import pygame
 from ..camera import Camera
 from ..config import Config
 from ..instruments import SearchInstruments
-from ..maps import MapData, MapError, list_maps, load_map, save_map
+from ..maps import MapData
 from ..pathfinding import warm_up
 from ..regions import label_regions
 from ..resources import user_maps_dir
 from ..simulation import Simulation
+from ..speed import Speed
 from .keys import KeyTable, key
+from .live import LiveFiles
+from .mapfiles import MapFiles
 from .modes import Mode, PlayMode
-from .panels import DIM, GOOD, INK, WARN, Text, help_panel, overlay, splash, status_line
+from .panels import DIM, INK, WARN, Text, help_panel, overlay, status_line
+from .progress import Report, run_with_progress
 from .render import WorldView
 from .search_views import SearchViews
+from .window import Window
 
 Colour = tuple[int, int, int]
+T = TypeVar("T")
 
 
-class App:
+class App(MapFiles):
     """The running demo. ``headless`` opens no real window (use SDL's dummy driver)."""
 
     keys = KeyTable(
@@ -40,6 +46,7 @@ class App:
         [
             key("F1 / H", "this help", "toggle_help", pygame.K_F1, pygame.K_h),
             key("F3", "search-cost overlay", "toggle_overlay", pygame.K_F3),
+            key("F11", "fullscreen / window", "toggle_fullscreen", pygame.K_F11),
             key("F12", "save a screenshot (screenshots/)", "screenshot_key", pygame.K_F12),
             key("Esc", "close the help, or what the mode says", "escape", pygame.K_ESCAPE),
         ],
@@ -60,23 +67,26 @@ class App:
         self.maps_dir = maps_dir  # the bundled maps (never written to)
         self.user_maps_dir = user_maps_dir()  # where saved maps go; the picker lists both
         self.screenshot_dir = screenshot_dir
-        pygame.display.init()
+        self.window = Window((config.window.width, config.window.height), headless)
         pygame.font.init()
-        self.screen = pygame.display.set_mode(
-            (config.window.width, config.window.height), 0 if headless else pygame.RESIZABLE
-        )
-        pygame.display.set_caption("astar-island")
         self.text = Text()
+        self.running = True
         self._warm_up(show=not headless)
-        self.sim = Simulation(config, map_data, counts=counts, clock=clock)
+        self.threaded_loads = not headless  # long loads on a thread, with a progress screen
+        self.progress_frames = 0  # progress screens drawn by the last long load
+        self.progress_delay_s = 0.15  # work shorter than this shows no progress screen
+        self.sim = self.long_work(
+            f"preparing {map_data.name}", lambda _report: Simulation(config, map_data, counts=counts, clock=clock)
+        )
         self.instruments = SearchInstruments(self.sim)
         w, h = self.screen.get_size()
         self.cam = Camera(w, h, self.sim.world.width, self.sim.world.height, tile=config.window.tile_px)
         self.cam.start_view(config.window.tile_px)
         self.view = WorldView(self.sim, self.cam)
         self.search_views = SearchViews(self.sim, self.view, self.instruments)
-        self.running = True
         self.user_paused = False  # Space; a mode may pause the simulation too
+        self.speed = Speed()  # , and . (½x to 8x)
+        self.step_once = False  # / while paused: the next frame runs one step
         self.show_overlay = False
         self.show_help = False
         self.mouse = (w // 2, h // 2)
@@ -90,26 +100,19 @@ class App:
         self._ema_ms: float | None = None
         self.clock_s = 0.0  # the app's own clock: sum of frame steps
         self.clock = pygame.time.Clock()
+        self.live = LiveFiles(self)
 
     def _warm_up(self, show: bool) -> None:
-        """Compile or load the kernels; in a window, show a message meanwhile instead of freezing."""
+        """Compile or load the kernels; in a window, a progress screen meanwhile instead of freezing."""
 
-        def work() -> None:
+        def work(_report: Report) -> None:
             warm_up()
             label_regions(np.ones((2, 2)))
 
-        if not show:
-            work()
-            return
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
-        dots = 0
-        while worker.is_alive():
-            pygame.event.pump()
-            splash(self.screen, self.text, "compiling search kernel", dots)
-            pygame.display.flip()
-            dots += 1
-            worker.join(0.25)
+        if show:
+            run_with_progress(self, "compiling the search kernel (first run only: numba caches it)", work, 0.0)
+        else:
+            work(lambda *_: None)
 
     # ---------------------------------------------------------------- modes
     @property
@@ -144,7 +147,7 @@ class App:
             self.running = False
             return
         if e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self.cam.resize(*self.screen.get_size())
+            self._resized()
             return
         if hasattr(e, "pos") and e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = e.pos
@@ -162,68 +165,36 @@ class App:
     def toggle_overlay(self, _e: object = None) -> None:
         self.show_overlay = not self.show_overlay
 
+    def toggle_fullscreen(self, _e: object = None) -> None:
+        problem = self.window.toggle_fullscreen()
+        if problem:
+            self.message(problem, WARN)
+        self._resized()
+
+    def _resized(self) -> None:
+        self.window.resized()
+        self.cam.resize(*self.screen.get_size())
+        self.view.invalidate()
+
+    @property
+    def screen(self) -> pygame.Surface:
+        """The display surface (a new one after F11)."""
+        return self.window.surface
+
     def screenshot_key(self, _e: object = None) -> None:
         self.screenshot()
 
     def escape(self, _e: object = None) -> None:
         self.running = False
 
-    # ---------------------------------------------------------------- maps and files
-    def list_maps(self) -> list[Path]:
-        """The bundled maps, then the user's saved ones."""
-        return list_maps(self.maps_dir) + list_maps(self.user_maps_dir)
-
-    def load(self, path: Path) -> bool:
-        """Swap to the map at ``path``; on a bad map say so on screen and keep the current one."""
-        try:
-            data = load_map(path, max_size=(self.config.max_map_width, self.config.max_map_height))
-            self.sim.load_map(data)
-        except MapError as exc:
-            self.message(f"could not load map: {exc}", WARN, 10)
-            return False
-        self.view.rebuild()
-        self.message(f"loaded {data.name} ({data.width}x{data.height})", GOOD)
-        for notice in self.sim.notices:
-            self.message(notice, WARN)
-        return True
-
-    def next_map(self) -> None:
-        maps = self.list_maps()
-        if not maps:
-            self.message(f"no maps in {self.maps_dir}", WARN)
-            return
-        current = Path(self.sim.world.source or "")
-        names = [p.resolve() for p in maps]
-        i = names.index(current.resolve()) if current.is_file() and current.resolve() in names else -1
-        for k in range(1, len(maps) + 1):  # skip maps that fail, say why, keep going round once
-            if self.load(maps[(i + k) % len(maps)]):
-                return
-
-    def save_map(self) -> Path | None:
-        source = Path(self.sim.world.source) if self.sim.world.source else None
-        try:
-            m = self.sim.map
-            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals)
-        except OSError as exc:
-            self.message(f"could not save the map: {exc}", WARN, 10)
-            return None
-        self.message(f"saved {path}", GOOD)
-        return path
-
-    def screenshot(self) -> Path:
-        self.screenshot_dir.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.screenshot_dir / f"astar-island-{stamp}-{self.sim.frame:06d}.png"
-        self.draw()
-        pygame.image.save(self.screen, str(path))
-        self.message(f"screenshot saved: {path}", GOOD)
-        return path
-
     # ---------------------------------------------------------------- loop
     def update(self, dt: float) -> None:
-        if not self.paused:
-            self.sim.step(dt)
-            self.instruments.after_step(dt)
+        """Advance the model: ``speed`` steps of ``dt`` a frame, none while paused but for a single step."""
+        steps = (1 if self.step_once else 0) if self.paused else self.speed.steps()
+        self.step_once = False
+        self.sim.advance(dt, steps)
+        if steps:
+            self.instruments.after_step(dt * steps)
         self.clock_s += dt  # advances while paused too, so the graph keeps scrolling
         self.instruments.frame(self.clock_s, self.sim.stats)
         for mode in self.modes:
@@ -241,7 +212,8 @@ class App:
         w, h = self.sim.world.width, self.sim.world.height
         parts = [(f"{self.sim.world.name} {w}x{h}", INK)]
         parts += [(word, INK) for mode in self.modes for word in mode.status()]
-        parts += [(f"{self.sim.agents.n} animals", INK), ("PAUSED" if self.paused else "", WARN)]
+        speed = self.speed.label if self.speed.factor != 1 else ""
+        parts += [(f"{self.sim.agents.n} animals", INK), (speed, WARN), ("PAUSED" if self.paused else "", WARN)]
         parts += [("F1 help  F3 overlay", DIM)] + [(t, c) for t, c, _ in self.messages]
         self.view.dirty.append(status_line(self.screen, self.text, [p for p in parts if p[0]]))
         if self.show_help:
@@ -250,6 +222,7 @@ class App:
     def frame(self, dt: float) -> float:
         """One frame: events, update, draw, flip. Returns its wall time in ms."""
         t0 = time.perf_counter()
+        self.live.poll()
         for e in pygame.event.get():
             self.handle(e)
         self.update(dt)

@@ -1,4 +1,4 @@
-"""Text panels drawn over the world: overlay (F3), help (F1/H), status line, map list, splash."""
+"""Text panels drawn over the world: overlay (F3), help (F1/H), status line, cell readout, map list."""
 
 from __future__ import annotations
 
@@ -201,6 +201,13 @@ def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple
     return rect
 
 
+def readout_bar(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:
+    """One line on a panel at the bottom left, just above the status bar; returns its rectangle."""
+    h = text.font(13).get_linesize() + 12
+    bottom = screen.get_height() - (text.font(14).get_linesize() + 8)
+    return text.panel(screen, [(line, INK)], (8, bottom - h - 4), 13)
+
+
 def map_picker(screen: pygame.Surface, text: Text, maps: list[Path], selected: int, current: str) -> list[pygame.Rect]:
     """The list of maps; returns each entry's rectangle (for clicks)."""
     font = text.font(16)
@@ -215,12 +222,3 @@ def map_picker(screen: pygame.Surface, text: Text, maps: list[Path], selected: i
     box = text.panel(screen, lines, at, 16)
     ls = font.get_linesize()
     return [pygame.Rect(box.x, box.y + 6 + (i + 2) * ls, box.w, ls) for i in range(len(maps))]
-
-
-def splash(screen: pygame.Surface, text: Text, message: str, dots: int) -> None:
-    screen.fill((16, 22, 34))
-    font = text.font(22)
-    r = font.render(message + "." * (dots % 4), True, INK)
-    screen.blit(r, ((screen.get_width() - r.get_width()) // 2, screen.get_height() // 2 - 20))
-    sub = text.font(14).render("first run only: numba compiles the search kernel and caches it", True, DIM)
-    screen.blit(sub, ((screen.get_width() - sub.get_width()) // 2, screen.get_height() // 2 + 20))

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pygame
 
-from ...inspector import describe, pick_animal
+from ...inspector import cell_info, describe, pick_animal
 from ...terrain import BRUSHES, Terrain
 from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
+from ..panels import readout_bar
 from ..search_views import inspector_panel
 from .base import CameraControls, Mode
+from .painting import Painting
 
 PAN_KEYS = {
     pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0),
@@ -17,10 +19,9 @@ PAN_KEYS = {
     pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
 }  # fmt: skip
 PAN_SPEED = 700.0  # pixels per second
-BRUSH_MAX = 20
 
 
-class PlayMode(Mode):
+class PlayMode(Painting, Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
     help_order = 0
@@ -41,10 +42,15 @@ class PlayMode(Mode):
             key("[  ]", "brush size", "brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
             key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),
             key("Space", "pause", "toggle_pause", pygame.K_SPACE),
+            key(",  .", "slower / faster: ½x 1x 2x 4x 8x", "change_speed", pygame.K_COMMA, pygame.K_PERIOD),
+            key("/", "pause and step one frame", "step_frame", pygame.K_SLASH),
+            key("ctrl+Z", "undo the last stroke (or reset)", "undo", pygame.K_z, mods=CTRL),
+            key("ctrl+Y / ctrl+shift+Z", "redo", "redo", pygame.K_y, mods=CTRL),
             key("P", "show every path", "toggle_paths", pygame.K_p),
             key("+  -", "add / remove 50 animals", "change_animals", *PLUS_KEYS, *MINUS_KEYS),
             key("R", "reset the map to how it was loaded", "reset_map", pygame.K_r),
             key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
+            key("L", "reload the map from its file (it changed on disk)", "reload_map", pygame.K_l),
             key("M", "map picker", "open_picker", pygame.K_m),
             key("ctrl+S", "save the painted map as a new YAML file", "save_map", pygame.K_s, mods=CTRL),
             key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
@@ -58,14 +64,12 @@ class PlayMode(Mode):
 
     def __init__(self, app) -> None:
         super().__init__(app)
+        self.init_painting()
         self.camera = CameraControls(app)
         self.tool = "paint"  # or "inspect" (I)
         self.follow = False
-        self.brush = Terrain.ROCK
-        self.brush_radius = 1
         self.show_paths = False
         self.field_species: int | None = None  # V: whose cost field is shown
-        self._paint_last: tuple[int, int] | None = None
         self._held: set[int] = set()
 
     # ---------------------------------------------------------------- events
@@ -74,52 +78,33 @@ class PlayMode(Mode):
             return True
         if e.type == pygame.KEYUP:
             self._held.discard(e.key)
-        elif e.type == pygame.MOUSEBUTTONDOWN:
-            self._button_down(e)
-        elif e.type == pygame.MOUSEMOTION:
-            if self.tool == "paint" and e.buttons[0]:
-                if self._paint_last is not None:  # a stroke that began as a paint click
-                    self._paint_to(e.pos, self.brush)
-            elif e.buttons[2]:
-                self._paint_to(e.pos, None)
-        elif e.type == pygame.MOUSEBUTTONUP and e.button in (1, 3):
-            self._paint_last = None
-        return super().handle(e)
-
-    def _button_down(self, e: pygame.event.Event) -> None:
-        mods = pygame.key.get_mods() | getattr(e, "mod", 0)
-        if e.button == 1 and (self.tool == "inspect" or mods & pygame.KMOD_CTRL):
+        elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and self._inspecting(e):
             x, y = self.app.cam.cell_at(*e.pos)
             self.select(pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, 10 / self.app.cam.tile)))
-        elif e.button == 1:
-            self._paint_to(e.pos, self.brush)
-        elif e.button == 3:
-            self._paint_to(e.pos, None)
+        elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
+            self.paint_event(e)
+        return super().handle(e)
 
-    def _paint_to(self, pos: tuple[int, int], terrain: int | None) -> None:
-        """Paint from the last painted cell to the cell under ``pos``, with no gaps."""
-        cx, cy = self.app.cam.cell_index_at(*pos)
-        x0, y0 = self._paint_last if self._paint_last is not None else (cx, cy)
-        steps = max(abs(cx - x0), abs(cy - y0), 1)
-        for s in range(1 if self._paint_last is not None else 0, steps + 1):
-            x = round(x0 + (cx - x0) * s / steps)
-            y = round(y0 + (cy - y0) * s / steps)
-            self.app.sim.paint(x, y, self.brush_radius, terrain)
-        self._paint_last = (cx, cy)
+    def _inspecting(self, e: pygame.event.Event) -> bool:
+        """A left click inspects with the inspect tool (I) or with ctrl held."""
+        mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+        return self.tool == "inspect" or bool(mods & pygame.KMOD_CTRL)
 
     # ---------------------------------------------------------------- actions (the key table's)
-    def pick_brush(self, e: pygame.event.Event) -> None:
-        self.brush = BRUSHES[e.key - pygame.K_1]
-
-    def brush_size(self, e: pygame.event.Event) -> None:
-        step = 1 if e.key == pygame.K_RIGHTBRACKET else -1
-        self.brush_radius = min(BRUSH_MAX, max(0, self.brush_radius + step))
-
     def hold_pan(self, e: pygame.event.Event) -> None:
         self._held.add(e.key)
 
     def toggle_pause(self, _e: object = None) -> None:
         self.app.user_paused = not self.app.user_paused
+
+    def change_speed(self, e: pygame.event.Event) -> None:
+        speed = self.app.speed
+        changed = speed.faster() if e.key == pygame.K_PERIOD else speed.slower()
+        self.app.message(f"speed {speed.label}" + ("" if changed else " (the limit)"))
+
+    def step_frame(self, _e: object = None) -> None:
+        self.app.user_paused = True
+        self.app.step_once = True
 
     def toggle_paths(self, _e: object = None) -> None:
         self.show_paths = not self.show_paths
@@ -130,9 +115,8 @@ class PlayMode(Mode):
         else:
             self.app.sim.remove_animals(50)
 
-    def reset_map(self, _e: object = None) -> None:
-        self.app.sim.reset_map()
-        self.app.message("map reset to how it was loaded")
+    def reload_map(self, _e: object = None) -> None:
+        self.app.live.reload()
 
     def next_map(self, _e: object = None) -> None:
         self.app.next_map()
@@ -141,9 +125,6 @@ class PlayMode(Mode):
         from .picker import MapPickerMode
 
         self.app.push(MapPickerMode(self.app))
-
-    def save_map(self, _e: object = None) -> None:
-        self.app.save_map()
 
     def toggle_inspect(self, _e: object = None) -> None:
         self.tool = "inspect" if self.tool == "paint" else "paint"
@@ -231,6 +212,14 @@ class PlayMode(Mode):
         if app.top is self and not app.show_help and self.tool == "paint":
             colour = app.sim.config.terrain_colours()[self.brush]
             app.view.draw_brush(surface, app.mouse, self.brush_radius, colour)
+        if app.top is self and not app.show_help:
+            self._readout(surface)
+
+    def _readout(self, surface: pygame.Surface) -> None:
+        """The cell under the cursor, just above the status bar: terrain, each species' cost and region."""
+        info = cell_info(self.app.sim, *self.app.cam.cell_index_at(*self.app.mouse))
+        if info is not None:
+            self.app.view.dirty.append(readout_bar(surface, self.app.text, info.text()))
 
     def status(self) -> list[str]:
         words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]

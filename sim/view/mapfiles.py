@@ -1,0 +1,105 @@
+"""The demo's files: loading maps (behind a progress screen when long), the map list, saving, screenshots."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+import pygame
+
+from ..mapdata import MapData, MapError
+from ..maps import list_maps, load_map, save_map
+from .panels import GOOD, WARN
+from .progress import Report, run_with_progress
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..simulation import Simulation
+    from .live import LiveFiles
+    from .render import WorldView
+
+T = TypeVar("T")
+
+
+class MapFiles:
+    """The app's file actions (a mixin of :class:`~sim.view.app.App`)."""
+
+    config: Config
+    sim: Simulation
+    view: WorldView
+    live: LiveFiles
+    maps_dir: Path
+    user_maps_dir: Path
+    screenshot_dir: Path
+    screen: pygame.Surface
+    threaded_loads: bool
+    progress_delay_s: float
+    message: Callable[..., None]  # the app's status-line messages
+    draw: Callable[[], None]
+
+    def list_maps(self) -> list[Path]:
+        """The bundled maps, then the user's saved ones."""
+        return list_maps(self.maps_dir) + list_maps(self.user_maps_dir)
+
+    def long_work(self, label: str, work: Callable[[Report], T]) -> T:
+        """``work(report)``: on a thread behind a progress screen in a window, else right here."""
+        if self.threaded_loads:
+            return run_with_progress(self, label, work, self.progress_delay_s)
+        return work(lambda *_: None)
+
+    def load(self, path: Path) -> bool:
+        """Swap to the map at ``path``; on a bad map say so on screen and keep the current one."""
+        limit = (self.config.max_map_width, self.config.max_map_height)
+
+        def work(report: Report) -> MapData:
+            report(f"reading {path.name}", None)
+            data = load_map(path, max_size=limit, progress=lambda f: report(f"generating {path.name}", f))
+            report(f"placing the animals on {data.name}", None)
+            self.sim.load_map(data)
+            return data
+
+        try:
+            data = self.long_work(f"loading {path.name}", work)
+        except MapError as exc:
+            self.message(f"could not load map: {exc}", WARN, 10)
+            return False
+        self.view.rebuild()
+        self.live.follow_map()
+        self.message(f"loaded {data.name} ({data.width}x{data.height})", GOOD)
+        for notice in self.sim.notices:
+            self.message(notice, WARN)
+        return True
+
+    def next_map(self) -> None:
+        maps = self.list_maps()
+        if not maps:
+            self.message(f"no maps in {self.maps_dir}", WARN)
+            return
+        current = Path(self.sim.world.source or "")
+        names = [p.resolve() for p in maps]
+        i = names.index(current.resolve()) if current.is_file() and current.resolve() in names else -1
+        for k in range(1, len(maps) + 1):  # skip maps that fail, say why, keep going round once
+            if self.load(maps[(i + k) % len(maps)]):
+                return
+
+    def save_map(self) -> Path | None:
+        source = Path(self.sim.world.source) if self.sim.world.source else None
+        try:
+            m = self.sim.map
+            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals)
+        except OSError as exc:
+            self.message(f"could not save the map: {exc}", WARN, 10)
+            return None
+        self.message(f"saved {path}", GOOD)
+        return path
+
+    def screenshot(self) -> Path:
+        self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.screenshot_dir / f"astar-island-{stamp}-{self.sim.frame:06d}.png"
+        self.draw()
+        pygame.image.save(self.screen, str(path))
+        self.message(f"screenshot saved: {path}", GOOD)
+        return path
