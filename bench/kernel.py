@@ -184,6 +184,41 @@ def _demo_row(sp, starts: np.ndarray, goals: np.ndarray) -> None:
           f"{t_two / k * 1e6:>12.1f}{t_loop / t_one:>8.1f}x")  # fmt: skip
 
 
+def fields(maps: list[Path], repeat: int) -> None:
+    """Distance fields: ``PathGrid.distance_field`` against ``tcod.path.dijkstra2d`` on the same grids.
+
+    The goal is the goal of each map's longest scenario. tcod solves an easier problem
+    (integer costs 2 and 3, corners may be cut); ours is the exact no-corner-cutting field.
+    Each is checked: ours equals the scenario's optimal length at its start."""
+    import tcod.path
+
+    print("distance fields (one goal per map, every reachable cell): median ms of", repeat, "runs")
+    print(f"{'map':<16}{'cells':>9}{'field ms':>10}{'tcod ms':>9}{'ratio':>7}{'ns/cell':>9}   exact at the start")
+    ratios = []
+    for path in maps:
+        costs = ground_costs(read_map(path))
+        scen = max(read_scenarios(path.with_name(path.name + ".scen")), key=lambda s: s.optimal)
+        grid = PathGrid(costs)
+        goal = scen.goal
+        ours = [0.0] * repeat
+        theirs = [0.0] * repeat
+        for i in range(repeat):
+            t0 = time.perf_counter()
+            field = grid.distance_field(goal)
+            ours[i] = time.perf_counter() - t0
+            dist = tcod.path.maxarray(costs.shape, dtype=np.int32)
+            dist[goal[1], goal[0]] = 0
+            t0 = time.perf_counter()
+            tcod.path.dijkstra2d(dist, (costs > 0).astype(np.int32), 2, 3, out=dist)
+            theirs[i] = time.perf_counter() - t0
+        cells = int(np.isfinite(field).sum())
+        a, b = statistics.median(ours), statistics.median(theirs)
+        ratios.append(a / b)
+        exact = abs(field[scen.start[1], scen.start[0]] - scen.optimal) <= scen.tolerance
+        print(f"{path.stem:<16}{cells:>9}{a * 1e3:>10.2f}{b * 1e3:>9.2f}{a / b:>7.2f}{a / cells * 1e9:>9.0f}   {exact}")
+    print(f"median ratio to tcod.path.dijkstra2d: {statistics.median(ratios):.2f}")
+
+
 def first_search_seconds() -> float:
     """Seconds from a new process's start to its first search's answer (kernel from cache)."""
     code = (
@@ -233,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             f"pure-Python peer pathfinding on {len(py_pooled)} random queries ({args.python_queries} per map):"
             f" median {pf:.0f} µs vs engine A* {ours:.0f} µs on the same queries ({pf / ours:.0f}x); optimal {ok:.0%}"
         )
+    fields(maps, args.repeat)
     demo_queries()
     print(f"first search in a new process (imports + kernel from cache): {first_search_seconds():.2f} s")
     return 0

@@ -16,7 +16,7 @@ from .astar import AStar
 from .batch import BatchResult
 from .grid import MAX_COST
 from .kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
-from .search import ALGORITHMS, DIAGONAL_RULES, HEURISTICS, PathGrid, SearchResult, find_path, warm_up
+from .search import ALGORITHMS, DIAGONAL_RULES, HEURISTICS, STEPS, PathGrid, SearchResult, find_path, warm_up
 from .workspace import set_threads
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "STATUS_HIT_LIMIT",
     "STATUS_NOT_SERVED",
     "STATUS_UNREACHABLE",
+    "STEPS",
     "AStar",
     "BatchResult",
     "PathGrid",

@@ -21,15 +21,18 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from . import field as _f
 from . import kernel as _k
 from .batch import BatchResult, run_batch
 from .grid import CodedGrid
-from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
+from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES, DX, DY
 from .workspace import thread_count, workspace
 
 Point = tuple[int, int]
 
 HEURISTICS: tuple[str, ...] = ("octile", "manhattan", "euclidean", "chebyshev", "zero")
+#: ``(dx, dy)`` of each direction index :meth:`PathGrid.field_steps` returns.
+STEPS: tuple[tuple[int, int], ...] = tuple((int(dx), int(dy)) for dx, dy in zip(DX, DY, strict=True))
 ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps")
 
 _METRICS = {
@@ -103,6 +106,16 @@ def resolve_options(
         if max_nodes < 1:
             raise ValueError(f"max_nodes must be >= 1, got {max_nodes}")
     return DIAGONAL_RULES[diagonal], heuristic, float(weight), algorithm, max_nodes
+
+
+def _check_max_cost(max_cost: object) -> float:
+    if max_cost is None:
+        return math.inf
+    if not isinstance(max_cost, Real) or isinstance(max_cost, bool):
+        raise TypeError(f"max_cost must be a number or None, got {_short(max_cost)}")
+    if math.isnan(max_cost) or max_cost < 0:
+        raise ValueError(f"max_cost must be >= 0, got {max_cost!r}")
+    return float(max_cost)
 
 
 def _short(value: object, limit: int = 80) -> str:
@@ -254,6 +267,75 @@ class PathGrid(CodedGrid):
         )  # fmt: skip
         return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
 
+    # ------------------------------------------------------------------ distance fields
+    def distance_field(
+        self,
+        goal: Point,
+        *,
+        diagonal: str = "no-corner-cutting",
+        max_cost: float | None = None,
+        trace: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """The cost of the cheapest path from every cell *to* ``goal``: float64 ``(H, W)``.
+
+        Same cost model as :meth:`search` (a step costs its length times the multiplier of
+        the cell it enters, under the ``diagonal`` rule), so ``field[y, x]`` equals the cost
+        :meth:`search` finds from ``(x, y)`` to ``goal``. ``inf`` where the goal cannot be
+        reached, the cell is impassable, or (with ``max_cost``) the cost is above
+        ``max_cost``: the search stops there. An impassable goal gives all ``inf``.
+        ``trace`` (a writeable 1-D int32 array) gets the settled cells in order, ``y * W + x``.
+        Follow it with :meth:`field_steps` or :meth:`descend`.
+        """
+        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        gx, gy = _check_point("goal", goal, self.width, self.height)
+        limit = _check_max_cost(max_cost)
+        order = np.zeros(0, dtype=np.int32) if trace is None else _check_out_array("trace", trace, 1)
+        out = np.full(self.height * self.width, np.inf)
+        if not self.passable(gx, gy):
+            return out.reshape(self.height, self.width)
+        ws = workspace()
+        ws.ensure(self.cells)
+        wp = self.width + 2
+        while True:
+            status, _settled = _f.field_core(
+                self._codes, self._lut, self.moves(diag), wp, (gy + 1) * wp + gx + 1, limit,
+                ws.g, ws.mark, ws.next_gen(), ws.heap[0], ws.heap[1], out, order,
+            )  # fmt: skip
+            if status == _f.FIELD_DONE:
+                return out.reshape(self.height, self.width)
+            ws.heap = (np.empty(ws.heap[0].size * 2), np.empty(ws.heap[1].size * 2, dtype=np.int32))
+            ws.stats[_k.STAT_HEAP_GROWS] += 1
+            out.fill(np.inf)
+
+    def field_steps(self, field: np.ndarray, *, diagonal: str = "no-corner-cutting") -> np.ndarray:
+        """Each cell's next step down ``field`` (from :meth:`distance_field` with the same
+        ``diagonal``): int8 ``(H, W)``, a direction index into :data:`STEPS` (``(dx, dy)``),
+        -1 at the goal and where the field is ``inf``. Of equally good steps the one listed
+        first in :data:`STEPS` wins, so the result never depends on anything else."""
+        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        f = self._check_field(field)
+        out = np.empty((self.height, self.width), dtype=np.int8)
+        return _f.steps_core(f, self._codes, self._lut, self.moves(diag), self.width + 2, out)
+
+    def descend(self, field: np.ndarray, start: Point, *, diagonal: str = "no-corner-cutting") -> list[Point]:
+        """The path from ``start`` down ``field`` to its goal (start and goal included), optimal
+        like :meth:`search`'s; empty when the field does not reach ``start``."""
+        steps = self.field_steps(field, diagonal=diagonal)
+        x, y = _check_point("start", start, self.width, self.height)
+        if not math.isfinite(field[y, x]):
+            return []
+        paths = np.empty(self.cells, dtype=np.int32)
+        offsets = np.zeros(2, dtype=np.int64)
+        n = _f.follow_core(steps, np.array([[x, y]], dtype=np.int64), self.cells, paths, offsets)
+        return [(int(c % self.width), int(c // self.width)) for c in paths[:n]]
+
+    def _check_field(self, field: object) -> np.ndarray:
+        if not isinstance(field, np.ndarray) or field.dtype != np.float64:
+            raise TypeError("field must be a float64 numpy array (from distance_field)")
+        if field.shape != (self.height, self.width):
+            raise ValueError(f"field must have the grid's shape {(self.height, self.width)}, got {field.shape}")
+        return np.ascontiguousarray(field)
+
     # ------------------------------------------------------------------ internals
     def _check_jps(self, diag: int) -> None:
         if diag != DIAG_NO_CORNER_CUTTING:
@@ -370,3 +452,5 @@ def warm_up() -> None:
         points = np.array([[0, 0], [2, 2]])
         grid.search_many(points, points[::-1], algorithm=algorithm, threads=1)
         grid.search_many_traced(points, points[::-1], algorithm=algorithm, threads=1)
+    field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
+    grid.descend(field, (0, 0))

@@ -1,0 +1,160 @@
+"""Distance fields: every cell's cost to one goal, checked against a plain Dijkstra run from every
+cell (tests/helpers.py, no shared code), exact at the Moving AI scenario starts; the steps down a
+field are optimal, legal and deterministic; the boundary errors are exact."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.movingai import ground_costs, read_map, read_scenarios
+from sim.pathfinding import STEPS, PathGrid
+from sim.pathfinding.workspace import workspace
+from tests.conftest import ROOT
+from tests.helpers import RULES, dijkstra, path_cost, step_allowed, step_cost
+
+grids = st.tuples(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**31)).map(
+    lambda t: np.random.default_rng(t[2]).choice([0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 6.5], size=(t[0], t[1]))
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6))
+def test_the_field_is_the_cheapest_cost_from_every_cell(costs, rule, pick):
+    h, w = costs.shape
+    goal = (pick % w, pick // w % h)
+    grid = PathGrid(costs)
+    field = grid.distance_field(goal, diagonal=rule)
+    assert field.shape == (h, w) and field.dtype == np.float64
+    for y in range(h):
+        for x in range(w):
+            want = (
+                dijkstra(costs, (x, y), rule).get(goal, math.inf)
+                if costs[y, x] > 0 and costs[goal[1], goal[0]] > 0
+                else math.inf
+            )
+            assert field[y, x] == pytest.approx(want, rel=1e-12) if math.isfinite(want) else field[y, x] == math.inf
+            if math.isfinite(want):  # the steps down the field are an optimal, legal path
+                path = grid.descend(field, (x, y), diagonal=rule)
+                assert path[0] == (x, y) and path[-1] == goal
+                assert path_cost(costs, path, rule) == pytest.approx(want, rel=1e-12)
+            else:
+                assert grid.descend(field, (x, y), diagonal=rule) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6))
+def test_each_step_goes_down_the_field_and_ties_take_the_first_direction(costs, rule, pick):
+    h, w = costs.shape
+    goal = (pick % w, pick // w % h)
+    grid = PathGrid(costs)
+    field = grid.distance_field(goal, diagonal=rule)
+    steps = grid.field_steps(field, diagonal=rule)
+    assert steps.dtype == np.int8 and np.array_equal(steps, grid.field_steps(field.copy(), diagonal=rule))
+    for y in range(h):
+        for x in range(w):
+            k = int(steps[y, x])
+            if not math.isfinite(field[y, x]) or (x, y) == goal:
+                assert k == -1
+                continue
+            # every legal neighbour's "cost through it", by the reference's rules
+            through = {}
+            for j, (dx, dy) in enumerate(STEPS):
+                n = (x + dx, y + dy)
+                inside = 0 <= n[0] < w and 0 <= n[1] < h
+                if inside and math.isfinite(field[n[1], n[0]]) and step_allowed(costs, (x, y), n, rule):
+                    through[j] = field[n[1], n[0]] + step_cost(costs, (x, y), n)
+            best = min(through.values())
+            assert through[k] == pytest.approx(field[y, x], rel=1e-12) and through[k] == best
+            assert k == min(j for j, v in through.items() if v == best)
+
+
+def test_max_cost_stops_early_and_keeps_what_it_reached():
+    costs = np.random.default_rng(3).choice([0.0, 1.0, 1.0, 2.0], size=(60, 80))
+    costs[30, 40] = 1.0
+    grid = PathGrid(costs)
+    full = grid.distance_field((40, 30))
+    cut = grid.distance_field((40, 30), max_cost=12.5)
+    near = full <= 12.5
+    assert near.sum() > 50 and (full > 12.5).any()
+    assert np.array_equal(cut[near], full[near]) and np.isinf(cut[~near]).all()
+    assert np.isinf(grid.distance_field((40, 30), max_cost=0)[~(full == 0)]).all()
+
+
+def test_an_impassable_goal_and_an_island_are_inf_not_errors():
+    costs = np.ones((5, 7))
+    costs[:, 3] = 0  # two halves
+    grid = PathGrid(costs)
+    assert np.isinf(grid.distance_field((3, 2))).all()
+    field = grid.distance_field((0, 0))
+    assert np.isfinite(field[:, :3]).all() and np.isinf(field[:, 3:]).all()
+    assert grid.descend(field, (6, 4)) == []
+
+
+def test_the_trace_lists_cells_in_settling_order():
+    costs = np.random.default_rng(5).choice([0.0, 0.5, 1.0, 3.0], size=(30, 40))
+    costs[10, 10] = 1.0
+    grid = PathGrid(costs)
+    trace = np.full(40 * 30 + 5, -7, dtype=np.int32)
+    field = grid.distance_field((10, 10), trace=trace)
+    n = int(np.isfinite(field).sum())
+    cells = trace[:n]
+    assert (
+        trace[n:].tolist() == [-7] * (trace.size - n)
+        and sorted(cells.tolist()) == np.flatnonzero(np.isfinite(field)).tolist()
+    )
+    order = field.reshape(-1)[cells]
+    assert cells[0] == 10 * 40 + 10 and (np.diff(order) >= 0).all()
+
+
+def test_a_small_heap_grows_and_the_answer_is_the_same():
+    costs = np.random.default_rng(9).choice([0.0, 1.0, 1.5], size=(200, 200), p=[0.2, 0.5, 0.3])
+    costs[100, 100] = 1.0
+    grid = PathGrid(costs)
+    want = grid.distance_field((100, 100))
+    ws = workspace()
+    ws.heap = (np.empty(8), np.empty(8, dtype=np.int32))
+    grows = int(ws.stats[1])
+    assert np.array_equal(grid.distance_field((100, 100)), want) and ws.stats[1] > grows
+
+
+@pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])
+def test_exact_at_the_moving_ai_scenario_starts(name):
+    path = ROOT / "tests" / "data" / f"{name}.map"
+    grid = PathGrid(ground_costs(read_map(path)))
+    scens = read_scenarios(path.with_name(path.name + ".scen"))
+    by_goal: dict[tuple[int, int], list] = {}
+    for s in scens:
+        by_goal.setdefault(s.goal, []).append(s)
+    rng = np.random.default_rng(1)
+    goals = sorted(by_goal)
+    for i in rng.choice(len(goals), size=min(40, len(goals)), replace=False):
+        field = grid.distance_field(goals[i])
+        for s in by_goal[goals[i]]:
+            assert abs(field[s.start[1], s.start[0]] - s.optimal) <= s.tolerance, (name, s.line)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda g: g.distance_field((1, 2, 3)), TypeError, "goal must be an (x, y) tuple of ints, got (1, 2, 3)"),
+        (lambda g: g.distance_field((5, 0)), ValueError, "goal (5, 0) is outside the grid of width 4 and height 3"),
+        (lambda g: g.distance_field((0, 0), diagonal="sometimes"), ValueError, "unknown diagonal rule 'sometimes'; expected one of never, no-corner-cutting, one-obstacle, always"),  # noqa: E501
+        (lambda g: g.distance_field((0, 0), max_cost=-1), ValueError, "max_cost must be >= 0, got -1"),
+        (lambda g: g.distance_field((0, 0), max_cost=float("nan")), ValueError, "max_cost must be >= 0, got nan"),
+        (lambda g: g.distance_field((0, 0), max_cost="9"), TypeError, "max_cost must be a number or None, got '9'"),
+        (lambda g: g.distance_field((0, 0), max_cost=True), TypeError, "max_cost must be a number or None, got True"),
+        (lambda g: g.distance_field((0, 0), trace=[0, 0]), TypeError, "trace must be a 1-D numpy int32 array"),
+        (lambda g: g.field_steps(np.zeros((3, 4), dtype=np.float32)), TypeError, "field must be a float64 numpy array (from distance_field)"),  # noqa: E501
+        (lambda g: g.field_steps(np.zeros((4, 3))), ValueError, "field must have the grid's shape (3, 4), got (4, 3)"),
+        (lambda g: g.descend(g.distance_field((0, 0)), (9, 9)), ValueError, "start (9, 9) is outside the grid of width 4 and height 3"),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_boundary_errors_are_exact(call, error, message):
+    with pytest.raises(error) as info:
+        call(PathGrid(np.ones((3, 4))))
+    assert str(info.value) == message
