@@ -1,11 +1,17 @@
-"""Compare strategies on one query: Dijkstra, greedy best-first, A* and weighted A*.
+"""Compare strategies on one query: Dijkstra, greedy best-first, A*, weighted A*, JPS and a
+distance field.
 
 The figures are the engine's own (``PathGrid.search`` with each ``algorithm``), and the
-replay reveals cells in the kernel's own expansion order (its ``trace``).
+replay reveals cells in the kernel's own expansion order (its ``trace``). JPS puts only
+jump points on its open list (where it applies: one cost everywhere, no corner cutting);
+the distance field is grown from the *goal* until it settles the start, the way one field
+serves a whole herd. For a species whose paths are pulled straight (birds), every path is
+also shown as its straight segments.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -23,15 +29,19 @@ class StrategyRun:
     ms: float
     record: np.ndarray  # (H, W): k = k-th expanded, -1 = left open
     order: np.ndarray  # (expanded,) flat cells y*W+x in expansion order
+    straight: list[tuple[int, int]] = field(default_factory=list)  # waypoints of the path pulled straight
+    note: str = ""  # why a strategy did not run (JPS on a grid it does not fit)
 
 
 def strategies(weight: float) -> list[tuple[str, str, float]]:
-    """(label, algorithm, weight) of the four strategies compared."""
+    """(label, algorithm, weight) of the strategies compared ("field": a distance field from the goal)."""
     return [
         ("Dijkstra", "dijkstra", 1.0),
         ("Greedy best-first", "greedy", 1.0),
         ("A*", "astar", 1.0),
         (f"Weighted A* (w={weight:g})", "astar", weight),
+        ("JPS (jump points)", "jps", 1.0),
+        ("Distance field (from the goal)", "field", 1.0),
     ]
 
 
@@ -51,31 +61,52 @@ class Comparison:
     playing: bool = True
     speed: float = 200.0  # expansions per second
 
-    def run(self, grid: PathGrid) -> None:
-        """Search the query with every strategy and restart the replay."""
+    def run(self, grid: PathGrid, straight: bool = False) -> None:
+        """Search the query with every strategy and restart the replay (``straight``: also pull
+        each path straight, as the species' own paths are)."""
         assert self.start is not None and self.goal is not None
-        self.runs = []
-        h, w = grid.height, grid.width
-        for label, algorithm, weight in strategies(self.weight):
-            record = np.zeros((h, w), dtype=np.int32)
-            trace = np.zeros(h * w, dtype=np.int32)
-            t0 = time.perf_counter()
-            result = grid.search(
-                self.start,
-                self.goal,
-                diagonal=self.diagonal,
-                heuristic=self.heuristic,
-                weight=weight,
-                algorithm=algorithm,
-                record=record,
-                trace=trace,
-            )
-            ms = (time.perf_counter() - t0) * 1000.0
-            self.runs.append(StrategyRun(label, algorithm, weight, result, ms, record, trace[: result.expanded].copy()))
+        self.runs = [self._one(grid, label, algorithm, weight) for label, algorithm, weight in strategies(self.weight)]
+        if straight:
+            for run in self.runs:
+                if run.result.found:
+                    run.straight = grid.smooth_path(run.result.path, diagonal=self.diagonal)[1]
         longest = max((r.result.expanded for r in self.runs), default=1)
         self.speed = max(30.0, longest / 6.0)  # the longest replay takes about 6 s
         self.step = 0.0
         self.playing = True
+
+    def _one(self, grid: PathGrid, label: str, algorithm: str, weight: float) -> StrategyRun:
+        assert self.start is not None and self.goal is not None
+        h, w = grid.height, grid.width
+        record = np.zeros((h, w), dtype=np.int32)
+        trace = np.zeros(h * w, dtype=np.int32)
+        if algorithm == "field":
+            return self._field(grid, label, record, trace)
+        if algorithm == "jps" and (self.diagonal != "no-corner-cutting" or not grid.uniform):
+            why = "needs one cost everywhere" if not grid.uniform else "needs diagonal rule no-corner-cutting"
+            return StrategyRun(label, algorithm, weight, SearchResult(False, [], math.inf, 0), 0.0, record,
+                               trace[:0], note=f"not applicable here: {why}")  # fmt: skip
+        t0 = time.perf_counter()
+        result = grid.search(self.start, self.goal, diagonal=self.diagonal, heuristic=self.heuristic,
+                             weight=weight, algorithm=algorithm, record=record, trace=trace)  # fmt: skip
+        ms = (time.perf_counter() - t0) * 1000.0
+        return StrategyRun(label, algorithm, weight, result, ms, record, trace[: result.expanded].copy())
+
+    def _field(self, grid: PathGrid, label: str, record: np.ndarray, trace: np.ndarray) -> StrategyRun:
+        """The field from the goal, replayed up to the moment it settles the start."""
+        assert self.start is not None and self.goal is not None
+        t0 = time.perf_counter()
+        dist = grid.distance_field(self.goal, diagonal=self.diagonal, trace=trace)
+        ms = (time.perf_counter() - t0) * 1000.0
+        settled = int(np.isfinite(dist).sum())
+        sx, sy = self.start
+        where = np.flatnonzero(trace[:settled] == sy * grid.width + sx)
+        n = int(where[0]) + 1 if where.size else settled
+        order = trace[:n].copy()
+        record.reshape(-1)[order] = np.arange(1, n + 1, dtype=np.int32)
+        path = grid.descend(dist, self.start, diagonal=self.diagonal)
+        result = SearchResult(bool(path), path, float(dist[sy, sx]), n)
+        return StrategyRun(label, "field", 1.0, result, ms, record, order)
 
     @property
     def longest(self) -> int:

@@ -1,7 +1,8 @@
 """Colourings of the map for the views of the search (pure numpy: RGB + alpha per cell).
 
 * the cost field: how one species sees the island (multiplier -> colour, regions outlined);
-* the heat map: where search work goes (expansions per cell, fading).
+* the heat map: where search work goes (expansions per cell, fading);
+* a distance field: cost to a goal (colour), lines of equal cost.
 """
 
 from __future__ import annotations
@@ -63,3 +64,21 @@ def footprint_colours(record: np.ndarray, upto: int | None = None) -> tuple[np.n
     rgb[opened] = (255, 190, 60)
     alpha = np.where(closed | opened, 150, 0).astype(np.uint8)
     return rgb, alpha
+
+
+def distance_colours(dist: np.ndarray, contours: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """RGB and alpha for a distance field: near the goal green to far red, ``contours`` lines of
+    equal cost drawn dark between them; transparent where the field is ``inf`` (not reached)."""
+    reached = np.isfinite(dist)
+    rgb = np.zeros((*dist.shape, 3), dtype=np.float64)
+    alpha = np.where(reached, 200, 0).astype(np.uint8)
+    if not reached.any():
+        return rgb.astype(np.uint8), alpha
+    top = float(dist[reached].max()) or 1.0
+    t = np.where(reached, dist, 0.0) / top
+    rgb = ramp(t)
+    band = np.where(reached, np.floor(t * contours), -1)
+    padded = np.pad(band, 1, mode="edge")
+    line = reached & ((padded[1:-1, 2:] != band) | (padded[2:, 1:-1] != band))  # a band changes here
+    rgb[line] *= 0.35
+    return rgb.astype(np.uint8), alpha

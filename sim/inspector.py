@@ -89,6 +89,7 @@ def describe(sim: Simulation, i: int) -> list[str]:
         f"state   {state_text(sim, i)}",
         f"at      ({a.cell[i, 0]}, {a.cell[i, 1]})",
         f"goal    ({a.goal[i, 0]}, {a.goal[i, 1]})",
+        f"follows {_follows(sim, i)}",
         "",
         "last search",
         f"  from  ({a.last_start[i, 0]}, {a.last_start[i, 1]}) to ({a.last_goal[i, 0]}, {a.last_goal[i, 1]})"
@@ -102,6 +103,14 @@ def describe(sim: Simulation, i: int) -> list[str]:
         f"searches so far  {a.searches[i]}",
     ]
     return lines
+
+
+def _follows(sim: Simulation, i: int) -> str:
+    """Whose path the animal walks: a herd's distance field, or its own search's."""
+    herd = sim.herds.of(i)
+    if herd is None:
+        return "its own path (A*)"
+    return f"the herd field to {herd.goal}" + ("" if herd.ready else " (being grown)")
 
 
 def replay_last_search(sim: Simulation, i: int) -> tuple[np.ndarray, SearchEvent] | None:

@@ -12,6 +12,7 @@ closest point it reached. Everything here works on arrays: no Python per animal.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -72,7 +73,7 @@ class Planner:
     def request(self, now: float) -> None:
         """Queue every animal that is ready to search (picking goals for the idle ones)."""
         a = self.agents
-        rows, idle = _ready(a.n, now, a.state, a.idle_until, a.next_search_at)
+        rows, idle = _ready(a.n, now, a.state, a.idle_until, a.next_search_at, a.herd)
         if rows.size == 0:
             return
         keep = np.ones(rows.size, dtype=np.bool_)
@@ -93,9 +94,8 @@ class Planner:
         self.queue.push(rows)
 
     # ------------------------------------------------------------------ serving
-    def serve(self, now: float, stats: FrameStats, observer: SearchObserver) -> None:
-        """Serve the queue, oldest first, within the frame's budget."""
-        spent = 0.0
+    def serve(self, now: float, stats: FrameStats, observer: SearchObserver, spent: float = 0.0) -> None:
+        """Serve the queue, oldest first, within what is left of the frame's budget (``spent`` ms are gone)."""
         served = 0
         while len(self.queue) and (served == 0 or spent < self.budget.budget_ms):
             n = self._round_size(spent)
@@ -223,6 +223,9 @@ def _run_job(sp: SpeciesRuntime, pos: np.ndarray, starts: np.ndarray, goals: np.
     """One species' batch: ``(result, trace, trace offsets, wall ms)``."""
     t0 = time.perf_counter()
     result, (trace, trace_offsets) = sp.astar.search_many(starts, goals, trace=want_trace, threads=threads)
+    if sp.kind.straight_paths:  # same cost, pulled straight
+        paths, offsets = sp.astar.grid.smooth_many(result.paths, result.offsets, diagonal=sp.astar.diagonal)
+        result = dataclasses.replace(result, paths=paths, offsets=offsets)
     return result, trace, trace_offsets, (time.perf_counter() - t0) * 1000.0
 
 
@@ -238,14 +241,15 @@ def _in_row_order(k: int, lengths: np.ndarray, pieces: list) -> tuple[np.ndarray
 
 
 @njit(cache=True)
-def _ready(n, now, state, idle_until, next_search_at):
-    """Animals ready to search (rested and cooled down, or sent to re-plan), and which are idle."""
+def _ready(n, now, state, idle_until, next_search_at, herd):
+    """Animals ready to search (rested and cooled down, or sent to re-plan), and which are idle;
+    not those called to a herd (its field gives them their paths)."""
     rows = np.empty(n, dtype=np.int64)
     idle = np.empty(n, dtype=np.bool_)
     k = 0
     for i in range(n):
         s = state[i]
-        if next_search_at[i] > now:
+        if next_search_at[i] > now or herd[i] > 0:
             continue
         if s == State.REPLAN or (s == State.IDLE and idle_until[i] <= now):
             rows[k] = i

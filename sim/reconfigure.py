@@ -32,6 +32,9 @@ def apply_config(sim: Simulation, config: Config) -> list[str]:
     for i in rebuilt:
         sp = sim.species[i]
         sim.species[i] = SpeciesRuntime(i, sp.kind, config.species[sp.key], sim.world, config.search)
+    for herd in sim.herds.herds:
+        if herd.species in rebuilt:
+            herd.revision = -1  # new costs: its field is grown again
     if rebuilt:
         sim._speed_table = np.stack([sp.speed_by_terrain for sp in sim.species])
         a = sim.agents

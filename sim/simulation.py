@@ -17,6 +17,7 @@ from .agents import Agents, State
 from .config import Config
 from .editing import Editing
 from .geometry import CellRect
+from .herds import Herd, Herds
 from .history import EditHistory
 from .mapdata import MapData, MapError
 from .observe import SearchObserver
@@ -95,6 +96,7 @@ class Simulation(Editing):
         self.totals = {"searches": 0, "expanded": 0, "failed": 0, "capped": 0, "replans": 0}
         self._replans_pending = 0  # re-plans caused by painting since the last step
         self.history = EditHistory()
+        self.herds = Herds(self)
         s = config.search
         self.queue = SearchQueue()
         self.budget = SearchBudget(s.budget_ms, clock, s.node_cost_us, s.call_cost_us)
@@ -173,9 +175,14 @@ class Simulation(Editing):
         self.stats = stats = FrameStats(replans=self._replans_pending)
         self._replans_pending = 0
         self.planner.request(now)
-        self.planner.serve(now, stats, self.observer)
+        spent = self._grow_fields(stats)
+        self.planner.serve(now, stats, self.observer, spent)
         a = self.agents
         done = a.move(dt, self._speed_table, self.world.terrain)
+        if done.size and self.herds.herds:
+            self.herds.arrived(done)
+            done = done[a.herd[done] == 0]
+            done = done[a.state[done] == State.WALKING]  # the rest wait for the field's next path
         if done.size:
             a.state[done] = State.IDLE
             idle = np.array([self.species[s].spec.idle_s for s in a.species[done]])
@@ -183,6 +190,26 @@ class Simulation(Editing):
         for key in ("searches", "expanded", "failed", "capped", "replans"):
             self.totals[key] += getattr(stats, key)
         return stats
+
+    def _grow_fields(self, stats: FrameStats) -> float:
+        """The herds' fields grow first, with up to half the frame's search budget; returns the ms charged."""
+        if not self.herds.herds:
+            return 0.0
+        b = self.budget
+        cells = int(500.0 * b.budget_ms / b.node_cost_us) if b.node_cost_us > 0 else 1 << 40
+        stats.field_cells = self.herds.update(max(cells, 1000))
+        stats.field_ms = self.herds.field_ms
+        stats.fields, stats.herded = len(self.herds.herds), self.herds.herded()
+        return stats.field_cells * b.node_cost_us / 1000.0 if b.clock == "model" else stats.field_ms
+
+    def call_herd(self, species: str, goal: tuple[int, int], radius: float | None = None) -> Herd | None:
+        """Call the animals of ``species`` (a key: ``"cow"``) within ``radius`` cells of ``goal``
+        ``(x, y)`` (None: its whole region) to it, served by one distance field (see :mod:`sim.herds`).
+        Returns the herd, or None when ``goal`` is no cell they may stand on or nobody comes."""
+        index = next((sp.index for sp in self.species if sp.key == species), None)
+        if index is None:
+            raise ValueError(f"unknown species {species!r}; expected one of {', '.join(sp.key for sp in self.species)}")
+        return self.herds.call(index, goal, radius)
 
     def advance(self, dt: float, steps: int = 1) -> FrameStats:
         """One frame of ``steps`` steps of ``dt`` seconds (0 while paused, 2 at 2x, ...); ``stats``
@@ -229,6 +256,7 @@ class Simulation(Editing):
         )  # may raise: nothing changed yet
         self.world.replace(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
         self.map = map_data
+        self.herds.clear()
         self.agents.keep(np.zeros(self.agents.n, dtype=bool))
         self.history.clear()
         self.queue.clear()

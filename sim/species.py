@@ -80,6 +80,8 @@ class SpeciesKind:
     default_colour: ClassVar[tuple[int, int, int]]
     #: Drawing order: lower layers first (swimmers under walkers under fliers).
     layer: ClassVar[int] = 1
+    #: Pull its paths straight (``PathGrid.smooth_many``): the same cost, straight lines, no zigzag.
+    straight_paths: ClassVar[bool] = False
 
     def speed_factor(self, multiplier: float) -> float:
         """How much of its speed an animal keeps on a cell with this cost multiplier.
@@ -104,6 +106,7 @@ class Bird(SpeciesKind):
     default_speed = 6.0
     default_colour = (240, 90, 60)
     layer = 2
+    straight_paths = True  # they fly: across the sea in straight lines
 
     def speed_factor(self, multiplier: float) -> float:
         """Birds fly at one speed whatever is below them, but slow down over mountains."""

@@ -37,14 +37,18 @@ class FrameStats:
     failed: int = 0
     capped: int = 0
     replans: int = 0  # animals whose path was painted over
+    fields: int = 0  # herds' distance fields alive (see sim.herds)
+    field_cells: int = 0  # cells their fields settled this frame
+    field_ms: float = 0.0  # wall ms that took
+    herded: int = 0  # animals in a herd
     per_species: dict[str, SpeciesCounts] = field(default_factory=dict)
     latency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # s from request to path, per search
 
     def merge(self, other: FrameStats) -> None:
         """Add ``other``'s figures (a later step of the same frame): sums, its queue length."""
-        for name in ("searches", "expanded", "search_ms", "failed", "capped", "replans"):
+        for name in ("searches", "expanded", "search_ms", "failed", "capped", "replans", "field_cells", "field_ms"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.waiting = other.waiting
+        self.waiting, self.fields, self.herded = other.waiting, other.fields, other.herded
         for key, c in other.per_species.items():
             mine = self.per_species.setdefault(key, SpeciesCounts())
             for name in ("searches", "expanded", "ms", "failed", "capped"):

@@ -1,6 +1,7 @@
-"""Distance fields: every cell's cost to one goal, checked against a plain Dijkstra run from every
-cell (tests/helpers.py, no shared code), exact at the Moving AI scenario starts; the steps down a
-field are optimal, legal and deterministic; the boundary errors are exact."""
+"""Distance fields and straight paths. A field is every cell's cost to one goal, checked against a
+plain Dijkstra run from every cell (tests/helpers.py, no shared code) and exact at the Moving AI
+scenario starts; the steps down it are optimal, legal and deterministic. A path pulled straight is
+legal and never costlier. Boundary errors are exact."""
 
 from __future__ import annotations
 
@@ -158,3 +159,55 @@ def test_boundary_errors_are_exact(call, error, message):
     with pytest.raises(error) as info:
         call(PathGrid(np.ones((3, 4))))
     assert str(info.value) == message
+
+
+# ------------------------------------------------------------------ paths pulled straight
+@settings(max_examples=80, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES), picks=st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)))
+def test_a_path_pulled_straight_is_legal_and_never_costlier(costs, rule, picks):
+    h, w = costs.shape
+    a, b = ((p % w, p // w % h) for p in picks)
+    grid = PathGrid(costs)
+    r = grid.search(a, b, diagonal=rule)
+    if not r.found:
+        return
+    cells, ways = grid.smooth_path(r.path, diagonal=rule)
+    assert cells[0] == a and cells[-1] == b and ways[0] == a and ways[-1] == b
+    assert path_cost(costs, cells, rule) <= r.cost * (1 + 1e-12)  # legal (asserted inside) and no costlier
+    it = iter(cells)
+    assert all(any(c == p for c in it) for p in ways)  # the waypoints are cells of it, in order
+    assert grid.smooth_path(cells, diagonal=rule)[0] == cells  # already straight: unchanged
+    flat = np.array([y * w + x for x, y in r.path], dtype=np.int32)
+    many, offsets = grid.smooth_many(
+        np.concatenate([flat, flat]), np.array([0, flat.size, 2 * flat.size]), diagonal=rule
+    )
+    want = [y * w + x for x, y in cells]
+    assert many[offsets[0] : offsets[1]].tolist() == want and many[offsets[1] : offsets[2]].tolist() == want
+
+
+def test_on_open_ground_a_path_becomes_one_straight_line():
+    grid = PathGrid(np.ones((10, 20)))
+    r = grid.search((0, 0), (17, 6))
+    assert len(grid.smooth_path(r.path)[1]) == 2 and r.path != grid.smooth_path(r.path)[0]
+    cells, _ = grid.smooth_path(r.path)
+    for x, y in cells:  # every cell within half a cell of the line
+        assert abs(17 * y - 6 * x) / math.hypot(17, 6) <= 0.5 + 1e-9
+
+
+def test_a_costlier_straight_line_is_not_taken():
+    costs = np.ones((7, 9))
+    costs[2:5, 2:7] = 5.0  # swamp in the middle: the straight line crosses it, the path goes round
+    grid = PathGrid(costs)
+    r = grid.search((0, 3), (8, 3), diagonal="always")
+    cells, ways = grid.smooth_path(r.path, diagonal="always")
+    assert path_cost(costs, cells, "always") == pytest.approx(r.cost) and len(ways) > 2
+    assert not any(costs[y, x] > 1 for x, y in cells)
+
+
+def test_smooth_path_boundary():
+    grid = PathGrid(np.ones((3, 4)))
+    with pytest.raises(ValueError, match=r"^path\[1\] \(9, 0\) is outside the grid of width 4 and height 3$"):
+        grid.smooth_path([(0, 0), (9, 0)])
+    with pytest.raises(TypeError, match=r"^path must be a list of \(x, y\) points, got 'ab'$"):
+        grid.smooth_path("ab")
+    assert grid.smooth_path([]) == ([], [])

@@ -12,6 +12,7 @@ from sim import fields
 from sim.agents import Outcome, State
 from sim.instruments import HEAT_TIME_S
 from sim.pathfinding import PathGrid, find_path
+from tests.helpers import path_cost
 
 STEP = 1 / 60
 
@@ -130,11 +131,20 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
     click(app, start)
     click(app, goal)
     cmp = app.top.cmp
-    assert [r.label for r in cmp.runs] == ["Dijkstra", "Greedy best-first", "A*", "Weighted A* (w=2)"]
+    assert [r.label for r in cmp.runs] == ["Dijkstra", "Greedy best-first", "A*", "Weighted A* (w=2)",
+                                           "JPS (jump points)", "Distance field (from the goal)"]  # fmt: skip
 
     def check():
         costs = np.array(sp.costs)
         for run in cmp.runs:
+            if run.algorithm == "field":  # grown from the goal: the optimal cost, an optimal path down it
+                assert run.result.cost == pytest.approx(cmp.runs[0].result.cost)
+                assert run.result.path[0] == start and run.result.path[-1] == goal
+                assert path_cost(costs, run.result.path, cmp.diagonal) == pytest.approx(run.result.cost)
+                continue
+            if run.algorithm == "jps" and (not PathGrid(costs).uniform or cmp.diagonal != "no-corner-cutting"):
+                assert run.note.startswith("not applicable here") and not run.result.found
+                continue
             ref = find_path(
                 costs,
                 start,
@@ -188,6 +198,12 @@ def test_replay_reveals_cells_in_the_kernels_expansion_order(make_app):
     cmp.step = 0
     grid = PathGrid(np.array(sp.costs))
     for run in cmp.runs:
+        if run.algorithm == "field":  # the settling order of the field from the goal, up to the start
+            trace = np.zeros(grid.costs.size, dtype=np.int32)
+            grid.distance_field(goal, diagonal=cmp.diagonal, trace=trace)
+            assert (run.order == trace[: run.result.expanded]).all()
+            assert run.order[-1] == start[1] * grid.width + start[0]
+            continue
         record = np.zeros(grid.costs.shape, dtype=np.int32)
         grid.search(
             start,
@@ -300,3 +316,38 @@ def test_a_screenshot_of_each_mode_differs_from_the_plain_map(make_app):
     click(app, start)
     click(app, goal)
     assert differs(shot(app), 50_000)
+
+
+def test_birds_paths_are_pulled_straight_at_the_same_cost_and_compare_shows_both(make_app):
+    app = make_app("maps/archipelago.yaml", counts={"cow": 0, "bird": 60, "water": 0})
+    for _ in range(120):
+        app.frame(STEP)
+    bird = app.sim.species[1]
+    a, w = app.sim.agents, app.sim.world.width
+    walking = np.flatnonzero((a.state == State.WALKING) & (a.searches > 0))
+    assert walking.size > 10
+    lines = 0
+    for i in walking:
+        path = [(int(c % w), int(c // w)) for c in a.paths[i, : a.path_len[i]]]
+        ref = bird.grid.search(path[0], path[-1], diagonal=bird.astar.diagonal)
+        # the walked path is legal, as cheap as A*'s, and A*'s path pulled straight
+        assert path_cost(np.array(bird.costs), path, bird.astar.diagonal) == pytest.approx(ref.cost, rel=1e-9)
+        cells, ways = bird.grid.smooth_path(ref.path, diagonal=bird.astar.diagonal)
+        assert cells == path
+        if len(ways) == 2:  # one straight line: every cell within half a cell of it
+            lines += 1
+            (x0, y0), (x1, y1) = ways
+            d = np.abs((x1 - x0) * (np.array(path)[:, 1] - y0) - (y1 - y0) * (np.array(path)[:, 0] - x0))
+            assert (d / max(np.hypot(x1 - x0, y1 - y0), 1) <= 0.5 + 1e-9).all()
+    assert lines > walking.size // 3  # over the sea most flights are one straight line
+    key(app, pygame.K_c)
+    key(app, pygame.K_2)  # birds
+    start, goal = far_cells(bird)
+    click(app, start)
+    click(app, goal)
+    a_star = app.top.cmp.runs[2]
+    assert (
+        a_star.straight[0] == start and a_star.straight[-1] == goal and len(a_star.straight) < len(a_star.result.path)
+    )
+    app.top.cmp.step = app.top.cmp.longest
+    app.frame(STEP)

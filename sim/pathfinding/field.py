@@ -20,29 +20,42 @@ from numba import njit
 from .common import STEP_LENGTH, _sift_down, _sift_up
 from .rules import DX, DY
 
-FIELD_DONE = 0
-FIELD_HEAP_FULL = 1  # the caller grows the heap and runs it again
+FIELD_DONE = 0  # every reachable cell (up to max_cost) is settled
+FIELD_HEAP_FULL = 1  # the caller grows the heap (keeping its contents) and calls again
+FIELD_PAUSED = 2  # ``max_settle`` cells settled in this call: call again to go on
+
+
+@njit(cache=True)
+def field_start(goal, g, mark, gen, heap_key, heap_node):
+    """Put ``goal`` (padded index) on the open list; returns the heap size, 1."""
+    g[goal] = 0.0
+    mark[goal] = 2 * gen
+    heap_key[0] = 0.0
+    heap_node[0] = goal
+    return 1
 
 
 @njit(cache=True, nogil=True)
-def field_core(codes, lut, moves, width, goal, max_cost, g, mark, gen, heap_key, heap_node, out, order):
-    """Settle cells outward from ``goal`` (padded index) until ``max_cost``; returns ``(status, settled)``.
+def field_core(codes, lut, moves, width, max_cost, g, mark, gen, heap_key, heap_node, size, out, order, done,
+               max_settle):  # fmt: skip
+    """Settle cells outward from the goal put by :func:`field_start`; returns ``(status, size, settled)``.
 
-    ``out`` is the unpadded field (H*W, filled with inf by the caller); ``order[k]`` gets the
-    k-th settled cell (``y * W + x``) while it fits. The heap is lazy: a cell improved while
-    open is pushed again and its stale entry skipped when popped.
+    Resumable: the open list (``heap_key``/``heap_node``, ``size`` entries), ``g`` and ``mark``
+    carry the state between calls, so a large field can be spread over frames (``max_settle``
+    cells a call; ``done`` counts the cells settled before). ``out`` is the unpadded field
+    (H*W, inf-filled by the caller); ``order[k]`` gets the k-th settled cell (``y * W + x``)
+    while it fits. The heap is lazy: an improved cell is pushed again, its stale entry skipped.
     """
     open_mark = 2 * gen
     closed = open_mark + 1
     inner = width - 2
     offsets = DX + DY * width
-    g[goal] = 0.0
-    mark[goal] = open_mark
-    heap_key[0] = 0.0
-    heap_node[0] = goal
-    size = 1
     settled = 0
     while size > 0:
+        if settled >= max_settle:
+            return FIELD_PAUSED, size, settled
+        if size + 8 > heap_key.size:  # room for every push of one expansion, checked before it starts
+            return FIELD_HEAP_FULL, size, settled
         u = heap_node[0]
         du = heap_key[0]
         size -= 1
@@ -53,13 +66,13 @@ def field_core(codes, lut, moves, width, goal, max_cost, g, mark, gen, heap_key,
         if mark[u] == closed:
             continue
         if du > max_cost:
-            break
+            return FIELD_DONE, 0, settled
         mark[u] = closed
         uy = u // width
         cell = (uy - 1) * inner + u - uy * width - 1
         out[cell] = du
-        if settled < order.size:
-            order[settled] = cell
+        if done + settled < order.size:
+            order[done + settled] = cell
         settled += 1
         enter = lut[codes[u]]
         for k in range(8):
@@ -74,13 +87,20 @@ def field_core(codes, lut, moves, width, goal, max_cost, g, mark, gen, heap_key,
                 continue
             mark[p] = open_mark
             g[p] = nd
-            if size == heap_key.size:
-                return FIELD_HEAP_FULL, settled
             heap_key[size] = nd
             heap_node[size] = p
             _sift_up(size, heap_key, heap_node)
             size += 1
-    return FIELD_DONE, settled
+    return FIELD_DONE, 0, settled
+
+
+def grow_heap(heap_key: np.ndarray, heap_node: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The open list in arrays twice as large, its ``size`` entries kept."""
+    key = np.empty(heap_key.size * 2)
+    node = np.empty(heap_node.size * 2, dtype=np.int32)
+    key[:size] = heap_key[:size]
+    node[:size] = heap_node[:size]
+    return key, node
 
 
 @njit(cache=True, nogil=True)
@@ -134,3 +154,84 @@ def follow_core(steps, starts, max_len, paths, offsets):
             y += DY[k]
     offsets[starts.shape[0]] = n
     return n
+
+
+# --------------------------------------------------------------------------------------
+# Path smoothing ("string pulling"): a grid path's corners are pulled straight where a
+# straight line of cells is as cheap under the same cost model. The line between two
+# cells is rasterised (one cell per step along the longer axis, the other coordinate
+# rounded), each of its steps must be legal under the diagonal rule, and its cost (the
+# same sum of step length times entered cell's multiplier) must not exceed the part of
+# the path it replaces. The result is still a path of adjacent cells, so everything that
+# walks, checks or re-plans grid paths works on it unchanged; only its shape changes: an
+# even mix of straight and diagonal steps along a line instead of a diagonal run then a
+# straight one.
+# --------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _line_cell(x0, y0, dx, dy, n, t):
+    """Cell ``t`` of ``n`` on the rasterised line from ``(x0, y0)`` by ``(dx, dy)``."""
+    return x0 + int(np.floor(dx * t / n + 0.5)), y0 + int(np.floor(dy * t / n + 0.5))
+
+
+@njit(cache=True)
+def _line_cost(codes, lut, moves, width, w, a, b, dir_of):
+    """Cost of the rasterised line from cell ``a`` to ``b`` (unpadded flat), inf if a step is illegal."""
+    x0, y0 = a % w, a // w
+    dx, dy = b % w - x0, b // w - y0
+    n = max(abs(dx), abs(dy))
+    px, py = x0, y0
+    total = 0.0
+    for t in range(1, n + 1):
+        x, y = _line_cell(x0, y0, dx, dy, n, t)
+        k = dir_of[(y - py + 1) * 3 + x - px + 1]
+        here = (py + 1) * width + px + 1
+        if not (moves[here] >> k) & 1:
+            return np.inf
+        total += STEP_LENGTH[k] * lut[codes[here + DX[k] + DY[k] * width]]
+        px, py = x, y
+    return total
+
+
+@njit(cache=True, nogil=True)
+def smooth_core(codes, lut, moves, width, w, paths, offsets, out, out_offsets, ways):
+    """Smooth every path ``paths[offsets[i]:offsets[i+1]]`` (unpadded flat cells) into ``out``
+    (``out_offsets``); ``ways[j]`` is 1 where ``out[j]`` ends a straight segment. Returns the
+    cells written."""
+    dir_of = np.zeros(9, dtype=np.int64)
+    for k in range(8):
+        dir_of[(DY[k] + 1) * 3 + DX[k] + 1] = k
+    m = 0
+    for i in range(offsets.size - 1):
+        lo, hi = offsets[i], offsets[i + 1]
+        out_offsets[i] = m
+        if hi == lo:
+            continue
+        prefix = np.zeros(hi - lo)  # cost along the path up to each of its cells
+        for j in range(1, hi - lo):
+            prefix[j] = prefix[j - 1] + _line_cost(
+                codes, lut, moves, width, w, paths[lo + j - 1], paths[lo + j], dir_of
+            )
+        out[m] = paths[lo]
+        ways[m] = 1
+        m += 1
+        a = 0
+        while a < hi - lo - 1:
+            best = a + 1
+            for j in range(a + 2, hi - lo):
+                c = _line_cost(codes, lut, moves, width, w, paths[lo + a], paths[lo + j], dir_of)
+                if c > (prefix[j] - prefix[a]) * (1.0 + 1e-12):
+                    break
+                best = j
+            x0, y0 = paths[lo + a] % w, paths[lo + a] // w
+            dx, dy = paths[lo + best] % w - x0, paths[lo + best] // w - y0
+            n = max(abs(dx), abs(dy))
+            for t in range(1, n + 1):
+                x, y = _line_cell(x0, y0, dx, dy, n, t)
+                out[m] = y * w + x
+                ways[m] = 1 if t == n else 0
+                m += 1
+            a = best
+    out_offsets[offsets.size - 1] = m
+    return m

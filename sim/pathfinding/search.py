@@ -296,16 +296,19 @@ class PathGrid(CodedGrid):
         ws = workspace()
         ws.ensure(self.cells)
         wp = self.width + 2
+        gen = ws.next_gen()
+        size = _f.field_start((gy + 1) * wp + gx + 1, ws.g, ws.mark, gen, *ws.heap)
+        done = 0
         while True:
-            status, _settled = _f.field_core(
-                self._codes, self._lut, self.moves(diag), wp, (gy + 1) * wp + gx + 1, limit,
-                ws.g, ws.mark, ws.next_gen(), ws.heap[0], ws.heap[1], out, order,
+            status, size, settled = _f.field_core(
+                self._codes, self._lut, self.moves(diag), wp, limit, ws.g, ws.mark, gen, *ws.heap, size, out,
+                order, done, self.cells,
             )  # fmt: skip
+            done += settled
             if status == _f.FIELD_DONE:
                 return out.reshape(self.height, self.width)
-            ws.heap = (np.empty(ws.heap[0].size * 2), np.empty(ws.heap[1].size * 2, dtype=np.int32))
+            ws.heap = _f.grow_heap(*ws.heap, size)
             ws.stats[_k.STAT_HEAP_GROWS] += 1
-            out.fill(np.inf)
 
     def field_steps(self, field: np.ndarray, *, diagonal: str = "no-corner-cutting") -> np.ndarray:
         """Each cell's next step down ``field`` (from :meth:`distance_field` with the same
@@ -328,6 +331,45 @@ class PathGrid(CodedGrid):
         offsets = np.zeros(2, dtype=np.int64)
         n = _f.follow_core(steps, np.array([[x, y]], dtype=np.int64), self.cells, paths, offsets)
         return [(int(c % self.width), int(c // self.width)) for c in paths[:n]]
+
+    # ------------------------------------------------------------------ straight lines
+    def smooth_path(self, path: list[Point], *, diagonal: str = "no-corner-cutting") -> tuple[list[Point], list[Point]]:
+        """``path`` with its corners pulled straight: ``(cells, waypoints)``.
+
+        Greedy string pulling: from each waypoint, the farthest later cell of the path whose
+        straight line of cells is legal under ``diagonal`` and costs no more than the part of
+        the path it replaces (same cost model) becomes the next waypoint. ``cells`` is still a
+        path of adjacent cells, never costlier than ``path``; ``waypoints`` are the ends of its
+        straight segments (start and goal included), for drawing it as an any-angle path.
+        """
+        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        if not isinstance(path, list | tuple):
+            raise TypeError(f"path must be a list of (x, y) points, got {_short(path)}")
+        cells = np.array([_check_point(f"path[{i}]", p, self.width, self.height) for i, p in enumerate(path)],
+                         dtype=np.int64).reshape(-1, 2)  # fmt: skip
+        flat = (cells[:, 1] * self.width + cells[:, 0]).astype(np.int32) if len(cells) else np.zeros(0, np.int32)
+        out, out_offsets, ways = self._smooth(flat, np.array([0, flat.size], dtype=np.int64), diag)
+        pts = [(int(c % self.width), int(c // self.width)) for c in out[: out_offsets[1]]]
+        return pts, [p for p, way in zip(pts, ways[: out_offsets[1]], strict=True) if way]
+
+    def smooth_many(
+        self, paths: np.ndarray, offsets: np.ndarray, *, diagonal: str = "no-corner-cutting"
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`smooth_path` for many paths at once, in the batch format (``paths`` int32 flat
+        cells ``y * W + x``, path i at ``paths[offsets[i]:offsets[i + 1]]``); returns the same format."""
+        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        out, out_offsets, _ways = self._smooth(np.asarray(paths, dtype=np.int32), np.asarray(offsets, np.int64), diag)
+        return out, out_offsets
+
+    def _smooth(self, flat: np.ndarray, offsets: np.ndarray, diag: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # A straight line between two cells has as many cells as the longer axis, never more
+        # than the path it replaces: the output fits in the input's size.
+        out = np.empty(max(int(offsets[-1]), 1), dtype=np.int32)
+        ways = np.zeros(out.size, dtype=np.int8)
+        out_offsets = np.zeros(offsets.size, dtype=np.int64)
+        _f.smooth_core(self._codes, self._lut, self.moves(diag), self.width + 2, self.width, flat, offsets,
+                       out, out_offsets, ways)  # fmt: skip
+        return out, out_offsets, ways
 
     def _check_field(self, field: object) -> np.ndarray:
         if not isinstance(field, np.ndarray) or field.dtype != np.float64:
@@ -453,4 +495,4 @@ def warm_up() -> None:
         grid.search_many(points, points[::-1], algorithm=algorithm, threads=1)
         grid.search_many_traced(points, points[::-1], algorithm=algorithm, threads=1)
     field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
-    grid.descend(field, (0, 0))
+    grid.smooth_path(grid.descend(field, (0, 0)))

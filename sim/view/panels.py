@@ -102,6 +102,11 @@ def _frame_lines(
             WARN if s.search_ms > budget else INK,
         ),
         (f"failed {s.failed}   capped {s.capped}   re-planned {s.replans}   (this frame)", INK),
+        (
+            f"herds: {s.fields} fields   {s.field_cells} cells settled   {s.field_ms:5.2f} ms   "
+            f"{s.herded} animals walking down them",
+            INK if s.fields else DIM,
+        ),
         ("", INK),
     ]
 

@@ -188,9 +188,11 @@ def _draw_run(
     pygame.draw.rect(screen, (28, 34, 46), cell)
     r = run.result
     done = step >= r.expanded
-    head = f"{run.label}: expanded {min(step, r.expanded)}/{r.expanded}   "
+    verb = "settled" if run.algorithm == "field" else "expanded"
+    head = f"{run.label}: {verb} {min(step, r.expanded)}/{r.expanded}   "
     head += f"cost {r.cost:.2f}   length {len(r.path)}   " if r.found else "no path   "
-    screen.blit(font.render(head + f"{run.ms:.2f} ms", True, INK), (cell.x + 6, cell.y + 4))
+    head += run.note or f"{run.ms:.2f} ms"
+    screen.blit(font.render(head, True, WARN if run.note else INK), (cell.x + 6, cell.y + 4))
     box = pygame.Rect(cell.x + 4, cell.y + 24, cell.w - 8, cell.h - 28)
     scale, place = _fit(region, box)
     screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
@@ -202,7 +204,11 @@ def _draw_run(
         return place.x + (x - c0 + 0.5) * scale, place.y + (y - r0 + 0.5) * scale
 
     if done and r.found and len(r.path) > 1:
-        pygame.draw.lines(screen, (255, 255, 255), False, [at(*p) for p in r.path], max(2, int(scale / 2)))
+        thin = len(run.straight) > 1
+        width = max(2, int(scale / 2))
+        pygame.draw.lines(screen, (255, 255, 255), False, [at(*p) for p in r.path], 1 if thin else width)
+        if thin:  # the path pulled straight (birds): its segments over the grid path
+            pygame.draw.lines(screen, (90, 230, 255), False, [at(*p) for p in run.straight], width)
     for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
         pygame.draw.circle(screen, colour, at(*p), max(4, scale * 0.8))
         pygame.draw.circle(screen, (0, 0, 0), at(*p), max(4, scale * 0.8), 1)

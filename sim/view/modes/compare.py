@@ -54,7 +54,8 @@ class CompareMode(Mode):
     def run(self) -> None:
         cmp = self.cmp
         if cmp.start is not None and cmp.goal is not None:
-            cmp.run(self.app.sim.species[cmp.species].astar.grid)
+            sp = self.app.sim.species[cmp.species]
+            cmp.run(sp.astar.grid, straight=sp.kind.straight_paths)
 
     # ---------------------------------------------------------------- events
     def handle(self, e: pygame.event.Event) -> bool:

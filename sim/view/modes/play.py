@@ -10,6 +10,7 @@ from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
 from ..panels import readout_bar
 from ..search_views import inspector_panel
 from .base import CameraControls, Mode
+from .herding import Herding
 from .painting import Painting
 
 PAN_KEYS = {
@@ -21,7 +22,7 @@ PAN_KEYS = {
 PAN_SPEED = 700.0  # pixels per second
 
 
-class PlayMode(Painting, Mode):
+class PlayMode(Painting, Herding, Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
     help_order = 0
@@ -58,6 +59,8 @@ class PlayMode(Painting, Mode):
             key("C", "compare Dijkstra / greedy / A* / weighted A*", "open_compare", pygame.K_c),
             key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
             key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
+            key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herd_tool", pygame.K_g),
+            key("B", "show a herd's distance field (next, off)", "cycle_herd_field", pygame.K_b),
             key("Esc", "deselect the animal, else quit", "escape", pygame.K_ESCAPE),
         ],
     )
@@ -65,6 +68,7 @@ class PlayMode(Painting, Mode):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.init_painting()
+        self.init_herding()
         self.camera = CameraControls(app)
         self.tool = "paint"  # or "inspect" (I)
         self.follow = False
@@ -78,6 +82,8 @@ class PlayMode(Painting, Mode):
             return True
         if e.type == pygame.KEYUP:
             self._held.discard(e.key)
+        elif self.herd_click(e):
+            pass
         elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and self._inspecting(e):
             x, y = self.app.cam.cell_at(*e.pos)
             self.select(pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, 10 / self.app.cam.tile)))
@@ -188,7 +194,8 @@ class PlayMode(Painting, Mode):
         ins = app.instruments
         sel = self.selected
         plain = app.top is self and not (app.show_help or app.show_overlay or self.show_paths)
-        if plain and sel is None and ins.heat is None and self.field_species is None:
+        herd = self.shown_herd()
+        if plain and sel is None and ins.heat is None and self.field_species is None and herd is None:
             app.view.draw_scene(surface, True)  # may redraw only what moved
         else:
             app.view.invalidate()  # this frame draws more than the scene: the next one repaints
@@ -197,6 +204,7 @@ class PlayMode(Painting, Mode):
             else:
                 app.view.terrain.draw(surface, app.cam)
             views.draw_heat(surface)
+            self.draw_herd_field(surface)
             if sel is not None:
                 views.draw_last_search(surface, ins.record, ins.record_event)
             if self.show_paths:
@@ -206,6 +214,8 @@ class PlayMode(Painting, Mode):
             views.draw_highlight(surface, sel)
         if self.field_species is not None:
             views.cost_field_legend(surface, app.text, self.field_species)
+        elif herd is not None:
+            self.herd_legend(surface)
         if sel is not None:
             colour = app.sim.species[app.sim.agents.species[sel]].spec.colour
             inspector_panel(surface, app.text, describe(app.sim, sel), colour)
@@ -223,6 +233,7 @@ class PlayMode(Painting, Mode):
 
     def status(self) -> list[str]:
         words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]
+        words += self.herd_status()
         if self.app.instruments.heat is not None:
             words.append("HEAT")
         return words

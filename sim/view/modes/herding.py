@@ -1,0 +1,86 @@
+"""Calling herds in the play mode: G picks a species, a click calls it; B shows the fields."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ..field_view import FieldView, field_legend
+
+if TYPE_CHECKING:
+    from ..app import App
+
+HERD_RADIUS = 40  # cells: a click calls the species' animals this close (shift+click: its whole region)
+
+
+class Herding:
+    """The play mode's herd tool and field view (a mixin: its methods are key-table actions)."""
+
+    app: App
+
+    def init_herding(self) -> None:
+        self.herd_species: int | None = None  # G: whose animals a click calls
+        self.field_index: int | None = None  # B: which herd's field is shown
+        self.field_view = FieldView()
+
+    def herd_tool(self, _e: object = None) -> None:
+        """G: cows, birds, water creatures, off."""
+        n = len(self.app.sim.species)
+        s = self.herd_species
+        self.herd_species = 0 if s is None else (s + 1 if s + 1 < n else None)
+        if self.herd_species is None:
+            self.app.message("herd call off")
+        else:
+            label = self.app.sim.species[self.herd_species].label
+            self.app.message(f"herd call: click to call {label} within {HERD_RADIUS} cells (shift: the whole region)")
+
+    def herd_click(self, e: pygame.event.Event) -> bool:
+        """A left click with the herd tool on: call the herd there; True when it was used."""
+        if self.herd_species is None or e.type != pygame.MOUSEBUTTONDOWN or e.button != 1:
+            return False
+        sim = self.app.sim
+        x, y = self.app.cam.cell_index_at(*e.pos)
+        mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+        sp = sim.species[self.herd_species]
+        herd = sim.herds.call(sp.index, (x, y), None if mods & pygame.KMOD_SHIFT else HERD_RADIUS)
+        if herd is None:
+            self.app.message(f"no {sp.label} can come to ({x}, {y})")
+            return True
+        self.app.message(f"{herd.called} {sp.label} called to ({x}, {y}): one distance field serves them all")
+        self.field_index = sim.herds.herds.index(herd)
+        return True
+
+    def cycle_herd_field(self, _e: object = None) -> None:
+        """B: show the next herd's field, or none."""
+        n = len(self.app.sim.herds.herds)
+        if n == 0:
+            self.field_index = None
+            self.app.message("no herd yet: G, then click where to call it")
+            return
+        i = self.field_index
+        self.field_index = 0 if i is None else (i + 1 if i + 1 < n else None)
+
+    def shown_herd(self):
+        herds = self.app.sim.herds.herds
+        if self.field_index is None or not herds:
+            return None
+        return herds[min(self.field_index, len(herds) - 1)]
+
+    def draw_herd_field(self, surface: pygame.Surface) -> None:
+        herd = self.shown_herd()
+        if herd is None:
+            return
+        self.field_view.draw(surface, self.app.cam, herd)
+
+    def herd_legend(self, surface: pygame.Surface) -> None:
+        herd = self.shown_herd()
+        if herd is not None:
+            sim = self.app.sim
+            members = int(sim.herds.members(herd).size)
+            field_legend(surface, self.app.text, herd, sim.species[herd.species].label, members)
+
+    def herd_status(self) -> list[str]:
+        if self.herd_species is None:
+            return []
+        return [f"HERD {self.app.sim.species[self.herd_species].label}: click"]
