@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,12 +58,50 @@ def crowd_bars(agents: int, r: dict) -> list[str]:
     return out
 
 
+def herd(animals: int = 1000, map_name: str = "island", repeat: int = 5) -> dict:
+    """One herd call against every animal searching on its own: ``animals`` cows (those in the
+    goal's region) to one point, one distance field plus following it, against one
+    ``search_many`` of the same queries (the engine's fastest way to run them one by one)."""
+    import numpy as np
+
+    from sim.config import load_config
+    from sim.maps import load_map, resolve_map
+    from sim.simulation import Simulation
+
+    sim = Simulation(load_config(), load_map(resolve_map(map_name)), counts={"cow": 2 * animals, "bird": 0, "water": 0})
+    cow = sim.species[0]
+    goal = (87, 40) if map_name == "island" else tuple(int(v) for v in cow.habitable()[len(cow.habitable()) // 2])
+    region = cow.regions[goal[1], goal[0]]
+    a = sim.agents
+    keep = np.zeros(a.n, dtype=bool)
+    keep[np.flatnonzero(cow.regions[a.cell[:, 1], a.cell[:, 0]] == region)[:animals]] = True
+    sim.remove(keep)  # exactly ``animals`` cows, all in the goal's region
+    rows = np.arange(a.n)
+    starts, goals = a.cell[rows].astype(np.int64), np.tile(np.array(goal), (rows.size, 1))
+    field_ms, search_ms = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        herd = sim.herds.call(cow.index, goal)
+        sim.herds.update(1 << 40)  # the whole field at once, then everyone's path down it
+        field_ms.append((time.perf_counter() - t0) * 1000)
+        settled = herd.settled
+        sim.herds.dismiss(herd)
+        t0 = time.perf_counter()
+        result = cow.grid.search_many(starts, goals, diagonal=cow.astar.diagonal, max_nodes=10**9)
+        search_ms.append((time.perf_counter() - t0) * 1000)
+    return {
+        "animals": int(rows.size), "goal": goal, "map": map_name, "field_ms": statistics.median(field_ms),
+        "field_cells": int(settled), "search_ms": statistics.median(search_ms),
+        "search_expanded": int(result.expanded.sum()), "found": int(result.found.sum()),
+    }  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--frames", type=int, default=1200)
     ap.add_argument("--map", default="island")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--only", default="500,5000,20000,paint", help="comma-separated: 500,5000,20000,paint")
+    ap.add_argument("--only", default="500,5000,20000,paint,herd", help="comma-separated: 500,5000,20000,paint,herd")
     args = ap.parse_args(argv)
     wanted = args.only.split(",")
     ok = True
@@ -90,6 +130,14 @@ def main(argv: list[str] | None = None) -> int:
             f"paint {p['size']}x{p['size']}, {p['agents']} animals: paint + frame ms p50/p95/max "
             f"{p['paint_frame_ms_p50']:.2f}/{p['paint_frame_ms_p95']:.2f}/{p['paint_frame_ms_max']:.2f}, "
             f"peak rss {p['peak_rss_mb'] or 0:.0f} MB  {'; '.join(bars)}"
+        )
+    if "herd" in wanted:
+        h = herd()
+        print(
+            f"herd: {h['animals']} cows called to {h['goal']} on {h['map']}: one field {h['field_ms']:.2f} ms "
+            f"({h['field_cells']} cells settled, paths included) vs {h['animals']} searches {h['search_ms']:.2f} ms "
+            f"({h['search_expanded']} nodes expanded): {h['search_ms'] / h['field_ms']:.1f}x the time, "
+            f"{h['search_expanded'] / max(1, h['field_cells']):.0f}x the nodes"
         )
     return 0 if ok else 1
 

@@ -100,9 +100,22 @@ def describe(sim: Simulation, i: int) -> list[str]:
         f"  time      {a.last_ms[i]:.3f} ms",
         f"  cost      {cost:.2f}" if not math.isnan(cost) else "  cost      -",
         f"  length    {path_cells} cells" if path_cells else "  length    -",
+        *_straight(sim, i),
         f"searches so far  {a.searches[i]}",
     ]
     return lines
+
+
+def _straight(sim: Simulation, i: int) -> list[str]:
+    """For a species whose paths are pulled straight: how many straight segments the walk has."""
+    a = sim.agents
+    sp = sim.species[a.species[i]]
+    if not sp.kind.straight_paths or a.path_len[i] < 2:
+        return []
+    w = sim.world.width
+    cells = [(int(c % w), int(c // w)) for c in a.paths[i, : a.path_len[i]]]
+    ways = sp.grid.smooth_path(cells, diagonal=sp.astar.diagonal)[1]
+    return [f"  straight  {len(ways) - 1} segment(s): A*'s grid path pulled straight (thin line)"]
 
 
 def _follows(sim: Simulation, i: int) -> str:

@@ -54,3 +54,11 @@ def test_yaml_benchmark_loads_a_saved_map_with_both_loaders(capsys):
     yaml_load.main(["--size", "64", "--repeat", "1"])
     out = capsys.readouterr().out
     assert "CSafeLoader" in out and "x faster" in out and "load_map" in out
+
+
+def test_herd_benchmark_serves_every_animal_with_one_field():
+    from bench.demo import herd
+
+    h = herd(animals=120, repeat=1)
+    assert h["animals"] == 120 and h["found"] == 120  # the same queries, each searched on its own
+    assert 0 < h["field_cells"] < h["search_expanded"]  # one field settles fewer cells than 120 searches expand

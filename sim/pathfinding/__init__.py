@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from .astar import AStar
 from .batch import BatchResult
+from .checks import ALGORITHMS, HEURISTICS
+from .fieldgrid import STEPS
 from .grid import MAX_COST
 from .kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
-from .search import ALGORITHMS, DIAGONAL_RULES, HEURISTICS, STEPS, PathGrid, SearchResult, find_path, warm_up
+from .rules import DIAGONAL_RULES
+from .search import PathGrid, SearchResult, find_path, warm_up
 from .workspace import set_threads
 
 __all__ = [

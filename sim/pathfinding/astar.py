@@ -21,8 +21,9 @@ from typing import ClassVar, Protocol
 import numpy as np
 
 from .batch import BatchResult
+from .checks import Point, _check_point, resolve_options
 from .reference import python_search
-from .search import PathGrid, Point, SearchResult, _check_point, resolve_options
+from .search import PathGrid, SearchResult
 
 
 class TerrainSource(Protocol):

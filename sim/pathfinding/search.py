@@ -17,23 +17,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
-from . import field as _f
 from . import kernel as _k
 from .batch import BatchResult, run_batch
+from .checks import (
+    Point,
+    _check_out_array,
+    _check_point,
+    _check_points,
+    _short,
+    resolve_options,
+)
+from .fieldgrid import FieldsAndLines
 from .grid import CodedGrid
-from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES, DX, DY
+from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
 from .workspace import thread_count, workspace
-
-Point = tuple[int, int]
-
-HEURISTICS: tuple[str, ...] = ("octile", "manhattan", "euclidean", "chebyshev", "zero")
-#: ``(dx, dy)`` of each direction index :meth:`PathGrid.field_steps` returns.
-STEPS: tuple[tuple[int, int], ...] = tuple((int(dx), int(dy)) for dx, dy in zip(DX, DY, strict=True))
-ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps")
 
 _METRICS = {
     "octile": _k.METRIC_OCTILE,
@@ -68,89 +69,7 @@ class SearchResult:
         return self.path if self.found else self.partial_path
 
 
-def _check_point(name: str, p: object, width: int, height: int) -> Point:
-    if (
-        not isinstance(p, tuple | list | np.ndarray)
-        or len(p) != 2
-        or not all(isinstance(c, Integral) and not isinstance(c, bool) for c in p)
-    ):
-        raise TypeError(f"{name} must be an (x, y) tuple of ints, got {_short(p)}")
-    x, y = int(p[0]), int(p[1])
-    if not (0 <= x < width and 0 <= y < height):
-        raise ValueError(f"{name} {(x, y)} is outside the grid of width {width} and height {height}")
-    return x, y
-
-
-def resolve_options(
-    diagonal: str, heuristic: str | None, weight: float, algorithm: str, max_nodes: int | None
-) -> tuple[int, str, float, str, int | None]:
-    """Check the option values; return them normalised (the heuristic's default filled in)."""
-    for name, value in (("diagonal", diagonal), ("heuristic", heuristic), ("algorithm", algorithm)):
-        if not isinstance(value, str) and not (name == "heuristic" and value is None):
-            raise TypeError(f"{name} must be a string, got {_short(value)}")
-    if diagonal not in DIAGONAL_RULES:
-        raise ValueError(f"unknown diagonal rule {_short(diagonal)}; expected one of {', '.join(DIAGONAL_RULES)}")
-    if heuristic is None:
-        heuristic = "manhattan" if diagonal == "never" else "octile"
-    elif heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {_short(heuristic)}; expected one of {', '.join(HEURISTICS)}")
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {_short(algorithm)}; expected one of {', '.join(ALGORITHMS)}")
-    if not isinstance(weight, Real) or isinstance(weight, bool):
-        raise TypeError(f"weight must be a number, got {weight!r}")
-    if not (math.isfinite(weight) and weight >= 1.0):
-        raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
-    if max_nodes is not None:
-        if not isinstance(max_nodes, Integral) or isinstance(max_nodes, bool):
-            raise TypeError(f"max_nodes must be an int or None, got {max_nodes!r}")
-        if max_nodes < 1:
-            raise ValueError(f"max_nodes must be >= 1, got {max_nodes}")
-    return DIAGONAL_RULES[diagonal], heuristic, float(weight), algorithm, max_nodes
-
-
-def _check_max_cost(max_cost: object) -> float:
-    if max_cost is None:
-        return math.inf
-    if not isinstance(max_cost, Real) or isinstance(max_cost, bool):
-        raise TypeError(f"max_cost must be a number or None, got {_short(max_cost)}")
-    if math.isnan(max_cost) or max_cost < 0:
-        raise ValueError(f"max_cost must be >= 0, got {max_cost!r}")
-    return float(max_cost)
-
-
-def _short(value: object, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _check_out_array(name: str, a: object, ndim: int) -> np.ndarray:
-    """An output array the caller gives: int32, ``ndim``-D, writeable (exact errors otherwise)."""
-    if not isinstance(a, np.ndarray) or a.dtype != np.int32 or a.ndim != ndim:
-        raise TypeError(f"{name} must be a {ndim}-D numpy int32 array")
-    if not a.flags.writeable:
-        raise ValueError(f"{name} must be writeable, got a read-only array")
-    return a
-
-
-def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
-    """A (k, 2) array of (x, y) int points inside the grid, as an int64 array."""
-    arr = a if isinstance(a, np.ndarray) else np.asarray(a)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be a (k, 2) array of int (x, y) points, got dtype {arr.dtype}")
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (k, 2), got {arr.shape}")
-    arr = arr.astype(np.int64, copy=False)
-    if arr.size == 0 or (arr.min() >= 0 and arr[:, 0].max() < width and arr[:, 1].max() < height):
-        return arr
-    bad = (arr[:, 0] < 0) | (arr[:, 0] >= width) | (arr[:, 1] < 0) | (arr[:, 1] >= height)
-    if bad.any():
-        i = int(np.argmax(bad))
-        point = (int(arr[i, 0]), int(arr[i, 1]))
-        raise ValueError(f"{name}[{i}] {point} is outside the grid of width {width} and height {height}")
-    return arr
-
-
-class PathGrid(CodedGrid):
+class PathGrid(FieldsAndLines, CodedGrid):
     """A cost grid prepared once for many searches.
 
     Use this rather than :func:`find_path` when searching the same grid repeatedly: the
@@ -266,117 +185,6 @@ class PathGrid(CodedGrid):
             part.paths[: part.offsets[-1]], part.offsets, served, self.width,
         )  # fmt: skip
         return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
-
-    # ------------------------------------------------------------------ distance fields
-    def distance_field(
-        self,
-        goal: Point,
-        *,
-        diagonal: str = "no-corner-cutting",
-        max_cost: float | None = None,
-        trace: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """The cost of the cheapest path from every cell *to* ``goal``: float64 ``(H, W)``.
-
-        Same cost model as :meth:`search` (a step costs its length times the multiplier of
-        the cell it enters, under the ``diagonal`` rule), so ``field[y, x]`` equals the cost
-        :meth:`search` finds from ``(x, y)`` to ``goal``. ``inf`` where the goal cannot be
-        reached, the cell is impassable, or (with ``max_cost``) the cost is above
-        ``max_cost``: the search stops there. An impassable goal gives all ``inf``.
-        ``trace`` (a writeable 1-D int32 array) gets the settled cells in order, ``y * W + x``.
-        Follow it with :meth:`field_steps` or :meth:`descend`.
-        """
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
-        gx, gy = _check_point("goal", goal, self.width, self.height)
-        limit = _check_max_cost(max_cost)
-        order = np.zeros(0, dtype=np.int32) if trace is None else _check_out_array("trace", trace, 1)
-        out = np.full(self.height * self.width, np.inf)
-        if not self.passable(gx, gy):
-            return out.reshape(self.height, self.width)
-        ws = workspace()
-        ws.ensure(self.cells)
-        wp = self.width + 2
-        gen = ws.next_gen()
-        size = _f.field_start((gy + 1) * wp + gx + 1, ws.g, ws.mark, gen, *ws.heap)
-        done = 0
-        while True:
-            status, size, settled = _f.field_core(
-                self._codes, self._lut, self.moves(diag), wp, limit, ws.g, ws.mark, gen, *ws.heap, size, out,
-                order, done, self.cells,
-            )  # fmt: skip
-            done += settled
-            if status == _f.FIELD_DONE:
-                return out.reshape(self.height, self.width)
-            ws.heap = _f.grow_heap(*ws.heap, size)
-            ws.stats[_k.STAT_HEAP_GROWS] += 1
-
-    def field_steps(self, field: np.ndarray, *, diagonal: str = "no-corner-cutting") -> np.ndarray:
-        """Each cell's next step down ``field`` (from :meth:`distance_field` with the same
-        ``diagonal``): int8 ``(H, W)``, a direction index into :data:`STEPS` (``(dx, dy)``),
-        -1 at the goal and where the field is ``inf``. Of equally good steps the one listed
-        first in :data:`STEPS` wins, so the result never depends on anything else."""
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
-        f = self._check_field(field)
-        out = np.empty((self.height, self.width), dtype=np.int8)
-        return _f.steps_core(f, self._codes, self._lut, self.moves(diag), self.width + 2, out)
-
-    def descend(self, field: np.ndarray, start: Point, *, diagonal: str = "no-corner-cutting") -> list[Point]:
-        """The path from ``start`` down ``field`` to its goal (start and goal included), optimal
-        like :meth:`search`'s; empty when the field does not reach ``start``."""
-        steps = self.field_steps(field, diagonal=diagonal)
-        x, y = _check_point("start", start, self.width, self.height)
-        if not math.isfinite(field[y, x]):
-            return []
-        paths = np.empty(self.cells, dtype=np.int32)
-        offsets = np.zeros(2, dtype=np.int64)
-        n = _f.follow_core(steps, np.array([[x, y]], dtype=np.int64), self.cells, paths, offsets)
-        return [(int(c % self.width), int(c // self.width)) for c in paths[:n]]
-
-    # ------------------------------------------------------------------ straight lines
-    def smooth_path(self, path: list[Point], *, diagonal: str = "no-corner-cutting") -> tuple[list[Point], list[Point]]:
-        """``path`` with its corners pulled straight: ``(cells, waypoints)``.
-
-        Greedy string pulling: from each waypoint, the farthest later cell of the path whose
-        straight line of cells is legal under ``diagonal`` and costs no more than the part of
-        the path it replaces (same cost model) becomes the next waypoint. ``cells`` is still a
-        path of adjacent cells, never costlier than ``path``; ``waypoints`` are the ends of its
-        straight segments (start and goal included), for drawing it as an any-angle path.
-        """
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
-        if not isinstance(path, list | tuple):
-            raise TypeError(f"path must be a list of (x, y) points, got {_short(path)}")
-        cells = np.array([_check_point(f"path[{i}]", p, self.width, self.height) for i, p in enumerate(path)],
-                         dtype=np.int64).reshape(-1, 2)  # fmt: skip
-        flat = (cells[:, 1] * self.width + cells[:, 0]).astype(np.int32) if len(cells) else np.zeros(0, np.int32)
-        out, out_offsets, ways = self._smooth(flat, np.array([0, flat.size], dtype=np.int64), diag)
-        pts = [(int(c % self.width), int(c // self.width)) for c in out[: out_offsets[1]]]
-        return pts, [p for p, way in zip(pts, ways[: out_offsets[1]], strict=True) if way]
-
-    def smooth_many(
-        self, paths: np.ndarray, offsets: np.ndarray, *, diagonal: str = "no-corner-cutting"
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`smooth_path` for many paths at once, in the batch format (``paths`` int32 flat
-        cells ``y * W + x``, path i at ``paths[offsets[i]:offsets[i + 1]]``); returns the same format."""
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
-        out, out_offsets, _ways = self._smooth(np.asarray(paths, dtype=np.int32), np.asarray(offsets, np.int64), diag)
-        return out, out_offsets
-
-    def _smooth(self, flat: np.ndarray, offsets: np.ndarray, diag: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        # A straight line between two cells has as many cells as the longer axis, never more
-        # than the path it replaces: the output fits in the input's size.
-        out = np.empty(max(int(offsets[-1]), 1), dtype=np.int32)
-        ways = np.zeros(out.size, dtype=np.int8)
-        out_offsets = np.zeros(offsets.size, dtype=np.int64)
-        _f.smooth_core(self._codes, self._lut, self.moves(diag), self.width + 2, self.width, flat, offsets,
-                       out, out_offsets, ways)  # fmt: skip
-        return out, out_offsets, ways
-
-    def _check_field(self, field: object) -> np.ndarray:
-        if not isinstance(field, np.ndarray) or field.dtype != np.float64:
-            raise TypeError("field must be a float64 numpy array (from distance_field)")
-        if field.shape != (self.height, self.width):
-            raise ValueError(f"field must have the grid's shape {(self.height, self.width)}, got {field.shape}")
-        return np.ascontiguousarray(field)
 
     # ------------------------------------------------------------------ internals
     def _check_jps(self, diag: int) -> None:

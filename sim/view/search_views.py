@@ -97,6 +97,11 @@ class SearchViews:
             pts = [cam.to_screen(x, y) for x, y in event.result.partial_path]
             for p, q in zip(pts[::2], pts[1::2], strict=False):  # dashed: every other step
                 pygame.draw.line(screen, WARN, p, q, 3)
+        elif event is not None and event.result is not None and len(event.result.path) > 1:
+            sp = next(sp for sp in self.sim.species if sp.key == event.species)
+            if sp.kind.straight_paths:  # the grid path A* found, under the straight one it walks
+                pts = [cam.to_screen(x, y) for x, y in event.result.path]
+                pygame.draw.lines(screen, (255, 255, 255), False, pts, 1)
 
     def draw_highlight(self, screen: pygame.Surface, i: int) -> None:
         """The selected animal (above the sprites): its remaining path and a ring."""
@@ -189,11 +194,11 @@ def _draw_run(
     r = run.result
     done = step >= r.expanded
     verb = "settled" if run.algorithm == "field" else "expanded"
-    head = f"{run.label}: {verb} {min(step, r.expanded)}/{r.expanded}   "
-    head += f"cost {r.cost:.2f}   length {len(r.path)}   " if r.found else "no path   "
-    head += run.note or f"{run.ms:.2f} ms"
-    screen.blit(font.render(head, True, WARN if run.note else INK), (cell.x + 6, cell.y + 4))
-    box = pygame.Rect(cell.x + 4, cell.y + 24, cell.w - 8, cell.h - 28)
+    figures = f"{verb} {min(step, r.expanded)}/{r.expanded}   "
+    figures += f"cost {r.cost:.2f}   length {len(r.path)}   {run.ms:.2f} ms" if r.found else "no path"
+    screen.blit(font.render(run.label, True, GOOD), (cell.x + 6, cell.y + 4))
+    screen.blit(font.render(run.note or figures, True, WARN if run.note else INK), (cell.x + 6, cell.y + 20))
+    box = pygame.Rect(cell.x + 4, cell.y + 40, cell.w - 8, cell.h - 44)
     scale, place = _fit(region, box)
     screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
     # Cells expanded so far, in the kernel's order; at the end the open list and the path.
