@@ -24,6 +24,7 @@ class Text:
     def __init__(self) -> None:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._rendered: dict[tuple, pygame.Surface] = {}
+        self._panels: dict[tuple, pygame.Surface] = {}
 
     def render(self, text: str, colour: tuple[int, int, int], size: int) -> pygame.Surface:
         """The rendered line, cached (the status line repeats the same words every frame)."""
@@ -43,7 +44,20 @@ class Text:
     def panel(
         self, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int], size: int = 14
     ) -> pygame.Rect:
-        """Lines of text on a translucent panel; returns the panel's rectangle."""
+        """Lines of text on a translucent panel; returns the panel's rectangle.
+
+        The composed panel is cached: the readout and the overlay repeat the same lines
+        for many frames, and composing one costs more than the rest of a light frame."""
+        key = (tuple(lines), size)
+        box = self._panels.get(key)
+        if box is None:
+            if len(self._panels) > 64:
+                self._panels.clear()
+            box = self._panels[key] = self._compose(lines, size)
+        screen.blit(box, at)
+        return pygame.Rect(at, box.get_size())
+
+    def _compose(self, lines: list[tuple[str, tuple[int, int, int]]], size: int) -> pygame.Surface:
         font = self.font(size)
         rendered = [font.render(t, True, c) for t, c in lines]
         w = max((r.get_width() for r in rendered), default=0) + 16
@@ -54,8 +68,7 @@ class Text:
         for r in rendered:
             box.blit(r, (8, y))
             y += font.get_linesize()
-        screen.blit(box, at)
-        return pygame.Rect(at, (w, h))
+        return box
 
 
 def panel_right(
