@@ -56,7 +56,7 @@ class Comparison:
     start: tuple[int, int] | None = None
     goal: tuple[int, int] | None = None
     runs: list[StrategyRun] = field(default_factory=list)
-    shown: int | None = None  # None: all four side by side; else the index shown alone
+    shown: int | None = None  # None: all side by side; else the index shown alone
     step: float = 0.0  # replay position: expansions revealed
     playing: bool = True
     speed: float = 200.0  # expansions per second

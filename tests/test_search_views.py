@@ -91,6 +91,28 @@ def test_inspect_tool_deselect_follow_and_escape(make_app):
     assert not app.running
 
 
+def test_a_click_near_a_sprite_selects_its_animal_and_a_miss_says_so(make_app):
+    # Sprites are drawn larger than a cell (and turn): a click on or just beside one picks its animal.
+    from sim.view.sprites import SpriteBank
+
+    app = make_app("maps/island.yaml", counts={"cow": 1, "bird": 0, "water": 0})
+    app.frame(STEP)
+    key(app, pygame.K_SPACE)
+    key(app, pygame.K_i)
+    sx, sy = app.cam.to_screen(*app.sim.agents.pos[0])
+    edge = SpriteBank.size_for(app.cam.tile) / 2 + 5  # just beside it: beyond 10 px and a cell at tile 8
+    assert edge > max(10, app.cam.tile)
+    post(pygame.MOUSEBUTTONDOWN, pos=(int(sx + edge), int(sy)), button=1, mod=0)
+    app.frame(STEP)
+    assert app.play.selected == 0
+    key(app, pygame.K_ESCAPE)
+    assert app.play.selected is None
+    post(pygame.MOUSEBUTTONDOWN, pos=(int(sx + 6 * edge), int(sy)), button=1, mod=0)
+    app.frame(STEP)
+    assert app.play.selected is None
+    assert any(m[0].startswith("no animal within") for m in app.messages)
+
+
 def test_camera_follows_the_selected_animal(make_app):
     app = make_app("maps/island.yaml", counts={"cow": 30, "bird": 0, "water": 0})
     app.cam.zoom(3, 640, 400)  # zoomed in: the map is much larger than the window

@@ -31,7 +31,7 @@ class CompareMode(Mode):
             key("←  →", "step the replay (shift: 10 steps)", "step", pygame.K_LEFT, pygame.K_RIGHT),
             key("↑  ↓", "replay speed", "speed", pygame.K_UP, pygame.K_DOWN),
             key("R", "replay from the start", "replay", pygame.K_r),
-            key("Tab", "one strategy large / all four", "cycle_shown", pygame.K_TAB),
+            key("Tab", "one strategy large / all six", "cycle_shown", pygame.K_TAB),
             key("C / Esc", "back to the island", "close", pygame.K_c, pygame.K_ESCAPE),
         ],
     )

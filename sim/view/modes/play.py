@@ -9,6 +9,7 @@ from ...terrain import BRUSHES, Terrain
 from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
 from ..panels import readout_bar
 from ..search_views import inspector_panel
+from ..sprites import SpriteBank
 from .base import CameraControls, Mode
 from .herding import Herding
 from .painting import Painting
@@ -43,7 +44,8 @@ class PlayMode(Painting, Herding, Mode):
             key("[  ]", "brush size", "brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
             key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),
             key("Space", "pause", "toggle_pause", pygame.K_SPACE),
-            key(",  .", "slower / faster: ½x 1x 2x 4x 8x", "change_speed", pygame.K_COMMA, pygame.K_PERIOD),
+            key(", (comma)  . (period)", "slower / faster: ½x 1x 2x 4x 8x", "change_speed",
+                pygame.K_COMMA, pygame.K_PERIOD),
             key("/", "pause and step one frame", "step_frame", pygame.K_SLASH),
             key("ctrl+Z", "undo the last stroke (or reset)", "undo", pygame.K_z, mods=CTRL),
             key("ctrl+Y / ctrl+shift+Z", "redo", "redo", pygame.K_y, mods=CTRL),
@@ -56,7 +58,7 @@ class PlayMode(Painting, Herding, Mode):
             key("ctrl+S", "save the painted map as a new YAML file", "save_map", pygame.K_s, mods=CTRL),
             key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
             key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
-            key("C", "compare Dijkstra / greedy / A* / weighted A*", "open_compare", pygame.K_c),
+            key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, field", "open_compare", pygame.K_c),
             key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
             key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
             key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herd_tool", pygame.K_g),
@@ -85,11 +87,21 @@ class PlayMode(Painting, Herding, Mode):
         elif self.herd_click(e):
             pass
         elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and self._inspecting(e):
-            x, y = self.app.cam.cell_at(*e.pos)
-            self.select(pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, 10 / self.app.cam.tile)))
+            self._inspect_at(e.pos)
         elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
             self.paint_event(e)
         return super().handle(e)
+
+    def _inspect_at(self, pos: tuple[int, int]) -> None:
+        """Select the animal nearest the click: within its sprite's reach plus a few pixels
+        (sprites are drawn larger than a cell), else say that nobody is there."""
+        tile = self.app.cam.tile
+        reach_px = SpriteBank.size_for(tile) / 2 + 6
+        x, y = self.app.cam.cell_at(*pos)
+        i = pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, reach_px / tile))
+        if i is None and self.selected is None:
+            self.app.message(f"no animal within {reach_px:.0f} px of the click")
+        self.select(i)
 
     def _inspecting(self, e: pygame.event.Event) -> bool:
         """A left click inspects with the inspect tool (I) or with ctrl held."""
