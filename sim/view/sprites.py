@@ -41,42 +41,26 @@ class Pixels:
         del self._buffer
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _stamp(img, x, y, k, dx, dy, colours, starts, reach):
+    """Sprite ``k``'s pixels centred at ``(x, y)``; clipped only near the edge of ``img``."""
+    h, w = img.shape
+    if x >= reach and y >= reach and x < w - reach and y < h - reach:
+        for p in range(starts[k], starts[k + 1]):
+            img[y + dy[p], x + dx[p]] = colours[p]
+    else:
+        for p in range(starts[k], starts[k + 1]):
+            px = x + dx[p]
+            py = y + dy[p]
+            if 0 <= px < w and 0 <= py < h:
+                img[py, px] = colours[p]
+
+
 @njit(cache=True, nogil=True)
 def draw_sprites(img, xs, ys, headings, dx, dy, colours, starts, reach):
     """Write sprite ``headings[i]`` centred at ``(xs[i], ys[i])`` into ``img`` (``[y, x]``, uint32)."""
-    h, w = img.shape
     for i in range(xs.size):
-        x = xs[i]
-        y = ys[i]
-        k = headings[i]
-        if x >= reach and y >= reach and x < w - reach and y < h - reach:
-            for p in range(starts[k], starts[k + 1]):
-                img[y + dy[p], x + dx[p]] = colours[p]
-        else:
-            for p in range(starts[k], starts[k + 1]):
-                px = x + dx[p]
-                py = y + dy[p]
-                if 0 <= px < w and 0 <= py < h:
-                    img[py, px] = colours[p]
-
-
-@njit(cache=True, nogil=True)
-def restore_sprites(img, background, xs, ys, headings, dx, dy, starts, reach):
-    """Put back the ``background`` pixels where :func:`draw_sprites` drew these sprites."""
-    h, w = img.shape
-    for i in range(xs.size):
-        x = xs[i]
-        y = ys[i]
-        k = headings[i]
-        if x >= reach and y >= reach and x < w - reach and y < h - reach:
-            for p in range(starts[k], starts[k + 1]):
-                img[y + dy[p], x + dx[p]] = background[y + dy[p], x + dx[p]]
-        else:
-            for p in range(starts[k], starts[k + 1]):
-                px = x + dx[p]
-                py = y + dy[p]
-                if 0 <= px < w and 0 <= py < h:
-                    img[py, px] = background[py, px]
+        _stamp(img, xs[i], ys[i], headings[i], dx, dy, colours, starts, reach)
 
 
 @njit(cache=True, nogil=True)
@@ -108,15 +92,7 @@ def render_animals(
             if x <= -reach or y <= -reach or x >= w + reach or y >= h + reach:
                 continue  # off screen
             k = s * 8 + heading[i]
-            if x >= reach and y >= reach and x < w - reach and y < h - reach:
-                for p in range(starts[k], starts[k + 1]):
-                    img[y + dy[p], x + dx[p]] = colours[p]
-            else:
-                for p in range(starts[k], starts[k + 1]):
-                    px = x + dx[p]
-                    py = y + dy[p]
-                    if 0 <= px < w and 0 <= py < h:
-                        img[py, px] = colours[p]
+            _stamp(img, x, y, k, dx, dy, colours, starts, reach)
             out_x[n] = x
             out_y[n] = y
             out_k[n] = k
@@ -205,21 +181,14 @@ class SpriteBank:
         sheet = self.get(key, tile, screen)
         return int(sheet.starts[-1]) // HEADINGS
 
-    def draw_all(self, screen: pygame.Surface, tile: int, groups: list, erase: list | None = None,
-                 background: pygame.Surface | None = None) -> None:  # fmt: skip
-        """Draw ``groups`` of ``(species key, xs, ys, headings)`` in order, after putting back the
-        ``background`` under the sprites of ``erase`` (last frame's groups). The screen's pixels
-        are taken once for all of it; screens that are not 32-bit use SDL blits (no erasing)."""
+    def draw_all(self, screen: pygame.Surface, tile: int, groups: list) -> None:
+        """Draw ``groups`` of ``(species key, xs, ys, headings)`` in order. The screen's pixels
+        are taken once for all of it; screens that are not 32-bit use SDL blits."""
         if screen.get_bitsize() != 32:
             for key, xs, ys, hs in groups:
                 self._blit(screen, key, tile, xs, ys, hs)
             return
         with Pixels(screen) as pixels:
-            if erase:
-                with Pixels(background) as bg:
-                    for key, xs, ys, hs in erase:
-                        s = self.get(key, tile, screen)
-                        restore_sprites(pixels, bg, xs, ys, hs, s.dx, s.dy, s.starts, s.reach)
             for key, xs, ys, hs in groups:
                 s = self.get(key, tile, screen)
                 draw_sprites(pixels, xs, ys, hs, s.dx, s.dy, s.colours, s.starts, s.reach)
