@@ -14,6 +14,7 @@ import typing
 from dataclasses import replace
 from pathlib import Path
 
+from .files import check_writable
 from .resources import default_config_path, maps_dir
 
 
@@ -52,15 +53,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def check_output(option: str, path: Path | None) -> None:
     """An output file must be writable where it is asked for: checked before the run, not after."""
-    if path is None:
-        return
-    if path.is_dir():
-        raise UsageError(f"{option} {path}: is a folder; give a file name")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"{option} {path}: folder {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise UsageError(f"{option} {path}: folder {parent} is not writable")
+    if path is not None:
+        check_writable(path, UsageError, f"{option} {path}")
 
 
 def convert_main(argv: list[str]) -> int:

@@ -8,9 +8,9 @@ or not, so writing one loses sand, mountain and the rest (see :mod:`sim.movingai
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from .files import check_writable
 from .mapdata import MapData, MapError
 from .maps import MAP_SUFFIXES, dump_map, load_map
 from .movingai import dump_movingai
@@ -47,8 +47,7 @@ def convert(
 def _check_target(src: Path, dst: Path, force: bool, colours: dict[Terrain, tuple[int, int, int]] | None) -> None:
     if dst.exists() and src.exists() and dst.resolve() == src.resolve():
         raise MapError(f"{dst}: the source and the target are the same file")
-    if dst.is_dir():
-        raise MapError(f"{dst}: is a folder; give a file name")
+    check_writable(dst, MapError)
     if dst.exists() and not force:
         raise MapError(f"{dst}: already exists; add --force to replace it")
     image = image_path(dst)
@@ -56,11 +55,6 @@ def _check_target(src: Path, dst: Path, force: bool, colours: dict[Terrain, tupl
     same = image.exists() and image.read_bytes() == tileset_png(colours or DEFAULT_COLOURS)
     if dst.suffix.lower() in TILED_SUFFIXES and image.exists() and not force and not same:
         raise MapError(f"{image}: already exists; add --force to replace it")
-    parent = dst.parent if str(dst.parent) else Path(".")
-    if not parent.is_dir():
-        raise MapError(f"{dst}: folder {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise MapError(f"{dst}: folder {parent} is not writable")
 
 
 def write_map(data: MapData, dst: Path, colours: dict[Terrain, tuple[int, int, int]] | None = None) -> list[Path]:

@@ -52,6 +52,19 @@ def check_file(path: Path, error: type[ValueError], missing: str = "file not fou
     return st.st_size
 
 
+def check_writable(path: Path, error: type[ValueError], label: str = "") -> None:
+    """A file about to be written: ``error`` (prefixed ``label``, else the path) when ``path`` is a
+    folder or its folder is missing or not writable; checked before the work, not after it."""
+    name = label or str(path)
+    if path.is_dir():
+        raise error(f"{name}: is a folder; give a file name")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise error(f"{name}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise error(f"{name}: folder {parent} is not writable")
+
+
 def read_text(
     path: Path,
     error: type[ValueError],
