@@ -114,6 +114,33 @@ def test_a_batch_marks_blocked_endpoints_and_start_equals_goal():
     assert b.status[0] != STATUS_FOUND and b.expanded[0] == 0 and b.path(0) == []
 
 
+def test_checked_options_and_points_are_remembered_without_letting_bad_ones_through():
+    # Options that passed once are cached (keyed with their types) and valid points take a
+    # compiled pass: neither may let a bad value through or change which error is raised.
+    grid = PathGrid(np.ones((4, 5)))
+    pts = np.array([[0, 0], [4, 3]])
+    assert grid.search_many(pts, pts[::-1], weight=1, max_nodes=1).served == 2
+    with pytest.raises(TypeError, match=r"^weight must be a number, got True$"):
+        grid.search_many(pts, pts, weight=True)
+    with pytest.raises(TypeError, match=r"^max_nodes must be an int or None, got True$"):
+        grid.search_many(pts, pts, max_nodes=True)
+    with pytest.raises(TypeError, match=r"^diagonal must be a string, got \['never'\]$"):
+        grid.search_many(pts, pts, diagonal=["never"])
+    with pytest.raises(ValueError, match=r"^weight must be a finite number >= 1, got nan$"):
+        grid.search_many(pts, pts, weight=math.nan)
+    # Points: the first problem is named, starts before goals, bounds before lengths.
+    with pytest.raises(ValueError, match=r"^goals\[1\] \(5, 3\) is outside the grid of width 5 and height 4$"):
+        grid.search_many(pts, np.array([[0, 0], [5, 3]]))
+    with pytest.raises(ValueError, match=r"^starts\[0\] \(-1, 0\) is outside"):
+        grid.search_many(np.array([[-1, 0]]), np.array([[9, 9], [0, 0]]))
+    with pytest.raises(ValueError, match=r"^starts and goals must have the same length, got 2 and 1$"):
+        grid.search_many(pts, pts[:1])
+    with pytest.raises(TypeError, match=r"^goals must be a \(k, 2\) array of int \(x, y\) points, got dtype float64$"):
+        grid.search_many(pts, pts.astype(float))
+    narrow = grid.search_many(pts.astype(np.uint8), pts[::-1].astype(np.int16))
+    assert narrow.found.all() and narrow.path(0)[-1] == (4, 3)
+
+
 # ------------------------------------------------------------------ the reference search
 class Hooked(AStar):
     """Per-edge hooks: served by the pure-Python reference search."""

@@ -6,6 +6,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit
 
 from .rules import DIAGONAL_RULES
 
@@ -27,10 +28,34 @@ def _check_point(name: str, p: object, width: int, height: int) -> Point:
     return x, y
 
 
+_RESOLVED: dict[tuple, tuple] = {}  # options already checked -> their normalised values
+
+
 def resolve_options(
     diagonal: str, heuristic: str | None, weight: float, algorithm: str, max_nodes: int | None
 ) -> tuple[int, str, float, str, int | None]:
-    """Check the option values; return them normalised (the heuristic's default filled in)."""
+    """Check the option values; return them normalised (the heuristic's default filled in).
+
+    Values that passed once are remembered (keyed with their types, so ``True`` is not
+    taken for ``1``): the demo asks with the same few options thousands of times a second."""
+    key = (diagonal, heuristic, weight, algorithm, max_nodes)
+    key = key + tuple(type(v) for v in key)
+    try:
+        found = _RESOLVED.get(key)
+    except TypeError:  # unhashable (a list): the checks below say what is wrong
+        found, key = None, None
+    if found is None:
+        found = _resolve_options(diagonal, heuristic, weight, algorithm, max_nodes)
+        if key is not None:
+            if len(_RESOLVED) > 256:
+                _RESOLVED.clear()
+            _RESOLVED[key] = found
+    return found
+
+
+def _resolve_options(
+    diagonal: str, heuristic: str | None, weight: float, algorithm: str, max_nodes: int | None
+) -> tuple[int, str, float, str, int | None]:
     for name, value in (("diagonal", diagonal), ("heuristic", heuristic), ("algorithm", algorithm)):
         if not isinstance(value, str) and not (name == "heuristic" and value is None):
             raise TypeError(f"{name} must be a string, got {_short(value)}")
@@ -76,6 +101,48 @@ def _check_out_array(name: str, a: object, ndim: int) -> np.ndarray:
     if not a.flags.writeable:
         raise ValueError(f"{name} must be writeable, got a read-only array")
     return a
+
+
+def padded_pairs(starts: object, goals: object, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """``starts`` and ``goals`` ((k, 2) int arrays of (x, y) inside the grid, as many of each)
+    as int64 cells of the padded grid, ``(y + 1) * (width + 2) + x + 1``.
+
+    Valid input takes one compiled pass; anything else goes through the checks that name
+    the first problem (the same messages, in the same order, either way)."""
+    s, t = _int_points(starts), _int_points(goals)
+    if s is not None and t is not None and len(s) == len(t):
+        flat_s, flat_t, ok = _padded(s, t, width, height)
+        if ok:
+            return flat_s, flat_t
+    s = _check_points("starts", starts, width, height)
+    t = _check_points("goals", goals, width, height)
+    if len(s) != len(t):
+        raise ValueError(f"starts and goals must have the same length, got {len(s)} and {len(t)}")
+    return _padded(s, t, width, height)[:2]
+
+
+def _int_points(a: object) -> np.ndarray | None:
+    """``a`` as a (k, 2) int64 array when it is a (k, 2) int array, else None."""
+    if isinstance(a, np.ndarray) and a.dtype.kind in "iu" and a.ndim == 2 and a.shape[1] == 2:
+        return a.astype(np.int64, copy=False)
+    return None
+
+
+@njit(cache=True, nogil=True)
+def _padded(s, t, width, height):
+    """Padded cells of the points, and whether all of them were inside the grid."""
+    k = s.shape[0]
+    out_s = np.empty(k, np.int64)
+    out_t = np.empty(k, np.int64)
+    wp = width + 2
+    ok = True
+    for i in range(k):
+        sx, sy, tx, ty = s[i, 0], s[i, 1], t[i, 0], t[i, 1]
+        if not (0 <= sx < width and 0 <= sy < height and 0 <= tx < width and 0 <= ty < height):
+            ok = False
+        out_s[i] = (sy + 1) * wp + sx + 1
+        out_t[i] = (ty + 1) * wp + tx + 1
+    return out_s, out_t, ok
 
 
 def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:

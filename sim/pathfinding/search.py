@@ -27,8 +27,8 @@ from .checks import (
     Point,
     _check_out_array,
     _check_point,
-    _check_points,
     _short,
+    padded_pairs,
     resolve_options,
 )
 from .fieldgrid import FieldsAndLines
@@ -159,10 +159,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         diag, heuristic, weight, algorithm, max_nodes = resolve_options(
             diagonal, heuristic, weight, algorithm, max_nodes
         )
-        s = _check_points("starts", starts, self.width, self.height)
-        t = _check_points("goals", goals, self.width, self.height)
-        if len(s) != len(t):
-            raise ValueError(f"starts and goals must have the same length, got {len(s)} and {len(t)}")
+        flat_s, flat_t = padded_pairs(starts, goals, self.width, self.height)
         if node_budget is not None and (not isinstance(node_budget, Integral) or isinstance(node_budget, bool)):
             raise TypeError(f"node_budget must be an int or None, got {_short(node_budget)}")
         if node_budget is not None and node_budget < 0:
@@ -171,11 +168,8 @@ class PathGrid(FieldsAndLines, CodedGrid):
             raise ValueError(f"threads must be a whole number >= 1 or None, got {_short(threads)}")
         if algorithm == "jps":
             self._check_jps(diag)
-        wp = self.width + 2
-        flat_s = ((s[:, 1] + 1) * wp + s[:, 0] + 1).astype(np.int64)
-        flat_t = ((t[:, 1] + 1) * wp + t[:, 0] + 1).astype(np.int64)
         params = self._params(diag, heuristic, weight, algorithm, max_nodes)
-        grid_args = (self._codes, self._lut, self.moves(diag), wp)
+        grid_args = (self._codes, self._lut, self.moves(diag), self.width + 2)
         part, served = run_batch(
             grid_args, flat_s, flat_t, params, node_budget, bool(trace), self.cells, threads or thread_count()
         )
