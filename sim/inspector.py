@@ -46,7 +46,7 @@ def cell_info(sim: Simulation, x: int, y: int) -> CellInfo | None:
     if not sim.world.inside(x, y):
         return None
     each = tuple(
-        SpeciesAtCell(sp.label, float(sp.grid.cost_block(x, y, x + 1, y + 1)[0, 0]), int(sp.regions[y, x]))
+        SpeciesAtCell(sp.label, sp.grid.multiplier(x, y), int(sp.regions[y, x]))
         for sp in sim.species
     )
     return CellInfo(x, y, Terrain(int(sim.world.terrain[y, x])), each)

@@ -146,7 +146,11 @@ class CodedGrid:
 
     def passable(self, x: int, y: int) -> bool:
         """Whether cell ``(x, y)`` can be entered."""
-        return bool(self._lut[self._codes[(y + 1) * (self.width + 2) + x + 1]] > 0)
+        return self.multiplier(x, y) > 0
+
+    def multiplier(self, x: int, y: int) -> float:
+        """The cost multiplier of entering cell ``(x, y)`` (0 = impassable)."""
+        return float(self._lut[self._codes[(y + 1) * (self.width + 2) + x + 1]])
 
     def passable_mask(self) -> np.ndarray:
         """A new ``(H, W)`` bool array: True where a cell can be entered."""
