@@ -205,6 +205,33 @@ def test_a_tiles_class_names_its_terrain_when_it_has_no_property(tiled, how):
         assert (load_map(path).terrain == np.arange(48).reshape(6, 8) % 7).all()
 
 
+def test_json_written_before_tiled_1_2_keeps_tile_data_in_objects_keyed_by_id(tmp_path):
+    # Tiled up to 1.1 wrote "tileproperties"/"tilepropertytypes" and "tiles" as objects keyed
+    # by the tile id (as in a Tiled 1.1.6 file: {"0": {"isStable": false, "name": "air"}, ...}).
+    doc = {
+        "type": "map", "version": 1, "tiledversion": "1.1.6", "orientation": "orthogonal", "renderorder": "right-down",
+        "infinite": False, "width": 3, "height": 2, "tilewidth": 32, "tileheight": 32, "nextobjectid": 1,
+        "layers": [{"type": "tilelayer", "name": "level", "data": [1, 2, 3, 3, 2, 1], "width": 3, "height": 2,
+                    "opacity": 1, "visible": True, "x": 0, "y": 0}],
+        "tilesets": [{
+            "firstgid": 1, "name": "js13k", "columns": 3, "tilecount": 3, "tilewidth": 32, "tileheight": 32,
+            "image": "tiles.png", "imagewidth": 96, "imageheight": 32, "margin": 0, "spacing": 0,
+            "tileproperties": {"0": {"terrain": "water", "isStable": False}, "1": {"terrain": "grass"}},
+            "tilepropertytypes": {"0": {"terrain": "string", "isStable": "bool"}, "1": {"terrain": "string"}},
+            "tiles": {"2": {"type": "sand"}},
+        }],
+    }  # fmt: skip
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc))
+    w, g, s = Terrain.WATER, Terrain.GRASS, Terrain.SAND
+    assert load_map(path).terrain.tolist() == [[w, g, s], [s, g, w]]
+    doc["tilesets"][0]["tileproperties"]["x1"] = {"terrain": "rock"}
+    path.write_text(json.dumps(doc))
+    with pytest.raises(MapError) as info:
+        load_map(path)
+    assert str(info.value) == f"{path}: tilesets[0].tileproperties.'x1': expected a whole number, got 'x1'"
+
+
 def test_a_terrain_property_that_names_no_terrain_is_an_error_with_a_hint(tiled):
     ts = tiled / "pytiled" / "map_tests" / "external_tileset_dif_dir" / "tileset" / "tileset.json"
     give_terrains(ts, lambda k: "gras")

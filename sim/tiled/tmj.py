@@ -112,17 +112,55 @@ def tsj_tileset(path: Path, firstgid: int) -> Tileset:
 
 def tileset_body(ts: dict, path: Path, at: str, firstgid: int, where: str) -> Tileset:
     tiles: dict[int, int] = {}
-    for i, tile in enumerate(_list(ts, "tiles", path, at)):
-        key = f"{at}tiles[{i}]."
-        local = _get(tile, "id", int, path, key)
-        if local < 0:
-            raise MapError(f"{path}: {key}id: must be at least 0, got {local}")
+    for key, local, tile in _tile_entries(ts, path, at):
         cls = tile.get("class") or tile.get("type")
         t = tile_terrain(properties(tile, path, key), cls, f"{path}: {key[:-1]}: tile {local} of {where}")
         if t != 255:
             tiles[local] = t
     count = _get(ts, "tilecount", int, path, at, default=0)
     return Tileset(firstgid, str(ts.get("name", "")), terrain_table(tiles, max(count, 0)), where)
+
+
+def _tile_entries(ts: dict, path: Path, at: str) -> list[tuple[str, int, dict]]:
+    """``(where, local id, tile object)`` per tile with data. Tiled 1.2+ writes ``tiles`` as a
+    list of objects with an ``id``; older versions wrote an object keyed by the id and put
+    the custom properties in a separate ``tileproperties`` object, keyed the same way."""
+    old_tiles, old_props = ts.get("tiles"), ts.get("tileproperties")
+    if not isinstance(old_tiles, dict) and old_props is None:
+        out = []
+        for i, tile in enumerate(_list(ts, "tiles", path, at)):
+            key = f"{at}tiles[{i}]."
+            out.append((key, _tile_id(tile.get("id"), path, key + "id"), tile))
+        return out
+    merged: dict[int, dict] = {}
+    for name in ("tiles", "tileproperties"):
+        table = _get(ts, name, (dict, list), path, at, default={})
+        if isinstance(table, list):
+            entries = [(f"{name}[{i}]", t.get("id"), t) for i, t in enumerate(_list(ts, name, path, at))]
+        else:
+            entries = [(f"{name}.{short(ident, 20)}", ident, value) for ident, value in table.items()]
+        for where, ident, value in entries:
+            key = f"{at}{where}"
+            if not isinstance(value, dict):
+                raise MapError(f"{path}: {key}: expected an object, got {short(value)}")
+            tile = merged.setdefault(_tile_id(ident, path, key), {"properties": {}})
+            if name == "tiles":
+                tile.update({k: v for k, v in value.items() if k != "properties"})
+                tile["properties"].update(properties(value, path, key + "."))
+            else:
+                tile["properties"].update(value)
+    return [(f"{at}tiles.{local}.", local, tile) for local, tile in sorted(merged.items())]
+
+
+def _tile_id(value: object, path: Path, key: str) -> int:
+    """A tile's local id: a whole number >= 0 (a string of digits in the pre-1.2 layout)."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MapError(f"{path}: {key}: expected a whole number, got {short(value)}")
+    if value < 0:
+        raise MapError(f"{path}: {key}: must be at least 0, got {value}")
+    return value
 
 
 def _walk_layers(layers: list[dict], path: Path, doc: TiledDoc, at: str, visible: bool) -> None:
