@@ -211,3 +211,32 @@ def test_smooth_path_boundary():
     with pytest.raises(TypeError, match=r"^path must be a list of \(x, y\) points, got 'ab'$"):
         grid.smooth_path("ab")
     assert grid.smooth_path([]) == ([], [])
+
+
+def test_smoothing_refuses_anything_that_is_not_a_legal_path_of_the_grid():
+    # A line between far-apart "path" cells would not fit the output (it once wrote past it).
+    costs = np.ones((10, 10))
+    costs[0, 1] = costs[1, 0] = 0  # (1, 0) and (0, 1) blocked: (0, 0) -> (1, 1) cuts a corner
+    grid = PathGrid(costs)
+    cases = [
+        ([(0, 0), (5, 5), (9, 0)], r"^path\[1\] \(5, 5\) is not next to path\[0\] \(0, 0\): a path is a chain of"),
+        ([(2, 2), (2, 2)], r"^path\[1\] \(2, 2\) is not next to path\[0\] \(2, 2\)"),
+        ([(0, 0), (1, 1)], r"^path\[1\] \(1, 1\) cannot be entered from path\[0\] \(0, 0\) under diagonal rule "
+                           r"'no-corner-cutting'$"),
+        ([(1, 0), (2, 0)], r"^path\[0\] \(1, 0\) is impassable$"),
+    ]  # fmt: skip
+    for path, message in cases:
+        with pytest.raises(ValueError, match=message):
+            grid.smooth_path(path)
+    assert grid.smooth_path([(0, 0), (1, 1)], diagonal="always")[0] == [(0, 0), (1, 1)]
+    w = grid.width
+    with pytest.raises(ValueError, match=r"^path 1: cell 1 \(4, 0\) is not next to cell 0 \(2, 0\)"):
+        grid.smooth_many(np.array([22, 33, 2, 4], np.int32), np.array([0, 2, 4]))
+    with pytest.raises(ValueError, match=r"^path 0: cell 1 100 is outside the grid$"):
+        grid.smooth_many(np.array([99, 100]), np.array([0, 2]))
+    with pytest.raises(ValueError, match=r"^offsets must start at 0, never decrease and end within paths \(size 2\)"):
+        grid.smooth_many(np.array([22, 33]), np.array([0, 3]))
+    with pytest.raises(TypeError, match=r"^paths must be a 1-D numpy int array"):
+        grid.smooth_many([22, 33], np.array([0, 2]))
+    cells, offsets = grid.smooth_many(np.array([2 * w + 2, 3 * w + 3], np.int32), np.array([0, 2]))
+    assert cells.tolist() == [22, 33] and offsets.tolist() == [0, 2]

@@ -194,6 +194,37 @@ def _line_cost(codes, lut, moves, width, w, a, b, dir_of):
     return total
 
 
+PATH_OK, PATH_OUTSIDE, PATH_NOT_NEXT, PATH_ILLEGAL, PATH_BLOCKED = 0, 1, 2, 3, 4
+
+
+@njit(cache=True, nogil=True)
+def check_paths(codes, lut, moves, width, w, h, paths, offsets):
+    """``(problem, i, j)`` for the first cell ``j`` of path ``i`` that is outside the grid, not
+    next to the cell before it, entered by a step the rule forbids, or (the first cell)
+    impassable; ``(PATH_OK, -1, -1)`` when every path is a legal chain of adjacent cells."""
+    for i in range(offsets.size - 1):
+        lo, hi = offsets[i], offsets[i + 1]
+        for j in range(hi - lo):
+            c = paths[lo + j]
+            if c < 0 or c >= w * h:
+                return PATH_OUTSIDE, i, j
+            here = (c // w + 1) * width + c % w + 1
+            if j == 0:
+                if lut[codes[here]] <= 0.0:
+                    return PATH_BLOCKED, i, j
+                continue
+            b = paths[lo + j - 1]
+            dx, dy = c % w - b % w, c // w - b // w
+            if max(abs(dx), abs(dy)) != 1:
+                return PATH_NOT_NEXT, i, j
+            k = 0
+            while DX[k] != dx or DY[k] != dy:
+                k += 1
+            if not (moves[(b // w + 1) * width + b % w + 1] >> k) & 1:
+                return PATH_ILLEGAL, i, j
+    return PATH_OK, -1, -1
+
+
 @njit(cache=True, nogil=True)
 def smooth_core(codes, lut, moves, width, w, paths, offsets, out, out_offsets, ways):
     """Smooth every path ``paths[offsets[i]:offsets[i+1]]`` (unpadded flat cells) into ``out``
