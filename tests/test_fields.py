@@ -5,6 +5,7 @@ legal and never costlier. Boundary errors are exact."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -240,3 +241,21 @@ def test_smoothing_refuses_anything_that_is_not_a_legal_path_of_the_grid():
         grid.smooth_many([22, 33], np.array([0, 2]))
     cells, offsets = grid.smooth_many(np.array([2 * w + 2, 3 * w + 3], np.int32), np.array([0, 2]))
     assert cells.tolist() == [22, 33] and offsets.tolist() == [0, 2]
+
+
+def test_descending_any_field_goes_strictly_downhill_and_bad_fields_are_refused():
+    # A field that is not a distance field (made by hand, or stale) must not send a walker
+    # round in circles: every step lowers the value, so a walk ends at a local minimum.
+    rng = np.random.default_rng(3)
+    grid = PathGrid(rng.choice([0.0, 1.0, 2.5], size=(12, 15)))
+    for _ in range(300):
+        f = rng.choice([np.inf, 0.0, 1.0, 3.0, 7.5, 1e300], size=(12, 15))
+        start = (int(rng.integers(15)), int(rng.integers(12)))
+        values = [f[y, x] for x, y in grid.descend(f, start)]
+        assert all(a > b for a, b in itertools.pairwise(values))
+    for bad, shown in ((np.nan, "nan"), (-2.0, "-2.0")):
+        f = np.ones((12, 15))
+        f[4, 7] = bad
+        with pytest.raises(ValueError, match=rf"^field must hold costs >= 0 or inf \(from distance_field\), "
+                                             rf"got {shown} at \(7, 4\)$"):  # fmt: skip
+            grid.field_steps(f)

@@ -106,8 +106,9 @@ def grow_heap(heap_key: np.ndarray, heap_node: np.ndarray, size: int) -> tuple[n
 @njit(cache=True, nogil=True)
 def steps_core(dist, codes, lut, moves, width, out):
     """Each cell's next step down ``dist`` (padded moves, unpadded ``dist``/``out``): the legal
-    direction ``k`` minimising ``dist[next] + len(k) * cost[next]``, the lowest ``k`` on ties;
-    -1 at the goal and where the field is ``inf``."""
+    direction ``k`` minimising ``dist[next] + len(k) * cost[next]`` among the neighbours lower
+    than the cell, the lowest ``k`` on ties; -1 at the goal, where the field is ``inf`` and
+    where no neighbour is lower."""
     h = dist.shape[0]
     w = dist.shape[1]
     for y in range(h):
@@ -125,7 +126,7 @@ def steps_core(dist, codes, lut, moves, width, out):
                 nx = x + DX[k]
                 ny = y + DY[k]
                 d = dist[ny, nx] + STEP_LENGTH[k] * lut[codes[u + DX[k] + DY[k] * width]]
-                if d < best:
+                if d < best and dist[ny, nx] < here:  # always downhill, so no walk can go round in circles
                     best = d
                     out[y, x] = k
     return out

@@ -160,6 +160,11 @@ class FieldsAndLines:
             raise TypeError("field must be a float64 numpy array (from distance_field)")
         if field.shape != (self.height, self.width):
             raise ValueError(f"field must have the grid's shape {(self.height, self.width)}, got {field.shape}")
+        bad = np.isnan(field) | (field < 0)
+        if bad.any():
+            y, x = (int(v) for v in np.unravel_index(int(np.argmax(bad)), bad.shape))
+            got = float(field[y, x])
+            raise ValueError(f"field must hold costs >= 0 or inf (from distance_field), got {got!r} at {(x, y)}")
         return np.ascontiguousarray(field)
 
 
