@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import numbers
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
@@ -54,6 +55,25 @@ def _bounded_repr(value: Any, limit: int, depth: int = 0) -> str:
     if isinstance(value, str) and len(value) > limit:
         value = value[: limit + 1]
     return repr(value)
+
+
+def whole_number(name: str, value: object, minimum: int | None = None) -> int:
+    """``value`` as an int for a scripting call (bool is no number), or an exact error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a whole number, got {short(value)}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def real_number(name: str, value: object, minimum: float | None = None) -> float:
+    """``value`` as a finite float for a scripting call, or an exact error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {short(value)}")
+    if not math.isfinite(value) or (minimum is not None and value < minimum):
+        bound = "" if minimum is None else f" >= {minimum:g}"
+        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
+    return float(value)
 
 
 def did_you_mean(name: object, known: Iterable[str], what: str = "known") -> str:

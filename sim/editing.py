@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from .agents import Agents
+from .checks import whole_number
 from .geometry import CellRect
 from .history import Edit, EditHistory
 from .history import apply as apply_edit
@@ -34,6 +35,8 @@ class Editing:
     def paint(self, cx: int, cy: int, radius: int, terrain: int | str | None) -> CellRect | None:
         """Paint ``terrain`` (a :class:`Terrain`, its id or name; ``None`` = the map's original)
         in a disc of ``radius`` cells around ``(cx, cy)``; animals whose path it cuts re-plan."""
+        cx, cy = whole_number("cx", cx), whole_number("cy", cy)
+        radius = whole_number("radius", radius, 0)
         if isinstance(terrain, str):
             terrain = parse_terrain(terrain)
         elif terrain is not None and not 0 <= int(terrain) < len(Terrain):

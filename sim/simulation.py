@@ -14,6 +14,7 @@ import hashlib
 import numpy as np
 
 from .agents import Agents, State
+from .checks import real_number, short, whole_number
 from .config import Config
 from .editing import Editing
 from .geometry import CellRect
@@ -169,6 +170,7 @@ class Simulation(Editing):
     # ------------------------------------------------------------------ running
     def step(self, dt: float) -> FrameStats:
         """Advance the world by ``dt`` seconds: requests, searches within budget, movement."""
+        dt = real_number("dt", dt, 0.0)
         self.time += dt
         self.frame += 1
         now = self.time
@@ -206,6 +208,10 @@ class Simulation(Editing):
         """Call the animals of ``species`` (a key: ``"cow"``) within ``radius`` cells of ``goal``
         ``(x, y)`` (None: its whole region) to it, served by one distance field (see :mod:`sim.herds`).
         Returns the herd, or None when ``goal`` is no cell they may stand on or nobody comes."""
+        if not (isinstance(goal, tuple | list) and len(goal) == 2):
+            raise TypeError(f"goal must be an (x, y) tuple of whole numbers, got {short(goal)}")
+        goal = (whole_number("goal x", goal[0]), whole_number("goal y", goal[1]))
+        radius = None if radius is None else real_number("radius", radius, 0.0)
         index = next((sp.index for sp in self.species if sp.key == species), None)
         if index is None:
             raise ValueError(f"unknown species {species!r}; expected one of {', '.join(sp.key for sp in self.species)}")
@@ -214,6 +220,7 @@ class Simulation(Editing):
     def advance(self, dt: float, steps: int = 1) -> FrameStats:
         """One frame of ``steps`` steps of ``dt`` seconds (0 while paused, 2 at 2x, ...); ``stats``
         then holds the frame's figures, all its steps together."""
+        dt, steps = real_number("dt", dt, 0.0), whole_number("steps", steps, 0)
         frame = FrameStats(waiting=len(self.queue))
         for _ in range(steps):
             frame.merge(self.step(dt))

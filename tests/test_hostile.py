@@ -264,3 +264,35 @@ def test_engine_boundary_errors_are_exact(call, exc, message):
 def _ro(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its_state():
+    import math
+
+    from sim.config import load_config
+    from sim.simulation import Simulation
+
+    sim = Simulation(load_config(ROOT / "config.yaml"), load_map(ROOT / "maps" / "tutorial.yaml"),
+                     counts={"cow": 10, "bird": 5, "water": 5})  # fmt: skip
+    sim.step(1 / 60)
+    before = (sim.time, sim.checksum(), sim.world.terrain.copy())
+    cases = [
+        (lambda: sim.step(math.nan), ValueError, "dt must be a finite number >= 0, got nan"),
+        (lambda: sim.step(-0.5), ValueError, "dt must be a finite number >= 0, got -0.5"),
+        (lambda: sim.step("1"), TypeError, "dt must be a number, got '1'"),
+        (lambda: sim.advance(1 / 60, 1.5), TypeError, "steps must be a whole number, got 1.5"),
+        (lambda: sim.advance(1 / 60, -1), ValueError, "steps must be >= 0, got -1"),
+        (lambda: sim.paint(5.5, 5, 1, "rock"), TypeError, "cx must be a whole number, got 5.5"),
+        (lambda: sim.paint(5, True, 1, "rock"), TypeError, "cy must be a whole number, got True"),
+        (lambda: sim.paint(5, 5, -1, "rock"), ValueError, "radius must be >= 0, got -1"),
+        (lambda: sim.paint(5, 5, math.inf, "rock"), TypeError, "radius must be a whole number, got inf"),
+        (lambda: sim.call_herd("cow", "ab"), TypeError, "goal must be an (x, y) tuple of whole numbers, got 'ab'"),
+        (lambda: sim.call_herd("cow", ("a", 1)), TypeError, "goal x must be a whole number, got 'a'"),
+        (lambda: sim.call_herd("cow", (3, 3), math.nan), ValueError, "radius must be a finite number >= 0, got nan"),
+    ]  # fmt: skip
+    for call, exc, message in cases:
+        with pytest.raises(exc) as info:
+            call()
+        assert str(info.value) == message
+    assert (sim.time, sim.checksum()) == before[:2] and (sim.world.terrain == before[2]).all()
+    assert sim.paint(np.int64(5), np.int32(5), np.int64(0), "rock") is not None  # numpy ints are whole numbers
