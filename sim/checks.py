@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any, NoReturn
 
 QUOTE_LIMIT = 80
+MAX_ANIMALS = 100_000  # per species, wherever a count is given (config, map, script, --agents split)
 
 
 def short(value: Any, limit: int = QUOTE_LIMIT) -> str:

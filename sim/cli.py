@@ -14,6 +14,7 @@ import typing
 from dataclasses import replace
 from pathlib import Path
 
+from .checks import MAX_ANIMALS
 from .files import check_writable
 from .resources import default_config_path, maps_dir
 
@@ -48,6 +49,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and value < lo:
             ap.error(f"--{name} must be >= {lo}, got {value}")
+    if args.agents is not None and args.agents > MAX_ANIMALS:
+        ap.error(f"--agents must be at most {MAX_ANIMALS}, got {args.agents}")
     return args
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .checks import Checker, short
+from .checks import MAX_ANIMALS, Checker, short
 from .files import load_yaml
 from .terrain import DEFAULT_COLOURS, Terrain, parse_terrain
 
@@ -57,7 +57,7 @@ class SearchConfig:
 
 @dataclass(frozen=True)
 class SpeciesConfig:
-    count: int = _f(100, lo=0, hi=100_000)  # animals at start
+    count: int = _f(100, lo=0, hi=MAX_ANIMALS)  # animals at start
     speed: float = _f(3.0, lo=0.1, hi=100)  # cells per second on a multiplier-1 cell
     wander_radius: int = _f(20, lo=1, hi=10000)  # goals are picked within this many cells
     idle_s: tuple[float, float] = _f((0.5, 2.0), lo=0, hi=3600)  # idle time between walks, min and max

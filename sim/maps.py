@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from .checks import Checker, did_you_mean, short
+from .checks import MAX_ANIMALS, Checker, did_you_mean, short
 from .files import check_file, load_yaml, parse_yaml
 from .geometry import CellRect
 from .mapdata import MapData, MapError
@@ -280,7 +280,7 @@ def _animals(raw: Any, check: Checker) -> dict[str, int] | None:
     for k, v in raw.items():
         if k not in SPECIES:
             check.unknown("animals", k, SPECIES, "unknown species", inside=True)
-        check.integer(f"animals.{k}", v, 0, 100_000, label=f"animals '{k}'")
+        check.integer(f"animals.{k}", v, 0, MAX_ANIMALS, label=f"animals '{k}'")
     return {k: raw.get(k, 0) for k in SPECIES}
 
 

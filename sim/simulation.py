@@ -14,7 +14,7 @@ import hashlib
 import numpy as np
 
 from .agents import Agents, State
-from .checks import real_number, short, whole_number
+from .checks import MAX_ANIMALS, did_you_mean, real_number, short, whole_number
 from .config import Config
 from .editing import Editing
 from .geometry import CellRect
@@ -34,6 +34,7 @@ def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
     base = {key: spec.count for key, spec in config.species.items()}
     if total is None:
         return base
+    total = whole_number("total", total, 0)
     weights = np.array(list(base.values()), dtype=float)
     if weights.sum() == 0:
         weights[:] = 1
@@ -42,6 +43,23 @@ def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
     for i in np.argsort(-(exact - out), kind="stable")[: total - out.sum()]:
         out[i] += 1  # largest remainders get the leftovers
     return dict(zip(base, out.tolist(), strict=True))
+
+
+def check_arguments(map_data: object, counts: object) -> dict[str, int] | None:
+    """A script's ``map_data`` and ``counts`` for :class:`Simulation`: exact errors, else the counts."""
+    if not isinstance(map_data, MapData):
+        raise TypeError(f"map_data must be a MapData (from sim.maps.load_map), got {short(map_data)}")
+    if counts is None:
+        return None
+    if not isinstance(counts, dict):
+        raise TypeError(f"counts must be a dict of species key -> number of animals, got {short(counts)}")
+    for key, n in counts.items():
+        if key not in SPECIES:
+            raise ValueError(f"counts: unknown species {short(key)}" + did_you_mean(key, SPECIES, "species"))
+        n = whole_number(f"counts[{key!r}]", n, 0)
+        if n > MAX_ANIMALS:
+            raise ValueError(f"counts[{key!r}] must be at most {MAX_ANIMALS}, got {n}")
+    return {key: int(n) for key, n in counts.items()}
 
 
 def fit_counts(
@@ -87,6 +105,7 @@ class Simulation(Editing):
     def __init__(
         self, config: Config, map_data: MapData, counts: dict[str, int] | None = None, clock: str = "model"
     ) -> None:
+        counts = check_arguments(map_data, counts)
         self.config = config
         self.rng = np.random.default_rng(config.seed)
         self.time = 0.0
@@ -257,6 +276,7 @@ class Simulation(Editing):
 
         How many: ``counts`` if given, else the map's own ``animals``, else the config's.
         """
+        counts = check_arguments(map_data, counts)
         wanted = counts if counts is not None else (map_data.animals or self.config_counts())
         checked, notices = fit_counts(
             self.species, map_data, wanted, self.config.source

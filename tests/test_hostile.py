@@ -173,6 +173,7 @@ def test_a_folder_a_fifo_and_a_link_loop_say_what_they_are(tmp_path):
         (["--frames", "0"], "error: --frames must be >= 1, got 0"),
         (["--frames", "abc"], "error: argument --frames: invalid int value: 'abc'"),
         (["--agents", "-5"], "error: --agents must be >= 0, got -5"),
+        (["--agents", "1000000"], "error: --agents must be at most 100000, got 1000000"),
         (["--json", "{missing}/out.json"], "error: --json {missing}/out.json: folder {missing} does not exist"),
         (["--json", "{tmp}"], "error: --json {tmp}: is a folder; give a file name"),
         (["--screenshot", "{missing}/s.png"], "error: --screenshot {missing}/s.png: folder {missing} does not exist"),
@@ -289,6 +290,20 @@ def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its
         (lambda: sim.call_herd("cow", "ab"), TypeError, "goal must be an (x, y) tuple of whole numbers, got 'ab'"),
         (lambda: sim.call_herd("cow", ("a", 1)), TypeError, "goal x must be a whole number, got 'a'"),
         (lambda: sim.call_herd("cow", (3, 3), math.nan), ValueError, "radius must be a finite number >= 0, got nan"),
+    ]  # fmt: skip
+    config, tutorial = sim.config, sim.map
+    cases += [
+        (lambda: Simulation(config, "tutorial"), TypeError,
+         "map_data must be a MapData (from sim.maps.load_map), got 'tutorial'"),
+        (lambda: Simulation(config, tutorial, counts={"cows": 3}), ValueError,
+         "counts: unknown species 'cows' (did you mean 'cow'?)"),
+        (lambda: Simulation(config, tutorial, counts={"cow": 10**9}), ValueError,
+         "counts['cow'] must be at most 100000, got 1000000000"),
+        (lambda: Simulation(config, tutorial, counts={"cow": -1}), ValueError, "counts['cow'] must be >= 0, got -1"),
+        (lambda: Simulation(config, tutorial, clock="fast"), ValueError, "clock must be 'wall' or 'model', got 'fast'"),
+        (lambda: sim.load_map(None), TypeError, "map_data must be a MapData (from sim.maps.load_map), got None"),
+        (lambda: sim.load_map(tutorial, counts=[3]), TypeError,
+         "counts must be a dict of species key -> number of animals, got [3]"),
     ]  # fmt: skip
     for call, exc, message in cases:
         with pytest.raises(exc) as info:
