@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .checks import MAX_ANIMALS, Checker, short
-from .files import load_yaml
+from .files import as_path, load_yaml
 from .terrain import DEFAULT_COLOURS, Terrain, parse_terrain
 
 Colour = tuple[int, int, int]
@@ -197,7 +197,7 @@ def load_config(path: str | Path | None = None) -> Config:
         from .resources import default_config_path
 
         path = default_config_path()
-    path = Path(path)
+    path = as_path("path", path)
     data = load_yaml(path, ConfigError, missing="settings file not found").data
     if data is not None and not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(data).__name__}")

@@ -52,6 +52,13 @@ def check_file(path: Path, error: type[ValueError], missing: str = "file not fou
     return st.st_size
 
 
+def as_path(name: str, value: object) -> Path:
+    """A path argument of a library call (``str`` or ``os.PathLike``), or an exact ``TypeError``."""
+    if isinstance(value, bytes) or not isinstance(value, str | os.PathLike):
+        raise TypeError(f"{name} must be a str or a path, got {short(value)}")
+    return Path(value)
+
+
 def check_writable(path: Path, error: type[ValueError], label: str = "") -> None:
     """A file about to be written: ``error`` (prefixed ``label``, else the path) when ``path`` is a
     folder or its folder is missing or not writable; checked before the work, not after it."""

@@ -37,7 +37,7 @@ import numpy as np
 import yaml
 
 from .checks import MAX_ANIMALS, Checker, did_you_mean, short
-from .files import check_file, load_yaml, parse_yaml
+from .files import as_path, check_file, load_yaml, parse_yaml
 from .geometry import CellRect
 from .mapdata import MapData, MapError
 from .mapgen import generate_island
@@ -85,7 +85,7 @@ def resolve_map(name: str, directory: Path | None = None) -> Path:
         from .resources import maps_dir
 
         directory = maps_dir()
-    direct = Path(name)
+    direct = as_path("name", name)
     if os.path.lexists(direct):
         check_file(direct, MapError)  # raises, saying what it is, unless a regular file
         return direct
@@ -102,7 +102,7 @@ def load_map(
 ) -> MapData:
     """Load a ``.yaml`` map, a Moving AI ``.map`` or a Tiled map (``.tmx``, ``.tmj``, ``.json``);
     ``max_size`` is (width, height) at most; ``progress(fraction)`` is told how a generator gets on."""
-    path = Path(path)
+    path = as_path("path", path)
     if path.suffix == ".map":
         return load_movingai(path, max_size)
     if path.suffix.lower() in TILED_READS:

@@ -271,6 +271,7 @@ def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its
     import math
 
     from sim.config import load_config
+    from sim.maps import resolve_map
     from sim.simulation import Simulation
 
     sim = Simulation(load_config(ROOT / "config.yaml"), load_map(ROOT / "maps" / "tutorial.yaml"),
@@ -302,6 +303,9 @@ def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its
         (lambda: Simulation(config, tutorial, counts={"cow": -1}), ValueError, "counts['cow'] must be >= 0, got -1"),
         (lambda: Simulation(config, tutorial, clock="fast"), ValueError, "clock must be 'wall' or 'model', got 'fast'"),
         (lambda: sim.load_map(None), TypeError, "map_data must be a MapData (from sim.maps.load_map), got None"),
+        (lambda: load_map(None), TypeError, "path must be a str or a path, got None"),
+        (lambda: resolve_map(5), TypeError, "name must be a str or a path, got 5"),
+        (lambda: load_config(b"config.yaml"), TypeError, "path must be a str or a path, got b'config.yaml'"),
         (lambda: sim.load_map(tutorial, counts=[3]), TypeError,
          "counts must be a dict of species key -> number of animals, got [3]"),
     ]  # fmt: skip
