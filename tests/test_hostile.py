@@ -20,7 +20,7 @@ from sim.cli import main
 from sim.config import ConfigError, parse_config
 from sim.files import parse_yaml
 from sim.maps import MapError, load_map
-from sim.pathfinding import PathGrid, find_path
+from sim.pathfinding import AStar, PathGrid, find_path
 from tests.conftest import ROOT
 
 # A "billion laughs" bomb: a few hundred bytes that expand to 9**8 strings.
@@ -254,6 +254,8 @@ def test_multipliers_too_large_to_add_up_safely_are_refused():
          "node_budget must be >= 0, got -1"),
         (lambda g: g.search_many(np.zeros((1, 2), int), np.zeros((1, 2), int), node_budget=1.5), TypeError,
          "node_budget must be an int or None, got 1.5"),
+        (lambda g: AStar("island"), TypeError, "world must be a 2-D integer array of terrain ids or have terrain, "
+         "revision and changes_since (like sim.world.World), got 'island'"),
     ],
 )  # fmt: skip
 def test_engine_boundary_errors_are_exact(call, exc, message):

@@ -21,7 +21,7 @@ from typing import ClassVar, Protocol
 import numpy as np
 
 from .batch import BatchResult
-from .checks import Point, _check_point, resolve_options
+from .checks import Point, _check_point, _short, resolve_options
 from .reference import python_search
 from .search import PathGrid, SearchResult
 
@@ -80,6 +80,11 @@ class AStar:
             if world.ndim != 2 or not np.issubdtype(world.dtype, np.integer):
                 raise ValueError(f"terrain must be a 2-D integer array, got {world.ndim}-D {world.dtype}")
             world = _StaticTerrain(world)
+        elif not all(hasattr(world, name) for name in ("terrain", "revision", "changes_since")):
+            raise TypeError(
+                "world must be a 2-D integer array of terrain ids or have terrain, revision and "
+                f"changes_since (like sim.world.World), got {_short(world)}"
+            )
         self.world = world
         diag, heuristic, _w, _a, max_nodes = resolve_options(
             diagonal or type(self).diagonal, heuristic, 1.0, "astar", max_nodes
