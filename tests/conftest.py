@@ -12,6 +12,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# The property tests draw the same examples on every run, so the suite (and CI) gives the
+# same answer for the same code; HYPOTHESIS_PROFILE=explore draws new ones each run, to
+# look for failures (a failing example is then printed and should become a fixed test).
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The maps the project ships (tests never depend on maps a user saved into maps/).

@@ -177,7 +177,12 @@ def test_a_path_pulled_straight_is_legal_and_never_costlier(costs, rule, picks):
     assert path_cost(costs, cells, rule) <= r.cost * (1 + 1e-12)  # legal (asserted inside) and no costlier
     it = iter(cells)
     assert all(any(c == p for c in it) for p in ways)  # the waypoints are cells of it, in order
-    assert grid.smooth_path(cells, diagonal=rule)[0] == cells  # already straight: unchanged
+    # Pulling again keeps it legal and never costlier. (It need not leave it unchanged: the
+    # line to a cell inside a pulled segment can rasterise differently from that segment, so
+    # greedy string pulling is not idempotent; hypothesis found such a 9x9 grid.)
+    again, _ = grid.smooth_path(cells, diagonal=rule)
+    assert again[0] == a and again[-1] == b
+    assert path_cost(costs, again, rule) <= path_cost(costs, cells, rule) * (1 + 1e-12)
     flat = np.array([y * w + x for x, y in r.path], dtype=np.int32)
     many, offsets = grid.smooth_many(
         np.concatenate([flat, flat]), np.array([0, flat.size, 2 * flat.size]), diagonal=rule
@@ -193,6 +198,19 @@ def test_on_open_ground_a_path_becomes_one_straight_line():
     cells, _ = grid.smooth_path(r.path)
     for x, y in cells:  # every cell within half a cell of the line
         assert abs(17 * y - 6 * x) / math.hypot(17, 6) <= 0.5 + 1e-9
+    assert grid.smooth_path(cells)[0] == cells  # where every line costs its length, a line stays as it is
+
+
+def test_pulling_a_pulled_path_again_on_mixed_ground_stays_legal_and_as_cheap():
+    # The grid on which hypothesis showed that pulling twice can move a cell: (0, 6) <-> (1, 6).
+    costs = np.random.default_rng(9).choice([0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 6.5], size=(9, 9))
+    grid = PathGrid(costs)
+    r = grid.search((0, 0), (0, 7))
+    once, _ = grid.smooth_path(r.path)
+    twice, _ = grid.smooth_path(once)
+    assert twice[0] == (0, 0) and twice[-1] == (0, 7)
+    assert path_cost(costs, twice, "no-corner-cutting") == pytest.approx(path_cost(costs, once, "no-corner-cutting"))
+    assert path_cost(costs, once, "no-corner-cutting") <= r.cost * (1 + 1e-12)
 
 
 def test_a_costlier_straight_line_is_not_taken():
