@@ -104,11 +104,14 @@ def load_map(
     ``max_size`` is (width, height) at most; ``progress(fraction)`` is told how a generator gets on."""
     path = as_path("path", path)
     if path.suffix == ".map":
-        return load_movingai(path, max_size)
-    if path.suffix.lower() in TILED_READS:
-        return _load_tiled(path, max_size)
-    doc = load_yaml(path, MapError)
-    return parse_map(doc.data, path, max_size=max_size, lines=doc.lines, progress=progress)
+        data = load_movingai(path, max_size)
+    elif path.suffix.lower() in TILED_READS:
+        data = _load_tiled(path, max_size)
+    else:
+        doc = load_yaml(path, MapError)
+        data = parse_map(doc.data, path, max_size=max_size, lines=doc.lines, progress=progress)
+    data.terrain.flags.writeable = False  # what the file says; a simulation paints its own copy
+    return data
 
 
 def parse_map(

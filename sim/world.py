@@ -24,8 +24,7 @@ class World:
     source: str | None = None  # file the map came from, if any
 
     def __post_init__(self) -> None:
-        self.terrain = np.ascontiguousarray(self.terrain, dtype=np.uint8)
-        self.original = self.terrain.copy()
+        self.terrain, self.original = _own(self.terrain)
         self.revision = 0
         self._log: list[tuple[int, CellRect]] = []
         self._full_at = 0  # revision of the last whole-map replacement
@@ -69,8 +68,7 @@ class World:
 
     def replace(self, terrain: np.ndarray, *, name: str | None = None, source: str | None = None) -> None:
         """Swap in a whole new map (it becomes the new original)."""
-        self.terrain = np.ascontiguousarray(terrain, dtype=np.uint8)
-        self.original = self.terrain.copy()
+        self.terrain, self.original = _own(terrain)
         self.name = name or self.name
         self.source = source
         self.revision += 1
@@ -94,3 +92,13 @@ class World:
         if len(self._log) > _LOG_LIMIT:
             del self._log[: len(self._log) - _LOG_LIMIT]
         return rect
+
+
+def _own(terrain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(terrain to paint, original)`` for a map's terrain. The caller's array is never
+    written (a script may build two simulations from one loaded map); a read-only one (as
+    :func:`sim.maps.load_map` gives) is kept as the original instead of being copied again."""
+    given = np.ascontiguousarray(terrain, dtype=np.uint8)
+    original = given if not given.flags.writeable else given.copy()
+    original.flags.writeable = False
+    return original.copy(), original

@@ -394,3 +394,24 @@ def test_a_bad_map_on_a_thread_is_a_message_and_the_map_stays(make_app, tmp_path
     app.threaded_loads, app.progress_delay_s = True, 0.0
     assert not app.load(bad)
     assert app.sim.world.name == "Tutorial island" and any("could not load map" in m[0] for m in app.messages)
+
+
+def test_painting_never_writes_into_the_loaded_map_so_it_can_start_another_simulation():
+    # A script loads a map once and builds several simulations from it (or reloads it):
+    # each starts from what the file says, whatever the others painted.
+    from sim.mapdata import MapData
+
+    island = load_map(ROOT / "maps" / "tutorial.yaml")
+    as_loaded = island.terrain.copy()
+    config = load_config(ROOT / "config.yaml")
+    first = Simulation(config, island, counts={"cow": 5, "bird": 0, "water": 0})
+    assert first.paint(20, 12, 3, "rock") is not None
+    assert (island.terrain == as_loaded).all() and not island.terrain.flags.writeable
+    second = Simulation(config, island, counts={"cow": 5, "bird": 0, "water": 0})
+    assert (second.world.terrain == as_loaded).all() and (second.world.original == as_loaded).all()
+    first.load_map(island)
+    assert (first.world.terrain == as_loaded).all()
+    mine = as_loaded.copy()  # a caller's own writable array is not written either
+    third = Simulation(config, MapData("mine", mine), counts={"cow": 5, "bird": 0, "water": 0})
+    third.paint(20, 12, 3, "rock")
+    assert (mine == as_loaded).all() and mine.flags.writeable
