@@ -75,28 +75,25 @@ class TerrainLayer:
         self.version += 1
 
     def prepare(self, screen: pygame.Surface, cam: Camera) -> tuple:
-        """Scale the visible part for this camera (cached); returns what the view shows."""
-        key = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h)
+        """The picture of the terrain for this camera, screen-sized (cached); returns its key."""
+        key = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h, screen.get_size(), screen.get_bitsize())
         if getattr(self, "_key", None) != key:
             c0, r0, c1, r1 = cam.visible_cells()
-            self._view = None
+            # Same pixel format as the screen, so each frame is a plain copy; it also serves
+            # as the background that erases last frame's sprites (see WorldView.draw_scene).
+            view = pygame.Surface(screen.get_size(), 0, screen)
+            view.fill(SEA)
             if c1 > c0 and r1 > r0:
                 sub = self.base.subsurface((c0, r0, c1 - c0, r1 - r0))
                 scaled = pygame.transform.scale(sub, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
-                self._view = scaled.convert(screen)  # 32-bit once, so each frame is a plain copy
-                self._at = (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y))
+                view.blit(scaled, (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y)))
+            self.view = view
             self._key = key
         return key
 
     def draw(self, screen: pygame.Surface, cam: Camera) -> None:
         self.prepare(screen, cam)
-        view = self._view
-        sw, sh = screen.get_size()
-        covers = view is not None and self._at[0] <= 0 and self._at[1] <= 0
-        if not (covers and self._at[0] + view.get_width() >= sw and self._at[1] + view.get_height() >= sh):
-            screen.fill(SEA)
-        if view is not None:
-            screen.blit(view, self._at)
+        screen.blit(self.view, (0, 0))
 
 
 class WorldView:
@@ -154,7 +151,7 @@ class WorldView:
                 screen.blit(self._background, rect, rect)
         else:
             self.terrain.draw(screen, self.cam)
-            self._background = screen.copy() if plain and cheap else None
+            self._background = self.terrain.view if plain and cheap else None  # the same pixels, not a copy
             self._background_key = key
         self.dirty = []
         dx, dy, colours, starts, reach = self.sprites.table([sp.key for sp in self.sim.species], tile, screen)
