@@ -12,7 +12,6 @@ closest point it reached. Everything here works on arrays: no Python per animal.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -224,8 +223,7 @@ def _run_job(sp: SpeciesRuntime, pos: np.ndarray, starts: np.ndarray, goals: np.
     t0 = time.perf_counter()
     result, (trace, trace_offsets) = sp.astar.search_many(starts, goals, trace=want_trace, threads=threads)
     if sp.kind.straight_paths:  # same cost, pulled straight
-        paths, offsets = sp.astar.grid.smooth_many(result.paths, result.offsets, diagonal=sp.astar.diagonal)
-        result = dataclasses.replace(result, paths=paths, offsets=offsets)
+        result = sp.astar.smooth_batch(result)
     return result, trace, trace_offsets, (time.perf_counter() - t0) * 1000.0
 
 

@@ -80,7 +80,7 @@ class SpeciesKind:
     default_colour: ClassVar[tuple[int, int, int]]
     #: Drawing order: lower layers first (swimmers under walkers under fliers).
     layer: ClassVar[int] = 1
-    #: Pull its paths straight (``PathGrid.smooth_many``): the same cost, straight lines, no zigzag.
+    #: Pull its paths straight (``AStar.smooth_batch``): the same cost, straight lines, no zigzag.
     straight_paths: ClassVar[bool] = False
 
     def speed_factor(self, multiplier: float) -> float:

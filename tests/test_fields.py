@@ -277,3 +277,18 @@ def test_descending_any_field_goes_strictly_downhill_and_bad_fields_are_refused(
         with pytest.raises(ValueError, match=rf"^field must hold costs >= 0 or inf \(from distance_field\), "
                                              rf"got {shown} at \(7, 4\)$"):  # fmt: skip
             grid.field_steps(f)
+
+
+def test_an_astar_smooths_its_own_batch_like_smooth_many_does():
+    from sim.pathfinding import AStar
+
+    terrain = np.random.default_rng(4).choice([0, 0, 0, 1, 2], size=(30, 40)).astype(np.uint8)
+    flyer = AStar(terrain, terrain_costs={0: 1.0, 1: 1.5})
+    rng = np.random.default_rng(5)
+    free = np.argwhere(terrain < 2)[:, ::-1]
+    starts, goals = free[rng.integers(len(free), size=25)], free[rng.integers(len(free), size=25)]
+    result, _ = flyer.search_many(starts, goals)
+    straight = flyer.smooth_batch(result)
+    cells, offsets = flyer.grid.smooth_many(result.paths, result.offsets, diagonal=flyer.diagonal)
+    assert np.array_equal(straight.paths, cells) and np.array_equal(straight.offsets, offsets)
+    assert np.array_equal(straight.cost, result.cost) and straight.paths.size <= result.paths.size

@@ -14,6 +14,7 @@ algorithm and results, one to two orders of magnitude slower.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import ClassVar, Protocol
@@ -257,6 +258,13 @@ class AStar:
         ]
         empty = np.zeros(0, dtype=np.int32)
         return BatchResult.of(results, grid.width), (empty, np.zeros(len(results) + 1, dtype=np.int64))
+
+    def smooth_batch(self, result: BatchResult) -> BatchResult:
+        """``result`` (from :meth:`search_many`) with every path pulled straight, as
+        :meth:`PathGrid.smooth_many` does; its paths come from this engine's own search, so
+        they are not checked again (the demo's planner does this every round for birds)."""
+        paths, offsets, _ways = self.grid._smooth(result.paths, result.offsets, self._diag_rule)
+        return dataclasses.replace(result, paths=paths, offsets=offsets)
 
 
 def _zero(a: Point, b: Point) -> float:

@@ -195,14 +195,20 @@ def _line_cost(codes, lut, moves, width, w, a, b, dir_of):
     return total
 
 
-PATH_OK, PATH_OUTSIDE, PATH_NOT_NEXT, PATH_ILLEGAL, PATH_BLOCKED = 0, 1, 2, 3, 4
+PATH_OK, PATH_OUTSIDE, PATH_NOT_NEXT, PATH_ILLEGAL, PATH_BLOCKED, PATH_OFFSETS = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True, nogil=True)
 def check_paths(codes, lut, moves, width, w, h, paths, offsets):
     """``(problem, i, j)`` for the first cell ``j`` of path ``i`` that is outside the grid, not
     next to the cell before it, entered by a step the rule forbids, or (the first cell)
-    impassable; ``(PATH_OK, -1, -1)`` when every path is a legal chain of adjacent cells."""
+    impassable; ``(PATH_OFFSETS, -1, -1)`` when ``offsets`` do not start at 0, decrease or
+    run past ``paths``; ``(PATH_OK, -1, -1)`` when every path is a legal chain of adjacent cells."""
+    if offsets.size == 0 or offsets[0] != 0 or offsets[offsets.size - 1] > paths.size:
+        return PATH_OFFSETS, -1, -1
+    for i in range(offsets.size - 1):
+        if offsets[i + 1] < offsets[i]:
+            return PATH_OFFSETS, -1, -1
     for i in range(offsets.size - 1):
         lo, hi = offsets[i], offsets[i + 1]
         for j in range(hi - lo):

@@ -115,8 +115,8 @@ class FieldsAndLines:
         offsets = np.array([0, flat.size], dtype=np.int64)
         problem, _i, j = self._check_chain(flat, offsets, diag)
         if problem != _f.PATH_OK:
-            raise ValueError(_chain_message(problem, "path[{j}] {cell}", "path[{j}] {prev}", j, path[j],
-                                            path[j - 1] if j else None, diagonal))  # fmt: skip
+            before = f"path[{j - 1}] {path[j - 1]}" if j else ""
+            raise ValueError(_chain_message(problem, f"path[{j}] {path[j]}", before, diagonal))
         out, out_offsets, ways = self._smooth(flat, offsets, diag)
         pts = [(int(c % self.width), int(c // self.width)) for c in out[: out_offsets[1]]]
         return pts, [p for p, way in zip(pts, ways[: out_offsets[1]], strict=True) if way]
@@ -127,18 +127,21 @@ class FieldsAndLines:
         """:meth:`smooth_path` for many paths at once, in the batch format (``paths`` int32 flat
         cells ``y * W + x``, path i at ``paths[offsets[i]:offsets[i + 1]]``); returns the same format."""
         diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
-        flat, offs = _batch_arrays(paths, offsets)
-        problem, i, j = self._check_chain(flat, offs, diag)
+        for name, a in (("paths", paths), ("offsets", offsets)):
+            if not isinstance(a, np.ndarray) or a.dtype.kind not in "iu" or a.ndim != 1:
+                raise TypeError(f"{name} must be a 1-D numpy int array (the batch format of search_many)")
+        assert isinstance(paths, np.ndarray) and isinstance(offsets, np.ndarray)
+        problem, i, j = self._check_chain(paths, offsets, diag)  # on the arrays as given: nothing wraps
+        if problem == _f.PATH_OFFSETS:
+            raise ValueError(f"offsets must start at 0, never decrease and end within paths (size {paths.size}), "
+                             f"got {_short(offsets.tolist())}")  # fmt: skip
         if problem != _f.PATH_OK:
-            at = int(offs[i]) + j
-            w = self.width
-            cell, prev = flat[at], flat[at - 1] if j else 0
-            raise ValueError(_chain_message(
-                problem, f"path {i}: cell {{j}} {{cell}}", "cell {j} {prev}", j,
-                int(cell) if problem == _f.PATH_OUTSIDE else (int(cell % w), int(cell // w)),
-                (int(prev % w), int(prev // w)) if j else None, diagonal,
-            ))  # fmt: skip
-        out, out_offsets, _ways = self._smooth(flat, offs, diag)
+            at, w = int(offsets[i]) + j, self.width
+            cell = int(paths[at])
+            here = f"path {i}: cell {j} " + (str(cell) if problem == _f.PATH_OUTSIDE else str((cell % w, cell // w)))
+            prev = int(paths[at - 1]) if j else 0
+            raise ValueError(_chain_message(problem, here, f"cell {j - 1} {(prev % w, prev // w)}", diagonal))
+        out, out_offsets, _ways = self._smooth(paths.astype(np.int32), offsets.astype(np.int64), diag)
         return out, out_offsets
 
     def _check_chain(self, flat: np.ndarray, offsets: np.ndarray, diag: int) -> tuple[int, int, int]:
@@ -168,31 +171,12 @@ class FieldsAndLines:
         return np.ascontiguousarray(field)
 
 
-def _batch_arrays(paths: object, offsets: object) -> tuple[np.ndarray, np.ndarray]:
-    """``paths`` (1-D int cells) and ``offsets`` (1-D int, from 0, never decreasing, ending
-    within ``paths``) as int32 and int64 arrays, or an exact error."""
-    for name, a in (("paths", paths), ("offsets", offsets)):
-        if not isinstance(a, np.ndarray) or a.dtype.kind not in "iu" or a.ndim != 1:
-            raise TypeError(f"{name} must be a 1-D numpy int array (the batch format of search_many)")
-    assert isinstance(paths, np.ndarray) and isinstance(offsets, np.ndarray)
-    if offsets.size == 0 or offsets[0] != 0 or (np.diff(offsets) < 0).any() or offsets[-1] > paths.size:
-        raise ValueError(
-            f"offsets must start at 0, never decrease and end within paths (size {paths.size}), "
-            f"got {_short(offsets.tolist())}"
-        )
-    if paths.size and (paths.min() < np.iinfo(np.int32).min or paths.max() > np.iinfo(np.int32).max):
-        raise ValueError("paths must hold cells y * W + x of this grid")
-    return paths.astype(np.int32, copy=False), offsets.astype(np.int64, copy=False)
-
-
-def _chain_message(problem: int, this: str, before: str, j: int, cell: object, prev: object, diagonal: str) -> str:
+def _chain_message(problem: int, here: str, before: str, diagonal: str) -> str:
     """The one line saying why a path given for smoothing is not a path of this grid."""
-    here = this.format(j=j, cell=cell)
     if problem == _f.PATH_OUTSIDE:
         return f"{here} is outside the grid"
     if problem == _f.PATH_BLOCKED:
         return f"{here} is impassable"
-    there = before.format(j=j - 1, prev=prev)
     if problem == _f.PATH_NOT_NEXT:
-        return f"{here} is not next to {there}: a path is a chain of adjacent cells"
-    return f"{here} cannot be entered from {there} under diagonal rule {diagonal!r}"
+        return f"{here} is not next to {before}: a path is a chain of adjacent cells"
+    return f"{here} cannot be entered from {before} under diagonal rule {diagonal!r}"
