@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
+from numbers import Integral
 
 import numpy as np
 
 from .agents import Agents
-from .checks import whole_number
+from .checks import short, whole_number
 from .geometry import CellRect
 from .history import Edit, EditHistory
 from .history import apply as apply_edit
@@ -39,9 +40,11 @@ class Editing:
         radius = whole_number("radius", radius, 0)
         if isinstance(terrain, str):
             terrain = parse_terrain(terrain)
-        elif terrain is not None and not 0 <= int(terrain) < len(Terrain):
+        elif terrain is not None and (
+            isinstance(terrain, bool) or not isinstance(terrain, Integral) or not 0 <= terrain < len(Terrain)
+        ):
             raise ValueError(
-                f"terrain must be a terrain id from 0 to {len(Terrain) - 1}, a name or None, got {terrain!r}"
+                f"terrain must be a terrain id from 0 to {len(Terrain) - 1}, a name or None, got {short(terrain)}"
             )
         w, h = self.world.width, self.world.height
         box = CellRect(cx - radius, cy - radius, cx + radius + 1, cy + radius + 1).clip(w, h)

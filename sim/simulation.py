@@ -233,7 +233,7 @@ class Simulation(Editing):
         radius = None if radius is None else real_number("radius", radius, 0.0)
         index = next((sp.index for sp in self.species if sp.key == species), None)
         if index is None:
-            raise ValueError(f"unknown species {species!r}; expected one of {', '.join(sp.key for sp in self.species)}")
+            raise ValueError(f"unknown species {short(species)}" + did_you_mean(species, SPECIES, "species"))
         return self.herds.call(index, goal, radius)
 
     def advance(self, dt: float, steps: int = 1) -> FrameStats:

@@ -127,7 +127,7 @@ def test_call_herd_boundary():
     sim = island()
     with pytest.raises(ValueError) as info:
         sim.call_herd("cows", GOAL)
-    assert str(info.value) == "unknown species 'cows'; expected one of cow, bird, water"
+    assert str(info.value) == "unknown species 'cows' (did you mean 'cow'?)"
     assert sim.call_herd("water", GOAL) is None  # grass: no water creature may stand there
     assert sim.call_herd("cow", (-1, 5)) is None
 
