@@ -90,20 +90,20 @@ def assert_one_line(r: subprocess.CompletedProcess, path: object, fragment: str)
     assert len(r.stderr) < 300  # every quoted value is cut short
 
 
+def assert_file_refused(option: str, path, text: str, fragment: str) -> None:
+    """Write ``text`` to ``path``, give it to the program as ``option``: exit 2, one line naming it."""
+    path.write_text(text)
+    assert_one_line(run_cli(option, str(path)), path, fragment)
+
+
 @pytest.mark.parametrize("name", sorted(BAD_MAPS))
 def test_bad_map_file_is_one_line_and_exit_2(tmp_path, name):
-    text, fragment = BAD_MAPS[name]
-    path = tmp_path / name
-    path.write_text(text)
-    assert_one_line(run_cli("--map", str(path)), path, fragment)
+    assert_file_refused("--map", tmp_path / name, *BAD_MAPS[name])
 
 
 @pytest.mark.parametrize("name", sorted(BAD_CONFIGS))
 def test_bad_config_file_is_one_line_and_exit_2(tmp_path, name):
-    text, fragment = BAD_CONFIGS[name]
-    path = tmp_path / name
-    path.write_text(text)
-    assert_one_line(run_cli("--config", str(path)), path, fragment)
+    assert_file_refused("--config", tmp_path / name, *BAD_CONFIGS[name])
 
 
 def test_an_alias_bomb_costs_almost_no_memory(tmp_path):

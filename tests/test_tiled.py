@@ -21,7 +21,7 @@ from sim.maps import MapError, list_maps, load_map, resolve_map
 from sim.terrain import Terrain
 from sim.tiled import write_tiled
 from tests.conftest import ROOT
-from tests.test_hostile import assert_one_line, run_cli
+from tests.test_hostile import assert_file_refused
 
 DATA = ROOT / "tests" / "data" / "tiled"
 NAMES = [t.label for t in Terrain]
@@ -385,10 +385,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_tiled_files_are_one_line_and_exit_2(tmp_path, name):
-    text, fragment = HOSTILE[name]
-    path = tmp_path / name
-    path.write_text(text)
-    assert_one_line(run_cli("--map", str(path)), path, fragment)
+    assert_file_refused("--map", tmp_path / name, *HOSTILE[name])
 
 
 def test_flip_flags_in_gids_are_ignored(tmp_path):
