@@ -17,9 +17,9 @@ that follows the change and the regions it touches, never the map:
   left (nothing split; usually a few cells around the cut), or when a piece runs out of
   cells, which makes it a region of its own.
 
-The searches' scratch memory (visit stamps, which front reached a cell) is the main
-thread's search workspace (its marks and JPS's int32 array), so regions add no
-whole-map array beyond their labels.
+The updates' scratch memory (visit stamps, which front reached a cell) is the main
+thread's search workspace (its marks and JPS's int32 array), so regions keep no
+whole-map array beyond their labels; labelling from scratch uses a stack it frees.
 """
 
 from __future__ import annotations
@@ -233,9 +233,10 @@ class Regions:
         self._label(np.ascontiguousarray(free))
 
     def _label(self, free: np.ndarray) -> None:
-        ws = workspace()
-        ws.ensure(free.size, jps=True)
-        stack = ws.jump_parent  # scratch: JPS's int32 array
+        # A stack of its own, freed on return: on a big map a flood fill touches most of
+        # it, and a workspace array would keep those pages resident for good (17 MB at
+        # 2048x2048) even when no search ever uses JPS.
+        stack = np.empty(free.size, dtype=np.int32)
         for dtype in (np.uint16, np.int32):
             labels = np.zeros(free.shape, dtype=dtype)
             count = _label_all(free, self.dirs, labels, stack, np.iinfo(dtype).max)

@@ -249,6 +249,76 @@ def test_one_workspace_serves_every_grid_of_a_thread():
     assert workspace() is ws and ws.g is g and ws.cells >= b.cells
 
 
+def _resident_kib(arrays) -> int | None:
+    """KiB of these arrays' memory that is resident (Linux), or None where that is not readable."""
+    import re
+    from pathlib import Path
+
+    smaps = Path("/proc/self/smaps")
+    if not smaps.exists():
+        return None
+    spans = [(a.ctypes.data, a.ctypes.data + a.nbytes) for a in arrays]
+    total, inside = 0, False
+    for line in smaps.read_text().splitlines():
+        m = re.match(r"^([0-9a-f]+)-([0-9a-f]+) ", line)
+        if m:
+            lo, hi = int(m[1], 16), int(m[2], 16)
+            inside = any(lo < end and hi > start for start, end in spans)
+        elif line.startswith("Rss:") and inside:
+            total += int(line.split()[1])
+    return total
+
+
+def test_a_big_maps_workspace_is_resident_only_where_searches_went():
+    """A 2048x2048 map's workspace is 46 MB; a short search must not make megabytes of it
+    resident (numpy's huge pages made 2 MiB resident per search), and forgetting gives
+    back what searches touched without changing any answer."""
+    from sim.pathfinding.workspace import workspace
+
+    grid = PathGrid(np.ones((2048, 2048), dtype=np.float32))
+    ws = workspace()
+    ws.forget()
+    first = grid.search((1000, 1000), (1012, 1006))
+    starts = np.array([[100 + 150 * i, 200 + 120 * i] for i in range(12)])
+    goals = starts + np.array([9, -4])
+    many = grid.search_many(starts, goals)
+    arrays = (ws.g, ws.parent, ws.mark)
+    resident = _resident_kib(arrays)
+    if resident is None:
+        pytest.skip("resident memory is not readable here")
+    assert resident < 1024  # 13 searches in 13 places: a few pages each, not 2 MiB each
+    ws.forget()
+    assert not ws.mark.any() and ws.gen == 0
+    assert _resident_kib(arrays) < 64
+    assert grid.search((1000, 1000), (1012, 1006)) == first
+    again = grid.search_many(starts, goals)
+    assert np.array_equal(again.cost, many.cost) and np.array_equal(again.paths, many.paths)
+
+
+def test_stamps_start_over_without_changing_answers():
+    """Around the point where the workspace forgets its pages (every FORGET_EVERY stamps),
+    batches and single searches give the answers a fresh workspace gives."""
+    from sim.pathfinding.workspace import FORGET_EVERY, workspace
+
+    rng = np.random.default_rng(3)
+    costs = rng.choice(np.array([0.0, 1.0, 1.0, 2.5]), size=(40, 40))
+    costs[0, 0] = costs[39, 39] = 1.0
+    grid = PathGrid(costs)
+    starts = np.argwhere(costs > 0)[rng.choice(int((costs > 0).sum()), 300)][:, ::-1]
+    goals = starts[::-1].copy()
+    ws = workspace()
+    ws.forget()
+    expected = grid.search_many(starts, goals, threads=1)  # this thread's workspace
+    single = grid.search((0, 0), (39, 39))
+    for gen in (FORGET_EVERY - 100, FORGET_EVERY - 1, 31_990):
+        ws.gen = gen
+        got = grid.search_many(starts, goals, threads=1)
+        assert np.array_equal(got.cost, expected.cost) and np.array_equal(got.paths, expected.paths)
+        assert ws.gen < gen or gen + 300 < FORGET_EVERY
+        ws.gen = gen
+        assert grid.search((0, 0), (39, 39)) == single
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.float32, np.float64])
 def test_any_real_dtype(dtype):
     costs = np.ones((3, 5), dtype=dtype)

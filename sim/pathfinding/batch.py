@@ -88,6 +88,7 @@ def run_part(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: tu
     ws = workspace()
     ws.ensure(cells, jps=params[0] == _k.MODE_JPS)
     k = starts.size
+    ws.room_for(k)
     status = np.full(k, _k.STATUS_NOT_SERVED, dtype=np.int8)
     cost = np.full(k, np.inf)
     expanded = np.zeros(k, dtype=np.int64)

@@ -5,10 +5,14 @@ grid up to that size, whichever species or caller it belongs to: ``g`` (float64)
 ``parent`` (one byte: a direction) and ``mark`` (uint16 generation stamps), 11 bytes
 per cell, plus a heap and a path buffer that grow on demand. Each thread has its own,
 so batches can run on all cores without sharing anything.
+
+The per-cell buffers are memory of their own (:func:`sparse_array`): only the pages
+searches touch are resident, and every ``FORGET_EVERY`` searches they are given back.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -44,27 +48,80 @@ class Workspace:
     def ensure(self, cells: int, jps: bool = False) -> None:
         """Make room for a grid of ``cells`` padded cells (never shrinks); ``jps`` needs 4 more bytes a cell."""
         if jps and self.jump_parent.size < max(cells, self.cells):
-            self.jump_parent = np.empty(max(cells, self.cells), dtype=np.int32)
+            self.jump_parent = sparse_array(max(cells, self.cells), np.int32)
         if cells > self.cells:
-            # np.empty / np.zeros map pages lazily: only the cells searches touch become resident.
-            self.g = np.empty(cells, dtype=np.float64)
-            self.parent = np.empty(cells, dtype=np.uint8)
-            self.mark = np.zeros(cells, dtype=np.uint16)
+            self.g = sparse_array(cells, np.float64)
+            self.parent = sparse_array(cells, np.uint8)
+            self.mark = sparse_array(cells, np.uint16)
             self.gen = 0
             self.cells = cells
 
     def next_gen(self) -> int:
         """A fresh stamp for one search; the marks are cleared when the stamps run out."""
+        self.room_for(1)
         self.gen += 1
-        if self.gen >= MAX_GEN:
-            self.mark.fill(0)
-            self.gen = 1
         return self.gen
+
+    def room_for(self, searches: int) -> None:
+        """Make sure ``searches`` more searches get stamps without the kernel clearing the
+        marks itself: every :data:`FORGET_EVERY` stamps, :meth:`forget` everything first.
+        (A batch larger than the stamps, ~32,000 searches, still clears them in the kernel.)"""
+        if self.gen > 0 and self.gen + searches + _RESTARTS >= FORGET_EVERY:
+            self.forget()
+
+    def forget(self) -> None:
+        """Start the stamps over with every per-cell buffer back to untouched zero pages.
+
+        Clearing ``mark`` by writing would make all of it resident; giving the pages back
+        is as quick and also returns what past searches touched (``g`` and ``parent`` mean
+        nothing once no mark points at them), so a workspace holds at most what one
+        cycle of stamps touched, not the whole map."""
+        for a in (self.g, self.parent, self.mark, self.jump_parent):
+            if not _release(a):
+                a.fill(0)
+        self.gen = 0
 
     @property
     def nbytes(self) -> int:
         arrays = (self.g, self.parent, self.mark, self.jump_parent, *self.heap, *self.buckets, self.path)
         return sum(a.nbytes for a in arrays)
+
+
+_PRIVATE = hasattr(mmap, "MAP_ANONYMOUS") and hasattr(mmap, "MAP_PRIVATE")
+_RESTARTS = 64  # stamps a search may take beyond its own: one per restart with a larger open list
+#: Stamps between two :meth:`Workspace.forget` calls (at most ``MAX_GEN``). Searches
+#: wandering over a big map touch more and more of its pages; forgetting them this often
+#: keeps what stays resident to what a few thousand searches touch, and costs only the
+#: page faults of touching them again (~0.5 µs a page, a few per search).
+FORGET_EVERY = min(8192, MAX_GEN)
+
+
+def _release(a: np.ndarray) -> bool:
+    """Give ``a``'s pages back (they read as zeros again); False when that is not possible here."""
+    pages = a.base.obj if isinstance(a.base, memoryview) else a.base
+    # Only private anonymous pages are sure to read as zeros once given back.
+    if a.size == 0 or not isinstance(pages, mmap.mmap) or not _PRIVATE or not hasattr(mmap, "MADV_DONTNEED"):
+        return False
+    pages.madvise(mmap.MADV_DONTNEED)
+    return True
+
+
+def sparse_array(n: int, dtype: type) -> np.ndarray:
+    """``n`` zeros of ``dtype`` in memory of their own whose pages become resident only where
+    written, 4 KiB at a time.
+
+    A search touches a few pages of a map-sized buffer. numpy backs large arrays with
+    2 MiB huge pages (it asks the kernel for them), so each search in a new part of a
+    big map made 2 MiB resident, and a 2048x2048 workspace ended up whole in memory
+    (~45 MB) after a few dozen searches. An anonymous map without huge pages keeps only
+    what was touched (and is zero without being written, which ``mark`` relies on).
+    """
+    size = max(1, n * np.dtype(dtype).itemsize)
+    # Unix: private memory (not shared), so pages given back read as zeros.
+    pages = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS) if _PRIVATE else mmap.mmap(-1, size)
+    if hasattr(mmap, "MADV_NOHUGEPAGE"):  # Linux; elsewhere pages are small already
+        pages.madvise(mmap.MADV_NOHUGEPAGE)
+    return np.frombuffer(pages, dtype=dtype, count=n)
 
 
 _local = threading.local()
