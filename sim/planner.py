@@ -35,6 +35,8 @@ ROUND_MIN = 8
 PARALLEL_ROUND = 128  # from this many requests a round runs its species' batches at once on the threads
 _ONE = np.zeros(1, dtype=np.int64)
 _OTHER_REGION = int(Outcome.OTHER_REGION)
+_FOUND = int(Outcome.FOUND)
+_NO_CELLS = np.zeros(0, dtype=np.int32)
 _OUTCOME_OF_STATUS = np.full(8, int(Outcome.FAILED), dtype=np.int8)  # engine status -> Outcome
 _OUTCOME_OF_STATUS[STATUS_FOUND] = Outcome.FOUND
 _OUTCOME_OF_STATUS[STATUS_HIT_LIMIT] = Outcome.CAPPED
@@ -42,14 +44,19 @@ _OUTCOME_OF_STATUS[STATUS_HIT_LIMIT] = Outcome.CAPPED
 
 @dataclass
 class Round:
-    """One round's searches, row ``j`` for request ``rows[j]``, in queue order."""
+    """One round's searches, row ``j`` for request ``rows[j]``, in queue order.
+
+    Row ``j``'s path (to walk; empty when nothing was searched) is
+    ``paths[path_at[j] : path_at[j] + path_n[j]]``: the species batches' path arrays
+    joined end to end, never reordered."""
 
     rows: np.ndarray  # animal indices
     outcome: np.ndarray  # int8 Outcome
     expanded: np.ndarray
     cost: np.ndarray  # nan when not found
-    paths: np.ndarray  # flat cells of every walk path, in row order
-    offsets: np.ndarray
+    paths: np.ndarray  # flat cells of every walk path
+    path_at: np.ndarray
+    path_n: np.ndarray
     trace: dict  # species index -> (row positions, trace cells, trace offsets) of its batch
     species_ms: dict  # species index -> wall ms of its batch
     ms: float  # wall ms of the whole round
@@ -96,14 +103,13 @@ class Planner:
     def serve(self, now: float, stats: FrameStats, observer: SearchObserver, spent: float = 0.0) -> None:
         """Serve the queue, oldest first, within what is left of the frame's budget (``spent`` ms are gone)."""
         served = 0
-        while len(self.queue) and (served == 0 or spent < self.budget.budget_ms):
+        budget = self.budget
+        while len(self.queue) and (served == 0 or spent < budget.budget_ms):
             n = self._round_size(spent)
             rnd = self._search(self.queue.peek(n), observer.wants_trace)
-            if self.budget.clock == "model":
-                charges = self.budget.model_ms(rnd.expanded)
-                take = self.budget.taken(spent, charges, served == 0)
-                spent += float(charges[:take].sum())
-                self._mean_charge_ms = 0.9 * self._mean_charge_ms + 0.1 * float(charges.mean())
+            if budget.clock == "model":
+                take, spent, mean = budget.charge(spent, rnd.expanded, served == 0)
+                self._mean_charge_ms = 0.9 * self._mean_charge_ms + 0.1 * mean
             else:
                 take = rnd.rows.size  # already run: the wall clock charges it all
                 spent += rnd.ms
@@ -130,59 +136,60 @@ class Planner:
         a = self.agents
         t0 = time.perf_counter()
         k = rows.size
-        outcome = np.full(k, _OTHER_REGION, dtype=np.int8)
-        expanded = np.zeros(k, dtype=np.int64)
-        cost = np.full(k, np.nan)
-        lengths = np.zeros(k, dtype=np.int64)
         species_of = a.species[rows]
-        starts, goals = a.cell[rows], a.goal[rows]
+        if k == 1:
+            groups = [(int(species_of[0]), _ONE)]
+        else:  # the rows of each species, in queue order
+            order = np.argsort(species_of, kind="stable")
+            ends = np.cumsum(np.bincount(species_of, minlength=len(self.species))).tolist()
+            bounds = zip([0, *ends[:-1]], ends, strict=True)
+            groups = [(s, order[lo:hi]) for s, (lo, hi) in enumerate(bounds) if hi > lo]
+        width = self.species[0].world.width if self.species else 0
         jobs = []
-        for s in np.unique(species_of).tolist() if k > 1 else species_of.tolist():
+        for s, pos in groups:
             sp = self.species[s]
-            pos = np.flatnonzero(species_of == s) if k > 1 else _ONE
-            labels = sp.regions
-            here = labels[starts[pos, 1], starts[pos, 0]]
-            pos = pos[(here != 0) & (here == labels[goals[pos, 1], goals[pos, 0]])]  # the rest: known unreachable
+            # Requests whose goal lies in another region are known unreachable: not searched.
+            pos, flat_s, flat_t = _queries(pos, rows, a.cell, a.goal, sp.regions, width + 2)
             if pos.size:
-                jobs.append((sp, pos, starts[pos], goals[pos], want_trace))
+                jobs.append((sp, pos, flat_s, flat_t, want_trace))
         threads = self.threads or thread_count()
         if len(jobs) > 1 and threads > 1 and k >= PARALLEL_ROUND:
             futures = [pool(threads).submit(_run_job, *job, 1) for job in jobs]
             done = [f.result() for f in futures]
         else:
             done = [_run_job(*job, self.threads) for job in jobs]
-        pieces, traces, species_ms = [], {}, {}
+        outcome = np.full(k, _OTHER_REGION, dtype=np.int8)
+        expanded = np.zeros(k, dtype=np.int64)
+        cost = np.full(k, np.nan)
+        path_at = np.zeros(k, dtype=np.int64)
+        path_n = np.zeros(k, dtype=np.int64)
+        pieces, traces, species_ms, base = [], {}, {}, 0
         for (sp, pos, *_), (result, trace, trace_offsets, ms) in zip(jobs, done, strict=True):
-            outcome[pos] = _OUTCOME_OF_STATUS[result.status]
-            expanded[pos] = result.expanded
-            cost[pos] = np.where(result.found, result.cost, np.nan)
-            lengths[pos] = np.diff(result.offsets)
-            pieces.append((pos, result.paths, result.offsets))
+            _scatter(pos, result.status, result.expanded, result.cost, result.offsets, base, _OUTCOME_OF_STATUS,
+                     outcome, expanded, cost, path_at, path_n)  # fmt: skip
+            pieces.append(result.paths)
+            base += result.paths.size
             species_ms[sp.index] = ms
             if want_trace:
                 traces[sp.index] = (pos, trace, trace_offsets)
-        if len(pieces) == 1 and pieces[0][0].size == k:  # one species, all searched: already in order
-            paths, offsets = pieces[0][1], pieces[0][2]
-        else:
-            paths, offsets = _in_row_order(k, lengths, pieces)
-        return Round(rows, outcome, expanded, cost, paths, offsets, traces, species_ms,
+        paths = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else _NO_CELLS
+        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
                      (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
     def _accept(self, rnd: Round, take: int, now: float, stats: FrameStats, observer: SearchObserver) -> None:
         """The first ``take`` searches of the round are served: write them into the animals."""
         a = self.agents
-        rows = rnd.rows[:take]
-        # A search's time is not measured alone inside a batch: each gets its share by work done.
-        weight = rnd.expanded[:take] + 30.0
-        share = rnd.ms * weight / max(float(weight.sum()), 1.0) * (take / max(1, rnd.rows.size))
         st = a.store
+        # A search's time is not measured alone inside a batch: each gets its share by work
+        # done (its expansions + 30), of the round's ms scaled to the part served.
         _write_back(
-            rows, rnd.outcome, rnd.expanded, rnd.cost, rnd.paths, rnd.offsets, share, now, st["state"],
-            st["searches"], st["cell"], st["goal"], st["last_start"], st["last_goal"], st["last_search_at"],
-            st["next_search_at"], st["cooldown"], st["last_expanded"], st["last_cost"], st["last_outcome"],
-            st["last_ms"], st["paths"], st["path_len"], st["path_pos"], st["idle_until"], st["heading"],
-            self.species[0].world.width,
+            rnd.rows, take, rnd.outcome, rnd.expanded, rnd.cost, rnd.paths, rnd.path_at, rnd.path_n, rnd.ms, now,
+            st["state"], st["searches"], st["cell"], st["goal"], st["last_start"], st["last_goal"],
+            st["last_search_at"], st["next_search_at"], st["cooldown"], st["last_expanded"], st["last_cost"],
+            st["last_outcome"], st["last_ms"], st["paths"], st["path_len"], st["path_pos"], st["idle_until"],
+            st["heading"], self.species[0].world.width,
         )  # fmt: skip
+        rows = rnd.rows[:take]
         stats.add_round(self.species, a.species[rows], rnd.outcome[:take], rnd.expanded[:take], rnd, take,
                         now - a.requested_at[rows])  # fmt: skip
         if observer.listening:
@@ -198,7 +205,7 @@ class Planner:
             if pos.size == 0:
                 continue
             rows = rnd.rows[pos]
-            cells, offsets = _gather(rnd.paths, rnd.offsets, pos)
+            cells, offsets = _gather(rnd.paths, rnd.path_at, rnd.path_n, pos)
             trace = None
             if sp.index in rnd.trace:
                 searched, cells_traced, trace_offsets = rnd.trace[sp.index]
@@ -209,33 +216,55 @@ class Planner:
             )  # fmt: skip
 
 
-def _gather(cells: np.ndarray, offsets: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The paths of rows ``pos`` (of ``cells``/``offsets``) as their own cells and offsets."""
-    lengths = np.diff(offsets)[pos]
+def _gather(cells: np.ndarray, path_at: np.ndarray, path_n: np.ndarray, pos: np.ndarray) -> tuple:
+    """The paths of rows ``pos`` as their own cells and offsets."""
+    lengths = path_n[pos]
     out_offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    idx = np.repeat(offsets[pos], lengths) + (np.arange(int(out_offsets[-1])) - np.repeat(out_offsets[:-1], lengths))
+    idx = np.repeat(path_at[pos], lengths) + (np.arange(int(out_offsets[-1])) - np.repeat(out_offsets[:-1], lengths))
     return cells[idx], out_offsets
 
 
-def _run_job(sp: SpeciesRuntime, pos: np.ndarray, starts: np.ndarray, goals: np.ndarray, want_trace: bool,
+def _run_job(sp: SpeciesRuntime, pos: np.ndarray, flat_s: np.ndarray, flat_t: np.ndarray, want_trace: bool,
              threads: int | None) -> tuple:  # fmt: skip
-    """One species' batch: ``(result, trace, trace offsets, wall ms)``."""
+    """One species' batch (queries as padded cells): ``(result, trace, trace offsets, wall ms)``."""
     t0 = time.perf_counter()
-    result, (trace, trace_offsets) = sp.astar.search_many(starts, goals, trace=want_trace, threads=threads)
+    result, (trace, trace_offsets) = sp.astar.search_padded(flat_s, flat_t, trace=want_trace, threads=threads)
     if sp.kind.straight_paths:  # same cost, pulled straight
         result = sp.astar.smooth_batch(result)
     return result, trace, trace_offsets, (time.perf_counter() - t0) * 1000.0
 
 
-def _in_row_order(k: int, lengths: np.ndarray, pieces: list) -> tuple[np.ndarray, np.ndarray]:
-    """The species batches' paths merged into one array in row order, with offsets."""
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    out = np.empty(int(offsets[-1]), dtype=np.int32)
-    for pos, cells, off in pieces:
-        n = np.diff(off)
-        dest = np.repeat(offsets[pos], n) + (np.arange(int(n.sum())) - np.repeat(off[:-1], n))
-        out[dest] = cells[: off[-1]]
-    return out, offsets
+@njit(cache=True)
+def _queries(pos, rows, cell, goal, labels, padded_width):
+    """Of the requests at positions ``pos`` of ``rows``, those whose start and goal share a
+    region (``labels``), with both as padded cells ``(y + 1) * padded_width + x + 1``."""
+    keep = np.empty(pos.size, np.int64)
+    flat_s = np.empty(pos.size, np.int64)
+    flat_t = np.empty(pos.size, np.int64)
+    n = 0
+    for j in range(pos.size):
+        i = rows[pos[j]]
+        sx, sy, gx, gy = cell[i, 0], cell[i, 1], goal[i, 0], goal[i, 1]
+        here = labels[sy, sx]
+        if here != 0 and here == labels[gy, gx]:
+            keep[n] = pos[j]
+            flat_s[n] = (sy + 1) * padded_width + sx + 1
+            flat_t[n] = (gy + 1) * padded_width + gx + 1
+            n += 1
+    return keep[:n], flat_s[:n], flat_t[:n]
+
+
+@njit(cache=True)
+def _scatter(pos, status, expanded, cost, offsets, base, outcome_of_status, outcome_out, expanded_out, cost_out,
+             path_at, path_n):  # fmt: skip
+    """One species batch's answers into the round's rows ``pos``; its paths start at ``base``."""
+    for j in range(pos.size):
+        r = pos[j]
+        outcome_out[r] = outcome_of_status[status[j]]
+        expanded_out[r] = expanded[j]
+        cost_out[r] = cost[j] if outcome_out[r] == _FOUND else np.nan
+        path_at[r] = base + offsets[j]
+        path_n[r] = offsets[j + 1] - offsets[j]
 
 
 @njit(cache=True)
@@ -258,13 +287,18 @@ def _ready(n, now, state, idle_until, next_search_at, herd):
 
 @njit(cache=True)
 def _write_back(
-    rows, outcome, expanded, cost, paths, offsets, share, now, state, searches, cell, goal, last_start,
-    last_goal, last_search_at, next_search_at, cooldown, last_expanded, last_cost, last_outcome, last_ms,
-    path_store, path_len, path_pos, idle_until, heading, width,
+    rows, take, outcome, expanded, cost, paths, path_at, path_n, round_ms, now, state, searches, cell, goal,
+    last_start, last_goal, last_search_at, next_search_at, cooldown, last_expanded, last_cost, last_outcome,
+    last_ms, path_store, path_len, path_pos, idle_until, heading, width,
 ):  # fmt: skip
-    """Served searches into the animals' arrays: the path to walk (truncated to the buffer), or rest."""
+    """The round's first ``take`` searches into the animals' arrays: the path to walk
+    (truncated to the buffer), or rest; each is charged its share of ``round_ms``."""
     capacity = path_store.shape[1]
-    for j in range(rows.size):
+    weight = 0.0
+    for j in range(take):
+        weight += expanded[j] + 30.0
+    scale = round_ms / max(weight, 1.0) * (take / max(1, rows.size))
+    for j in range(take):
         i = rows[j]
         searches[i] += 1
         last_start[i, 0] = cell[i, 0]
@@ -276,18 +310,17 @@ def _write_back(
         last_expanded[i] = expanded[j]
         last_cost[i] = cost[j]
         last_outcome[i] = outcome[j]
-        last_ms[i] = share[j]
-        n = offsets[j + 1] - offsets[j]
+        last_ms[i] = scale * (expanded[j] + 30.0)
+        n = path_n[j]
+        at = path_at[j]
         if n > 1:
             n = min(n, capacity)
             for c in range(n):
-                path_store[i, c] = paths[offsets[j] + c]
+                path_store[i, c] = paths[at + c]
             path_len[i] = n
             path_pos[i] = 1  # index 0 is where it stands
             state[i] = State.WALKING
-            heading[i] = heading_of(
-                paths[offsets[j] + 1] % width - cell[i, 0], paths[offsets[j] + 1] // width - cell[i, 1]
-            )
+            heading[i] = heading_of(paths[at + 1] % width - cell[i, 0], paths[at + 1] // width - cell[i, 1])
         else:
             path_len[i] = 0
             path_pos[i] = 0

@@ -7,8 +7,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from .agents import Outcome
+
+_FAILED, _OTHER_REGION, _CAPPED = int(Outcome.FAILED), int(Outcome.OTHER_REGION), int(Outcome.CAPPED)
 
 if TYPE_CHECKING:
     from .planner import Round
@@ -60,24 +63,40 @@ class FrameStats:
         rnd: Round, take: int, latency: np.ndarray,
     ) -> None:  # fmt: skip
         """Count a round of searches: the first ``take`` were served (all of its time was spent)."""
-        failed = (outcome == Outcome.FAILED) | (outcome == Outcome.OTHER_REGION)
-        capped = outcome == Outcome.CAPPED
+        table = _count(species_of, outcome, expanded, len(species))
         for sp in species:
-            mine = species_of == sp.index
-            if not mine.any() and sp.index not in rnd.species_ms:
+            row = table[sp.index]
+            if row[0] == 0 and sp.index not in rnd.species_ms:
                 continue
             c = self.per_species.setdefault(sp.key, SpeciesCounts())
-            c.searches += int(mine.sum())
-            c.expanded += int(expanded[mine].sum())
+            c.searches += int(row[0])
+            c.expanded += int(row[1])
             c.ms += rnd.species_ms.get(sp.index, 0.0)
-            c.failed += int(failed[mine].sum())
-            c.capped += int(capped[mine].sum())
+            c.failed += int(row[2])
+            c.capped += int(row[3])
+        totals = table.sum(axis=0)
         self.searches += take
-        self.expanded += int(expanded.sum())
+        self.expanded += int(totals[1])
         self.search_ms += rnd.ms
-        self.failed += int(failed.sum())
-        self.capped += int(capped.sum())
+        self.failed += int(totals[2])
+        self.capped += int(totals[3])
         self.latency = np.concatenate((self.latency, latency))
+
+
+@njit(cache=True)
+def _count(species_of, outcome, expanded, n_species):
+    """Per species: searches, cells expanded, failed (incl. known unreachable), capped."""
+    table = np.zeros((n_species, 4), np.int64)
+    for j in range(species_of.size):
+        row = table[species_of[j]]
+        row[0] += 1
+        row[1] += expanded[j]
+        o = outcome[j]
+        if o in (_FAILED, _OTHER_REGION):
+            row[2] += 1
+        elif o == _CAPPED:
+            row[3] += 1
+    return table
 
 
 class History:

@@ -111,6 +111,23 @@ def test_per_edge_hooks_give_the_same_costs_as_the_kernel(cls):
         assert a.found == b.found and a.cost == pytest.approx(b.cost)
 
 
+@pytest.mark.parametrize("cls", [CowAStar, BirdAStar, WaterCreatureAStar, EdgeHookCow])
+def test_search_padded_answers_as_search_many(cls):
+    """The planner's entry (queries as padded cells, no boundary checks) gives exactly the
+    batch the public ``search_many`` gives, for kernel species and hooked ones alike."""
+    world = World(island())
+    astar = cls(world)
+    rng = np.random.default_rng(5)
+    free = np.argwhere(astar.grid.costs > 0)[:, ::-1]
+    starts, goals = free[rng.integers(len(free), size=30)], free[rng.integers(len(free), size=30)]
+    wp = world.width + 2
+    flat_s, flat_t = ((p[:, 1] + 1) * wp + p[:, 0] + 1 for p in (starts, goals))
+    got, _ = astar.search_padded(flat_s.astype(np.int64), flat_t.astype(np.int64))
+    want, _ = astar.search_many(starts, goals)
+    for name in ("found", "cost", "expanded", "status", "paths", "offsets"):
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name
+
+
 def test_python_reference_honours_the_node_cap_and_fail_path():
     world = World(island())
     hooked = EdgeHookCow(world, max_nodes=5)

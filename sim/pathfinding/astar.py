@@ -259,6 +259,21 @@ class AStar:
         empty = np.zeros(0, dtype=np.int32)
         return BatchResult.of(results, grid.width), (empty, np.zeros(len(results) + 1, dtype=np.int64))
 
+    def search_padded(
+        self, flat_starts: np.ndarray, flat_goals: np.ndarray, *, trace: bool = False, threads: int | None = None
+    ) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:
+        """:meth:`search_many` for queries already given as int64 cells of the padded grid,
+        ``(y + 1) * (W + 2) + x + 1``, all inside the map (not checked): what the demo's
+        planner has at hand, without the boundary's checks on its per-round path."""
+        grid = self.grid
+        if self._python_hooks:
+            wp = grid.width + 2
+            points = [np.stack((f % wp - 1, f // wp - 1), axis=1) for f in (flat_starts, flat_goals)]
+            return self.search_many(points[0], points[1], trace=trace, threads=threads)
+        algorithm = "jps" if self.use_jps and self.diagonal == "no-corner-cutting" and grid.uniform else "astar"
+        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, algorithm, self.max_nodes)
+        return grid._batch(flat_starts, flat_goals, self._diag_rule, params, None, trace, threads)
+
     def smooth_batch(self, result: BatchResult) -> BatchResult:
         """``result`` (from :meth:`search_many`) with every path pulled straight, as
         :meth:`PathGrid.smooth_many` does; its paths come from this engine's own search, so

@@ -169,10 +169,15 @@ class PathGrid(FieldsAndLines, CodedGrid):
         if algorithm == "jps":
             self._check_jps(diag)
         params = self._params(diag, heuristic, weight, algorithm, max_nodes)
+        return self._batch(flat_s, flat_t, diag, params, node_budget, bool(trace), threads)
+
+    def _batch(self, flat_s: np.ndarray, flat_t: np.ndarray, diag: int, params: tuple, node_budget: int | None,
+               trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
+        """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
+        (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
         grid_args = (self._codes, self._lut, self.moves(diag), self.width + 2)
-        part, served = run_batch(
-            grid_args, flat_s, flat_t, params, node_budget, bool(trace), self.cells, threads or thread_count()
-        )
+        part, served = run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
+                                 threads or thread_count())  # fmt: skip
         st = part.status
         result = BatchResult(
             st == _k.STATUS_FOUND, part.cost, part.expanded, st, st == _k.STATUS_HIT_LIMIT,
