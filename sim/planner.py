@@ -84,16 +84,14 @@ class Planner:
             return
         keep = np.ones(rows.size, dtype=np.bool_)
         if idle.any():
-            species_of = a.species[rows]
+            species_of = np.where(idle, a.species[rows], -1)
             for sp in self.species:
-                mine = np.flatnonzero(idle & (species_of == sp.index))
+                mine = np.flatnonzero(species_of == sp.index)
                 if mine.size == 0:
                     continue
-                who = rows[mine]
-                goals, ok = sp.pick_goals(a.cell[who], self.rng)
-                a.goal[who[ok]] = goals[ok]
-                a.idle_until[who[~ok]] = now + sp.spec.idle_s[1]  # nowhere to go from here: rest again
-                keep[mine[~ok]] = False
+                # Goals go straight into the animals' goal column; ``keep`` is False where none was found.
+                sp.choose_goals(rows[mine], a.cell, a.goal, mine, keep, self.rng)
+                a.idle_until[rows[mine[~keep[mine]]]] = now + sp.spec.idle_s[1]  # nowhere to go from here: rest again
         rows = rows[keep]
         a.state[rows] = State.QUEUED
         a.requested_at[rows] = now

@@ -213,30 +213,44 @@ class SpeciesRuntime:
     def pick_goals(self, cells: np.ndarray, rng: np.random.Generator, tries: int = 24) -> tuple[np.ndarray, np.ndarray]:
         """A random goal within the wander radius *in the same region* for each ``(x, y)`` in
         ``cells``, vectorised. Returns ``(goals, ok)``; where ``ok`` is False no cell was found."""
+        cells = np.ascontiguousarray(cells, dtype=np.int64)
+        goals = cells.copy()
+        ok = np.zeros(len(cells), dtype=np.bool_)
+        rows = np.arange(len(cells))
+        self.choose_goals(rows, cells, goals, rows, ok, rng, tries)
+        return goals, ok
+
+    def choose_goals(self, animals: np.ndarray, cells: np.ndarray, goals: np.ndarray, ok_at: np.ndarray,
+                     ok: np.ndarray, rng: np.random.Generator, tries: int = 24) -> None:  # fmt: skip
+        """:meth:`pick_goals` written in place (what the planner does each frame): animal
+        ``animals[i]`` stands at ``cells[animals[i]]``; its goal goes to ``goals[animals[i]]``
+        when one is found, and ``ok[ok_at[i]]`` says whether one was."""
+        _pick_goals(self.regions, ok_at, animals, cells, self.goal_offsets(len(animals), rng, tries), goals, ok)
+
+    def goal_offsets(self, k: int, rng: np.random.Generator, tries: int = 24) -> np.ndarray:
+        """``tries`` candidate offsets per animal for :meth:`pick_goals`: ``(k, tries, 2)``, within the radius."""
         r = self.spec.wander_radius
-        offsets = rng.integers(-r, r + 1, size=(len(cells), tries, 2))
-        return _pick_goals(self.regions, np.ascontiguousarray(cells, dtype=np.int64), offsets)
+        return rng.integers(-r, r + 1, size=(k, tries, 2))
 
 
 @njit(cache=True)
-def _pick_goals(labels, cells, offsets):
-    """The first candidate ``cell + offsets[i, t]`` inside the map, in the same region, and not
-    the cell itself, per row; ``ok[i]`` is False when no candidate qualifies."""
+def _pick_goals(labels, rows, who, cells, offsets, goals, ok):
+    """For animal ``who[i]`` (standing at ``cells[who[i]]``), the first candidate
+    ``cell + offsets[i, t]`` inside the map, in the same region, and not the cell itself,
+    into ``goals[who[i]]``; ``ok[rows[i]]`` says whether one qualified (else it is left as is)."""
     h, w = labels.shape
-    k, tries = offsets.shape[0], offsets.shape[1]
-    goals = cells.copy()
-    ok = np.zeros(k, dtype=np.bool_)
-    for i in range(k):
-        x, y = cells[i, 0], cells[i, 1]
+    for i in range(who.size):
+        a = who[i]
+        x, y = cells[a, 0], cells[a, 1]
         region = labels[y, x]
-        if region == 0:
-            continue
-        for t in range(tries):
-            gx = x + offsets[i, t, 0]
-            gy = y + offsets[i, t, 1]
-            if 0 <= gx < w and 0 <= gy < h and labels[gy, gx] == region and (gx != x or gy != y):
-                goals[i, 0] = gx
-                goals[i, 1] = gy
-                ok[i] = True
-                break
-    return goals, ok
+        found = False
+        if region != 0:
+            for t in range(offsets.shape[1]):
+                gx = x + offsets[i, t, 0]
+                gy = y + offsets[i, t, 1]
+                if 0 <= gx < w and 0 <= gy < h and labels[gy, gx] == region and (gx != x or gy != y):
+                    goals[a, 0] = gx
+                    goals[a, 1] = gy
+                    found = True
+                    break
+        ok[rows[i]] = found
