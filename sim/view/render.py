@@ -154,17 +154,17 @@ class WorldView:
             self._background = self.terrain.view if plain and cheap else None  # the same pixels, not a copy
             self._background_key = key
         self.dirty = []
-        dx, dy, colours, starts, reach = self.sprites.table([sp.key for sp in self.sim.species], tile, screen)
+        runs, colours, starts, box, reach = self.sprites.table([sp.key for sp in self.sim.species], tile, screen)
         drawn = [np.empty(a.n, np.int64) for _ in range(3)]
         layers = np.array([sp.index for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer)], np.int64)
         with Pixels(screen) as img:
             if erase:
                 with Pixels(self._background) as bg:
                     n = render_animals(img, bg, *self._drawn, a.pos, a.species, a.heading, layers, self.cam.x,
-                                       self.cam.y, tile, dx, dy, colours, starts, reach, *drawn)  # fmt: skip
+                                       self.cam.y, tile, runs, colours, starts, box, reach, *drawn)  # fmt: skip
             else:
                 n = render_animals(img, _NO_PIXELS, *self._drawn, a.pos, a.species, a.heading, layers, self.cam.x,
-                                   self.cam.y, tile, dx, dy, colours, starts, reach, *drawn)  # fmt: skip
+                                   self.cam.y, tile, runs, colours, starts, box, reach, *drawn)  # fmt: skip
         self._drawn = tuple(d[:n] for d in drawn)
 
     def invalidate(self) -> None:
