@@ -198,6 +198,18 @@ def test_the_cell_readout_names_terrain_costs_and_regions(make_app, monkeypatch)
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
     app.frame(STEP)
     assert shown[-1] == info.text()
+    app.frame(STEP)  # the same cell: the same line, kept from the last frame
+    assert shown[-1] == info.text()
+    sim.paint(x, y, 0, T.FOREST)  # painted under the cursor: the readout follows
+    app.frame(STEP)
+    assert shown[-1] == cell_info(sim, x, y).text() and " forest " in shown[-1]
+    from dataclasses import replace
+
+    cow = sim.config.species["cow"]
+    species = {**sim.config.species, "cow": replace(cow, costs={**cow.costs, "forest": 2.5})}
+    sim.apply_config(replace(sim.config, species=species))
+    app.frame(STEP)  # new costs: the readout says so
+    assert "cows ×2.5 " in shown[-1]
 
 
 # ------------------------------------------------------------------ speed and stepping

@@ -49,13 +49,22 @@ class Text:
         The composed panel is cached: the readout and the overlay repeat the same lines
         for many frames, and composing one costs more than the rest of a light frame."""
         key = (tuple(lines), size)
-        box = self._panels.get(key)
+        box = self.cached(key)
         if box is None:
-            if len(self._panels) > 64:
-                self._panels.clear()
-            box = self._panels[key] = self._compose(lines, size)
+            box = self.keep(key, self._compose(lines, size))
         screen.blit(box, at)
         return pygame.Rect(at, box.get_size())
+
+    def cached(self, key: tuple) -> pygame.Surface | None:
+        """A composed panel or bar kept under ``key``, if there is one."""
+        return self._panels.get(key)
+
+    def keep(self, key: tuple, surface: pygame.Surface) -> pygame.Surface:
+        """Keep a composed panel or bar under ``key`` (at most ~64 of them); returns it."""
+        if len(self._panels) > 64:
+            self._panels.clear()
+        self._panels[key] = surface
+        return surface
 
     def _compose(self, lines: list[tuple[str, tuple[int, int, int]]], size: int) -> pygame.Surface:
         font = self.font(size)
@@ -205,18 +214,23 @@ def _columns(title: list[Line], blocks: list[list[Line]], rows_fit: int) -> list
 
 
 def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]]) -> pygame.Rect:
-    """The bar at the bottom of the window; returns its rectangle."""
-    font = text.font(14)
-    h = font.get_linesize() + 8
+    """The bar at the bottom of the window; returns its rectangle. The composed bar is
+    cached: it says the same for many frames."""
+    h = text.font(14).get_linesize() + 8
+    key = ("status", tuple(parts), screen.get_width(), h)
+    bar = text.cached(key)
+    if bar is None:
+        bar = pygame.Surface((screen.get_width(), h))
+        bar.fill(PANEL[:3])
+        x = 8
+        for t, c in parts:
+            r = text.render(t, c, 14)
+            bar.blit(r, (x, 4))
+            x += r.get_width() + 18
+        text.keep(key, bar)
     top = screen.get_height() - h
-    rect = pygame.Rect(0, top, screen.get_width(), h)
-    screen.fill(PANEL[:3], rect)
-    x = 8
-    for t, c in parts:
-        r = text.render(t, c, 14)
-        screen.blit(r, (x, top + 4))
-        x += r.get_width() + 18
-    return rect
+    screen.blit(bar, (0, top))
+    return pygame.Rect(0, top, screen.get_width(), h)
 
 
 def readout_bar(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:

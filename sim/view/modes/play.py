@@ -77,6 +77,8 @@ class PlayMode(Painting, Herding, Mode):
         self.show_paths = False
         self.field_species: int | None = None  # V: whose cost field is shown
         self._held: set[int] = set()
+        self._readout_key: tuple | None = None  # the cell readout's cell and map revision, and its line
+        self._readout_line: str | None = None
 
     # ---------------------------------------------------------------- events
     def handle(self, e: pygame.event.Event) -> bool:
@@ -232,16 +234,25 @@ class PlayMode(Painting, Herding, Mode):
             colour = app.sim.species[app.sim.agents.species[sel]].spec.colour
             inspector_panel(surface, app.text, describe(app.sim, sel), colour)
         if app.top is self and not app.show_help and self.tool == "paint":
-            colour = app.sim.config.terrain_colours()[self.brush]
+            colour = app.view.terrain.colours[self.brush]  # the config's colours, as the map shows them
             app.view.draw_brush(surface, app.mouse, self.brush_radius, colour)
         if app.top is self and not app.show_help:
             self._readout(surface)
 
     def _readout(self, surface: pygame.Surface) -> None:
         """The cell under the cursor, just above the status bar: terrain, each species' cost and region."""
-        info = cell_info(self.app.sim, *self.app.cam.cell_index_at(*self.app.mouse))
-        if info is not None:
-            self.app.view.dirty.append(readout_bar(surface, self.app.text, info.text()))
+        sim = self.app.sim
+        cell = self.app.cam.cell_index_at(*self.app.mouse)
+        # The same cell of the same map, unpainted, with the same species says the same: kept
+        # across frames. (Objects are compared by identity: a new map or new costs are new objects.)
+        key = (cell, sim.world.revision, sim.world, *sim.species)
+        old = self._readout_key
+        same = old is not None and old[:2] == key[:2] and len(old) == len(key)
+        if not (same and all(a is b for a, b in zip(old[2:], key[2:], strict=True))):
+            info = cell_info(sim, *cell)
+            self._readout_key, self._readout_line = key, None if info is None else info.text()
+        if self._readout_line is not None:
+            self.app.view.dirty.append(readout_bar(surface, self.app.text, self._readout_line))
 
     def status(self) -> list[str]:
         words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]
