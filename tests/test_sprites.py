@@ -57,36 +57,77 @@ def test_sprites_are_their_surfaces_opaque_pixels_even_at_the_edges(screen, key,
     assert np.array_equal(got, want)
 
 
-def test_a_frame_erases_last_frames_sprites_and_draws_this_ones(screen):
-    """render_animals: last frame's sprites are put back to the background (and nothing
-    else is touched), the new ones drawn by layer; what it reports drawn is what is on screen."""
+def _frame(screen, background, bank, state, pos, species, heading, cleared, partial):
+    """One render_animals call on ``screen``; returns its pixels."""
+    runs, colours, starts, box, reach = bank.table(KEYS, 8, screen)
+    layers = np.array([2, 0, 1], dtype=np.int64)  # water below cows below birds
+    tiles = np.zeros((screen.get_height() // 16 + 1, screen.get_width() // 16 + 1), dtype=np.bool_)
+    with Pixels(screen) as img, Pixels(background) as bg:
+        drawn = render_animals(img, bg if partial else np.zeros((0, 0), np.uint32), pos, species, heading, layers,
+                               0.0, 0.0, 8, runs, colours, starts, box, reach, *state, cleared, tiles)  # fmt: skip
+        return img.copy(), drawn
+
+
+def test_redrawing_only_what_changed_gives_the_full_redraws_picture(screen):
+    """render_animals in its partial mode (put back what moved, redraw what it touched and
+    whatever overlaps that) against a full repaint, frame after frame: a crowd on a small
+    screen, overlapping, some resting, some turning, some walking off screen and back, with
+    a rectangle of the screen cleared by something else now and then."""
     bank = SpriteBank(KEYS)
-    tile = 8
-    runs, colours, starts, box, reach = bank.table(KEYS, tile, screen)
+    view = pygame.Surface((320, 240), 0, screen)  # the display's pixel format; 40 x 30 cells at 8 px
+    view.fill((40, 90, 160))
+    background = view.copy()
+    reference = view.copy()
+    rng = np.random.default_rng(4)
+    n = 90
+    species = rng.integers(0, 3, n).astype(np.int8)
+    pos = rng.uniform(-1, 40, (n, 2))
+    pos[:20] = rng.uniform(10, 14, (20, 2))  # a tight crowd: sprites over sprites
+    heading = rng.integers(0, HEADINGS, n).astype(np.int8)
+    state = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+    no_rects = np.zeros((0, 4), np.int64)
+    _frame(view, background, bank, state, pos, species, heading, no_rects, partial=False)
+    skipped = 0
+    for frame in range(80):
+        walking = rng.random(n) < 0.25
+        pos[walking] += rng.uniform(-0.3, 0.3, (int(walking.sum()), 2))
+        turned = rng.random(n) < 0.05
+        heading[turned] = rng.integers(0, HEADINGS, int(turned.sum()))
+        cleared = no_rects
+        if frame % 5 == 2:  # something drawn over the scene and taken away: background there
+            cleared = np.array([[int(v) for v in rng.integers(0, 200, 2)] + [90, 12]], dtype=np.int64)
+            view.blit(background, pygame.Rect(*cleared[0]), pygame.Rect(*cleared[0]))
+        shown = int(state[3].sum())
+        got, drawn = _frame(view, background, bank, state, pos, species, heading, cleared, partial=True)
+        reference.blit(background, (0, 0))
+        want, _ = _frame(reference, background, bank, tuple(a.copy() for a in state), pos, species, heading,
+                         no_rects, partial=False)  # fmt: skip
+        assert np.array_equal(got, want), f"frame {frame}"
+        skipped += shown - drawn
+    assert skipped > 20 * 80  # most sprites were left as they were: the partial mode did its job
+
+
+def test_a_full_redraw_draws_every_animal_on_screen_by_layer(screen):
+    """render_animals without a background: every sprite that touches the screen, water
+    creatures below cows below birds, each as its surface's opaque pixels."""
+    bank = SpriteBank(KEYS)
     screen.fill((40, 90, 160))
     background = screen.copy()
     rng = np.random.default_rng(1)
     n = 12
     species = np.array([0, 1, 2] * 4, dtype=np.int8)
-    layers = np.array([2, 0, 1], dtype=np.int64)  # water below cows below birds
-    drawn = (np.zeros(0, np.int64),) * 3
-    for _frame in range(3):
-        pos = rng.uniform(-1.5, 8.5, (n, 2))  # cells; some off screen at tile 8
-        heading = rng.integers(0, HEADINGS, n).astype(np.int8)
-        out = [np.empty(n, np.int64) for _ in range(3)]
-        with Pixels(screen) as img, Pixels(background) as bg:
-            count = render_animals(img, bg, *drawn, pos, species, heading, layers, 0.0, 0.0, tile, runs, colours,
-                                   starts, box, reach, *out)  # fmt: skip
-            got = img.copy()
-        drawn = tuple(o[:count] for o in out)
-        want = np.full_like(got, screen.map_rgb((40, 90, 160)))
-        placed = []
-        for s in layers:
-            for i in np.flatnonzero(species == s):
-                x, y = int((pos[i, 0] + 0.5) * tile), int((pos[i, 1] + 0.5) * tile)
-                if -reach < x < 64 + reach and -reach < y < 48 + reach:
-                    placed.append((KEYS[s], x, y, int(heading[i])))
-        for key, x, y, k in placed:
-            stamp_reference(want, screen, bank, key, tile, x, y, k)
-        assert count == len(placed)
-        assert np.array_equal(got, want)
+    pos = rng.uniform(-1.5, 8.5, (n, 2))  # cells; some off screen at tile 8
+    heading = rng.integers(0, HEADINGS, n).astype(np.int8)
+    state = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+    got, _ = _frame(screen, background, bank, state, pos, species, heading, np.zeros((0, 4), np.int64), partial=False)
+    want = np.full_like(got, screen.map_rgb((40, 90, 160)))
+    reach = bank.table(KEYS, 8, screen)[4]
+    for s in (2, 0, 1):
+        for i in np.flatnonzero(species == s):
+            x, y = int((pos[i, 0] + 0.5) * 8), int((pos[i, 1] + 0.5) * 8)
+            if -reach < x < 64 + reach and -reach < y < 48 + reach:
+                stamp_reference(want, screen, bank, KEYS[s], 8, x, y, int(heading[i]))
+                assert state[3][i] and (state[0][i], state[1][i]) == (x, y)
+            else:
+                assert not state[3][i]
+    assert np.array_equal(got, want)

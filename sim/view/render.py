@@ -15,7 +15,7 @@ from ..camera import Camera
 from ..geometry import CellRect
 from ..simulation import Simulation
 from ..terrain import Terrain
-from .sprites import Pixels, SpriteBank, render_animals
+from .sprites import TILE_BITS, Pixels, SpriteBank, render_animals
 
 _NO_PIXELS = np.zeros((0, 0), dtype=np.uint32)
 
@@ -107,7 +107,8 @@ class WorldView:
         self._revision = sim.world.revision
         self._background: pygame.Surface | None = None  # terrain alone, for frames that redraw only sprites
         self._background_key: tuple | None = None
-        self._drawn = (np.zeros(0, np.int64),) * 3  # last frame's sprites: screen x, y, sprite index
+        self._last: tuple = ()  # per animal: screen x, y and sprite of last frame, and whether drawn
+        self._tiles = np.zeros((0, 0), dtype=np.bool_)  # render_animals' dirty tiles
         self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
 
     def rebuild(self) -> None:
@@ -145,27 +146,35 @@ class WorldView:
         tile = self.cam.tile
         per_sprite = max(self.sprites.pixels(sp.key, tile, screen) for sp in self.sim.species)
         cheap = 4 * a.n * per_sprite < screen.get_width() * screen.get_height() // 2
-        erase = plain and cheap and self._background is not None and self._background_key == key
+        known = bool(self._last) and self._last[0].size == a.n  # last frame's sprites, animal by animal
+        erase = plain and cheap and known and self._background is not None and self._background_key == key
+        cleared = np.zeros((len(self.dirty), 4), dtype=np.int64)
         if erase:
-            for rect in self.dirty:
+            for j, rect in enumerate(self.dirty):
                 screen.blit(self._background, rect, rect)
+                cleared[j] = rect.clip(screen.get_rect())
         else:
             self.terrain.draw(screen, self.cam)
             self._background = self.terrain.view if plain and cheap else None  # the same pixels, not a copy
             self._background_key = key
         self.dirty = []
+        if not known:
+            self._last = (np.zeros(a.n, np.int64), np.zeros(a.n, np.int64), np.zeros(a.n, np.int64),
+                          np.zeros(a.n, np.bool_))  # fmt: skip
+        w, h = screen.get_size()
+        tiles_shape = ((h >> TILE_BITS) + 1, (w >> TILE_BITS) + 1)
+        if self._tiles.shape != tiles_shape:
+            self._tiles = np.zeros(tiles_shape, dtype=np.bool_)
         runs, colours, starts, box, reach = self.sprites.table([sp.key for sp in self.sim.species], tile, screen)
-        drawn = [np.empty(a.n, np.int64) for _ in range(3)]
         layers = np.array([sp.index for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer)], np.int64)
         with Pixels(screen) as img:
             if erase:
                 with Pixels(self._background) as bg:
-                    n = render_animals(img, bg, *self._drawn, a.pos, a.species, a.heading, layers, self.cam.x,
-                                       self.cam.y, tile, runs, colours, starts, box, reach, *drawn)  # fmt: skip
+                    render_animals(img, bg, a.pos, a.species, a.heading, layers, self.cam.x, self.cam.y, tile, runs,
+                                   colours, starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
             else:
-                n = render_animals(img, _NO_PIXELS, *self._drawn, a.pos, a.species, a.heading, layers, self.cam.x,
-                                   self.cam.y, tile, runs, colours, starts, box, reach, *drawn)  # fmt: skip
-        self._drawn = tuple(d[:n] for d in drawn)
+                render_animals(img, _NO_PIXELS, a.pos, a.species, a.heading, layers, self.cam.x, self.cam.y, tile,
+                               runs, colours, starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
 
     def invalidate(self) -> None:
         """Something else was drawn over the scene: the next :meth:`draw_scene` repaints it all."""

@@ -76,40 +76,102 @@ def draw_sprites(img, xs, ys, ks, runs, colours, starts, reach):
         _stamp(img, xs[i], ys[i], ks[i], runs, colours, starts, reach)
 
 
+TILE_BITS = 4  # the dirty-tile grid of render_animals: 16 x 16 pixel tiles
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tile_span(lo, hi, size):
+    """The tiles covering pixels ``lo .. hi-1`` clipped to ``0 .. size-1`` (empty: first > last)."""
+    return max(lo, 0) >> TILE_BITS, (min(hi, size) - 1) >> TILE_BITS
+
+
+@njit(cache=True, nogil=True)
+def _mark(tiles, x0, y0, x1, y1, w, h):
+    """Mark the tiles under the pixel rectangle ``[x0, x1) x [y0, y1)``."""
+    tx0, tx1 = _tile_span(x0, x1, w)
+    ty0, ty1 = _tile_span(y0, y1, h)
+    for ty in range(ty0, ty1 + 1):
+        for tx in range(tx0, tx1 + 1):
+            tiles[ty, tx] = True
+
+
+@njit(cache=True, nogil=True)
+def _touches(tiles, x0, y0, x1, y1, w, h):
+    """Whether a marked tile lies under the pixel rectangle ``[x0, x1) x [y0, y1)``."""
+    tx0, tx1 = _tile_span(x0, x1, w)
+    ty0, ty1 = _tile_span(y0, y1, h)
+    for ty in range(ty0, ty1 + 1):
+        for tx in range(tx0, tx1 + 1):
+            if tiles[ty, tx]:
+                return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def render_animals(
-    img, background, erase_x, erase_y, erase_k, pos, species, heading, layers, cam_x, cam_y, tile,
-    runs, colours, starts, box, reach, out_x, out_y, out_k,
+    img, background, pos, species, heading, layers, cam_x, cam_y, tile, runs, colours, starts, box, reach,
+    last_x, last_y, last_k, last_on, cleared, tiles,
 ):  # fmt: skip
-    """One frame's animals in one call: put the ``background`` back under last frame's sprites
-    (``erase_*``; none when ``background`` is empty), then draw every animal whose sprite touches
-    the screen, species by species in ``layers`` order (sprite ``k = species * 8 + heading``;
-    see the table above). The sprites drawn are written to ``out_*`` (for the next frame's
-    erasing); returns how many."""
+    """One frame's animals in one call, species by species in ``layers`` order (sprite
+    ``k = species * 8 + heading``; see the table above); returns how many sprites it drew.
+
+    With an empty ``background`` every animal on screen is drawn (over a freshly painted
+    scene). Otherwise only what changed is: last frame's picture is on screen, ``last_*``
+    say where each animal's sprite was (``last_on``: whether it was drawn) and ``cleared``
+    holds rectangles ``(x, y, w, h)`` already put back to the background. A sprite that
+    moved, turned or left is put back to the background (its box); then, in drawing
+    order, a sprite is drawn when it changed or when its box touches a tile (16 px) that
+    was put back or drawn on before it in this frame. Every sprite above a redrawn one that
+    overlaps it is then redrawn too, so the picture is the one a full redraw gives.
+    ``last_*`` are updated to this frame.
+    """
     h, w = img.shape
-    if background.shape[0] > 0:
-        for i in range(erase_x.size):
-            x, y, k = erase_x[i], erase_y[i], erase_k[i]
+    n = species.size
+    partial = background.shape[0] > 0
+    xs = np.empty(n, np.int64)
+    ys = np.empty(n, np.int64)
+    ks = np.empty(n, np.int64)
+    on = np.empty(n, np.bool_)
+    for i in range(n):
+        xs[i] = int((pos[i, 0] + 0.5) * tile - cam_x)
+        ys[i] = int((pos[i, 1] + 0.5) * tile - cam_y)
+        ks[i] = species[i] * 8 + heading[i]
+        on[i] = -reach < xs[i] < w + reach and -reach < ys[i] < h + reach
+    if partial:
+        tiles[:, :] = False
+        for r in range(cleared.shape[0]):
+            cx, cy = cleared[r, 0], cleared[r, 1]
+            _mark(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h)
+        for i in range(n):
+            if not last_on[i] or (on[i] and xs[i] == last_x[i] and ys[i] == last_y[i] and ks[i] == last_k[i]):
+                continue
+            x, y, k = last_x[i], last_y[i], last_k[i]  # moved, turned or gone: put the background back
             x0, x1 = max(0, x + box[k, 2]), min(w, x + box[k, 3])
-            for py in range(max(0, y + box[k, 0]), min(h, y + box[k, 1])):
+            y0, y1 = max(0, y + box[k, 0]), min(h, y + box[k, 1])
+            for py in range(y0, y1):
                 for px in range(x0, x1):
                     img[py, px] = background[py, px]
-    n = 0
+            _mark(tiles, x0, y0, x1, y1, w, h)
+    drawn = 0
     for s in layers:
-        for i in range(species.size):
-            if species[i] != s:
+        for i in range(n):
+            if species[i] != s or not on[i]:
                 continue
-            x = int((pos[i, 0] + 0.5) * tile - cam_x)
-            y = int((pos[i, 1] + 0.5) * tile - cam_y)
-            if x <= -reach or y <= -reach or x >= w + reach or y >= h + reach:
-                continue  # off screen
-            k = s * 8 + heading[i]
+            x, y, k = xs[i], ys[i], ks[i]
+            if partial:
+                x0, x1, y0, y1 = x + box[k, 2], x + box[k, 3], y + box[k, 0], y + box[k, 1]
+                same = last_on[i] and x == last_x[i] and y == last_y[i] and k == last_k[i]
+                if same and not _touches(tiles, x0, y0, x1, y1, w, h):
+                    continue  # still there, untouched
+                _mark(tiles, x0, y0, x1, y1, w, h)  # whatever overlaps it later is drawn again too
             _stamp(img, x, y, k, runs, colours, starts, reach)
-            out_x[n] = x
-            out_y[n] = y
-            out_k[n] = k
-            n += 1
-    return n
+            drawn += 1
+    for i in range(n):
+        last_x[i] = xs[i]
+        last_y[i] = ys[i]
+        last_k[i] = ks[i]
+        last_on[i] = on[i]
+    return drawn
 
 
 @dataclass
