@@ -206,7 +206,7 @@ class Simulation(Editing):
             done = done[a.state[done] == State.WALKING]  # the rest wait for the field's next path
         if done.size:
             a.state[done] = State.IDLE
-            idle = np.array([self.species[s].spec.idle_s for s in a.species[done]])
+            idle = np.array([sp.spec.idle_s for sp in self.species], dtype=np.float64)[a.species[done]]  # rest, s
             a.idle_until[done] = now + self.rng.uniform(idle[:, 0], idle[:, 1])
         for key in ("searches", "expanded", "failed", "capped", "replans"):
             self.totals[key] += getattr(stats, key)

@@ -109,6 +109,8 @@ class WorldView:
         self._background_key: tuple | None = None
         self._last: tuple = ()  # per animal: screen x, y and sprite of last frame, and whether drawn
         self._tiles = np.zeros((0, 0), dtype=np.bool_)  # render_animals' dirty tiles
+        self._sheet_key: tuple | None = None
+        self._sheet: tuple = ()  # (sprite table, layers, pixels of the largest sprite) for _sheet_key
         self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
 
     def rebuild(self) -> None:
@@ -144,7 +146,14 @@ class WorldView:
             self.draw_animals(screen)
             return
         tile = self.cam.tile
-        per_sprite = max(self.sprites.pixels(sp.key, tile, screen) for sp in self.sim.species)
+        species = self.sim.species
+        look = (tile, screen.get_bitsize(), screen.get_shifts(), *(sp.key for sp in species))
+        if self._sheet_key != look:  # the sprite table, the layers and the cost of a sprite, per zoom
+            per_sprite = max(self.sprites.pixels(sp.key, tile, screen) for sp in species)
+            layers = np.array([sp.index for sp in sorted(species, key=lambda sp: sp.kind.layer)], np.int64)
+            self._sheet = (self.sprites.table([sp.key for sp in species], tile, screen), layers, per_sprite)
+            self._sheet_key = look
+        (runs, colours, starts, box, reach), layers, per_sprite = self._sheet
         cheap = 4 * a.n * per_sprite < screen.get_width() * screen.get_height() // 2
         known = bool(self._last) and self._last[0].size == a.n  # last frame's sprites, animal by animal
         erase = plain and cheap and known and self._background is not None and self._background_key == key
@@ -165,8 +174,6 @@ class WorldView:
         tiles_shape = ((h >> TILE_BITS) + 1, (w >> TILE_BITS) + 1)
         if self._tiles.shape != tiles_shape:
             self._tiles = np.zeros(tiles_shape, dtype=np.bool_)
-        runs, colours, starts, box, reach = self.sprites.table([sp.key for sp in self.sim.species], tile, screen)
-        layers = np.array([sp.index for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer)], np.int64)
         with Pixels(screen) as img:
             if erase:
                 with Pixels(self._background) as bg:
