@@ -509,3 +509,33 @@ def test_random_painting_during_the_run_never_breaks_an_invariant(make_app, seed
         app.frame(STEP)
         check_invariants(sim, last, log)
     assert sim.totals["replans"] > 0  # painting really cut across paths
+
+
+def test_the_first_frames_load_no_compiled_function():
+    """The warm-up behind the start-up message loads every compiled function a frame uses
+    (engine, model and drawing), so the first frames of a fresh process, painting
+    included, do not stall on numba's loading (~60 ms, one frame)."""
+    code = """
+import os
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+from pathlib import Path
+import numba.core.dispatcher as D
+from sim.config import load_config
+from sim.maps import load_map, resolve_map
+from sim.view.app import App
+app = App(load_config(), load_map(resolve_map("island")), maps_dir=Path("maps"), clock="model", headless=True)
+loaded = []
+original = D.Dispatcher._compile_for_args
+def spy(self, *args, **kws):
+    loaded.append(self.py_func.__module__ + "." + self.py_func.__name__)
+    return original(self, *args, **kws)
+D.Dispatcher._compile_for_args = spy
+for i in range(120):
+    if i == 60:
+        app.sim.paint(80, 50, 2, 6)
+    app.frame(1 / 60)
+print("loaded:", sorted(set(loaded)))
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "loaded: []"

@@ -30,7 +30,7 @@ from .mapfiles import MapFiles
 from .modes import Mode, PlayMode
 from .panels import DIM, INK, WARN, Text, help_panel, overlay, status_line
 from .progress import Report, run_with_progress
-from .render import WorldView
+from .render import WorldView, rehearse
 from .search_views import SearchViews
 from .window import Window
 
@@ -108,6 +108,7 @@ class App(MapFiles):
         def work(_report: Report) -> None:
             warm_up()
             label_regions(np.ones((2, 2)))
+            rehearse(self.config, self.screen)  # the model's and the view's compiled functions too
 
         if show:
             run_with_progress(self, "compiling the search kernel (first run only: numba caches it)", work, 0.0)

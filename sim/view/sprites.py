@@ -108,6 +108,27 @@ def _touches(tiles, x0, y0, x1, y1, w, h):
 
 
 @njit(cache=True, nogil=True)
+def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, box, cleared, tiles):
+    """The background back over the box of every sprite that moved, turned or left since last
+    frame; those boxes and the rectangles ``cleared`` become the frame's first dirty tiles."""
+    h, w = img.shape
+    tiles[:, :] = False
+    for r in range(cleared.shape[0]):
+        cx, cy = cleared[r, 0], cleared[r, 1]
+        _mark(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h)
+    for i in range(xs.size):
+        if not last_on[i] or (on[i] and xs[i] == last_x[i] and ys[i] == last_y[i] and ks[i] == last_k[i]):
+            continue
+        x, y, k = last_x[i], last_y[i], last_k[i]
+        x0, x1 = max(0, x + box[k, 2]), min(w, x + box[k, 3])
+        y0, y1 = max(0, y + box[k, 0]), min(h, y + box[k, 1])
+        for py in range(y0, y1):
+            for px in range(x0, x1):
+                img[py, px] = background[py, px]
+        _mark(tiles, x0, y0, x1, y1, w, h)
+
+
+@njit(cache=True, nogil=True)
 def render_animals(
     img, background, pos, species, heading, layers, cam_x, cam_y, tile, runs, colours, starts, box, reach,
     last_x, last_y, last_k, last_on, cleared, tiles,
@@ -138,20 +159,7 @@ def render_animals(
         ks[i] = species[i] * 8 + heading[i]
         on[i] = -reach < xs[i] < w + reach and -reach < ys[i] < h + reach
     if partial:
-        tiles[:, :] = False
-        for r in range(cleared.shape[0]):
-            cx, cy = cleared[r, 0], cleared[r, 1]
-            _mark(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h)
-        for i in range(n):
-            if not last_on[i] or (on[i] and xs[i] == last_x[i] and ys[i] == last_y[i] and ks[i] == last_k[i]):
-                continue
-            x, y, k = last_x[i], last_y[i], last_k[i]  # moved, turned or gone: put the background back
-            x0, x1 = max(0, x + box[k, 2]), min(w, x + box[k, 3])
-            y0, y1 = max(0, y + box[k, 0]), min(h, y + box[k, 1])
-            for py in range(y0, y1):
-                for px in range(x0, x1):
-                    img[py, px] = background[py, px]
-            _mark(tiles, x0, y0, x1, y1, w, h)
+        _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, box, cleared, tiles)
     drawn = 0
     for s in layers:
         for i in range(n):
