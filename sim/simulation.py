@@ -240,6 +240,8 @@ class Simulation(Editing):
         """One frame of ``steps`` steps of ``dt`` seconds (0 while paused, 2 at 2x, ...); ``stats``
         then holds the frame's figures, all its steps together."""
         dt, steps = real_number("dt", dt, 0.0), whole_number("steps", steps, 0)
+        if steps == 1:  # the usual frame: its one step's figures are the frame's
+            return self.step(dt)
         frame = FrameStats(waiting=len(self.queue))
         for _ in range(steps):
             frame.merge(self.step(dt))

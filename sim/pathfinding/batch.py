@@ -87,21 +87,11 @@ def run_part(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: tu
     """Run queries in this thread with its own workspace (the kernel releases the GIL)."""
     ws = workspace()
     ws.ensure(cells, jps=params[0] == _k.MODE_JPS)
-    k = starts.size
-    ws.room_for(k)
-    status = np.full(k, _k.STATUS_NOT_SERVED, dtype=np.int8)
-    cost = np.full(k, np.inf)
-    expanded = np.zeros(k, dtype=np.int64)
-    offsets = np.zeros(k + 1, dtype=np.int64)
-    trace_offsets = np.zeros(k + 1, dtype=np.int64)
-    paths = np.empty(max(16, 32 * k), dtype=np.int32)
-    trace_buf = np.empty(1024 if trace else 0, dtype=np.int32)
-    served, ws.gen, ws.heap, ws.buckets, ws.hgen, paths, trace_buf = _k.search_batch(
-        *grid_args, starts, goals, *params, node_budget, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.gen,
-        ws.heap, ws.buckets, ws.hgen, status, cost, expanded, offsets, paths, trace_buf, trace_offsets, ws.stats,
+    ws.room_for(starts.size)
+    served, ws.gen, ws.heap, ws.buckets, ws.hgen, status, cost, expanded, offsets, paths, trace_buf, trace_offsets = (
+        _k.search_batch(*grid_args, starts, goals, *params, node_budget, ws.g, ws.parent, ws.jump_parent, ws.mark,
+                        ws.gen, ws.heap, ws.buckets, ws.hgen, trace, ws.stats)
     )  # fmt: skip
-    offsets[served + 1 :] = offsets[served]
-    trace_offsets[served + 1 :] = trace_offsets[served]
     return Part(served, status, cost, expanded, offsets, paths, trace_buf, trace_offsets)
 
 

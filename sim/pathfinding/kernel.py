@@ -816,25 +816,31 @@ def search_one(
 @njit(cache=True, nogil=True)
 def search_batch(
     codes, lut, moves, width, starts, goals, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
-    node_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen,
-    status, cost, expanded, offsets, paths, trace, trace_offsets, stats,
+    node_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
 ):  # fmt: skip
     """Many searches on one grid, in order, while the expansions so far are below
     ``node_budget`` (< 0: no budget). ``starts``/``goals`` are padded flat indices.
 
-    Fills ``status``, ``cost``, ``expanded`` and ``offsets`` (``paths[offsets[i]:offsets[i+1]]``
-    is query i's path, unpadded ``y*W+x``) for the queries it serves, and, when
-    ``trace`` is not empty, every expanded cell (``trace_offsets`` like ``offsets``).
-    Returns ``(served, gen, heap, buckets, hgen, paths, trace)``; arrays may have grown.
+    Returns ``(served, gen, heap, buckets, hgen, status, cost, expanded, offsets, paths,
+    trace, trace_offsets)``: per query (``STATUS_NOT_SERVED`` past ``served``) its status,
+    cost and expansions, and ``paths[offsets[i]:offsets[i+1]]`` its path as unpadded
+    ``y*W+x``; with ``tracing``, every expanded cell too (``trace_offsets`` like ``offsets``).
+    The outputs are made here, so a call costs one dispatch; the workspace's arrays may have
+    grown and its stamps moved on.
     """
-    tracing = trace.size > 0
+    k = starts.size
+    status = np.full(k, STATUS_NOT_SERVED, np.int8)
+    cost = np.full(k, np.inf)
+    expanded = np.zeros(k, np.int64)
+    offsets = np.zeros(k + 1, np.int64)
+    trace_offsets = np.zeros(k + 1, np.int64)
+    paths = np.empty(max(16, 32 * k), np.int32)
+    trace = np.empty(1024 if tracing else 0, np.int32)
     jps = mode == MODE_JPS
     no_record = np.zeros((0, 0), np.int32)
     spent = 0
-    offsets[0] = 0
-    trace_offsets[0] = 0
     served = 0
-    for i in range(starts.size):
+    for i in range(k):
         if node_budget >= 0 and spent >= node_budget:
             break
         s = starts[i]
@@ -873,4 +879,7 @@ def search_batch(
         trace_offsets[i + 1] = t_at + (exp if tracing else 0)
         spent += exp
         served += 1
-    return served, gen, heap, buckets, hgen, paths, trace
+    for i in range(served + 1, k + 1):  # the queries not served: empty paths and traces
+        offsets[i] = offsets[served]
+        trace_offsets[i] = trace_offsets[served]
+    return served, gen, heap, buckets, hgen, status, cost, expanded, offsets, paths, trace, trace_offsets
