@@ -216,7 +216,8 @@ class App(MapFiles):
         speed = self.speed.label if self.speed.factor != 1 else ""
         parts += [(f"{self.sim.agents.n} animals", INK), (speed, WARN), ("PAUSED" if self.paused else "", WARN)]
         parts += [("F1 help  F3 overlay", DIM)] + [(t, c) for t, c, _ in self.messages]
-        self.view.dirty.append(status_line(self.screen, self.text, [p for p in parts if p[0]]))
+        # Opaque, full width and drawn every frame: nothing under it needs putting back (not "dirty").
+        status_line(self.screen, self.text, [p for p in parts if p[0]])
         if self.show_help:
             help_panel(self.screen, self.text, self.tables())
 
