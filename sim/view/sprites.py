@@ -86,25 +86,20 @@ def _tile_span(lo, hi, size):
 
 
 @njit(cache=True, nogil=True)
-def _mark(tiles, x0, y0, x1, y1, w, h):
-    """Mark the tiles under the pixel rectangle ``[x0, x1) x [y0, y1)``."""
+def _claim(tiles, x0, y0, x1, y1, w, h, always):
+    """Whether the pixel rectangle ``[x0, x1) x [y0, y1)`` must be drawn: ``always``, or a
+    marked tile lies under it. If so its tiles are marked (what overlaps it later is drawn too)."""
     tx0, tx1 = _tile_span(x0, x1, w)
     ty0, ty1 = _tile_span(y0, y1, h)
+    hit = always
     for ty in range(ty0, ty1 + 1):
         for tx in range(tx0, tx1 + 1):
-            tiles[ty, tx] = True
-
-
-@njit(cache=True, nogil=True)
-def _touches(tiles, x0, y0, x1, y1, w, h):
-    """Whether a marked tile lies under the pixel rectangle ``[x0, x1) x [y0, y1)``."""
-    tx0, tx1 = _tile_span(x0, x1, w)
-    ty0, ty1 = _tile_span(y0, y1, h)
-    for ty in range(ty0, ty1 + 1):
-        for tx in range(tx0, tx1 + 1):
-            if tiles[ty, tx]:
-                return True
-    return False
+            hit = hit or tiles[ty, tx]
+    if hit:
+        for ty in range(ty0, ty1 + 1):
+            for tx in range(tx0, tx1 + 1):
+                tiles[ty, tx] = True
+    return hit
 
 
 @njit(cache=True, nogil=True)
@@ -115,7 +110,7 @@ def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, 
     tiles[:, :] = False
     for r in range(cleared.shape[0]):
         cx, cy = cleared[r, 0], cleared[r, 1]
-        _mark(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h)
+        _claim(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h, True)
     for i in range(xs.size):
         if not last_on[i] or (on[i] and xs[i] == last_x[i] and ys[i] == last_y[i] and ks[i] == last_k[i]):
             continue
@@ -125,7 +120,7 @@ def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, 
         for py in range(y0, y1):
             for px in range(x0, x1):
                 img[py, px] = background[py, px]
-        _mark(tiles, x0, y0, x1, y1, w, h)
+        _claim(tiles, x0, y0, x1, y1, w, h, True)
 
 
 @njit(cache=True, nogil=True)
@@ -169,9 +164,8 @@ def render_animals(
             if partial:
                 x0, x1, y0, y1 = x + box[k, 2], x + box[k, 3], y + box[k, 0], y + box[k, 1]
                 same = last_on[i] and x == last_x[i] and y == last_y[i] and k == last_k[i]
-                if same and not _touches(tiles, x0, y0, x1, y1, w, h):
+                if not _claim(tiles, x0, y0, x1, y1, w, h, not same):
                     continue  # still there, untouched
-                _mark(tiles, x0, y0, x1, y1, w, h)  # whatever overlaps it later is drawn again too
             _stamp(img, x, y, k, runs, colours, starts, reach)
             drawn += 1
     for i in range(n):
