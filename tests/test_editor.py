@@ -427,3 +427,25 @@ def test_painting_never_writes_into_the_loaded_map_so_it_can_start_another_simul
     third = Simulation(config, MapData("mine", mine), counts={"cow": 5, "bird": 0, "water": 0})
     third.paint(20, 12, 3, "rock")
     assert (mine == as_loaded).all() and mine.flags.writeable
+
+
+def test_the_readout_leaves_nothing_behind_when_it_moves_or_shrinks(make_app):
+    """The readout is drawn opaque over a scene that redraws only what changed: when the
+    cursor moves to a cell with a shorter line, what the longer panel covered is put back.
+    The picture then equals a full redraw of the same state."""
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 5, "water": 5})
+    app.user_paused = True  # the same animals in both pictures
+    sim = app.sim
+    land = tuple(int(v) for v in np.argwhere(sim.world.terrain == T.GRASS)[0][::-1])
+    sea = tuple(int(v) for v in np.argwhere(sim.world.terrain == T.WATER)[0][::-1])
+    lines = {}
+    for cell in (land, sea, land, sea):
+        pos = tuple(int(v) for v in app.cam.to_screen(*cell))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+        app.frame(STEP)
+        lines[cell] = cell_info(sim, *cell).text()
+    assert len(lines[land]) != len(lines[sea])
+    partial = pygame.surfarray.array3d(app.screen).copy()
+    app.view.invalidate()
+    app.frame(STEP)
+    assert (pygame.surfarray.array3d(app.screen) == partial).all()

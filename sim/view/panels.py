@@ -42,18 +42,25 @@ class Text:
         return self._fonts[size]
 
     def panel(
-        self, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int], size: int = 14
+        self, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int],
+        size: int = 14, opaque: bool = False,
     ) -> pygame.Rect:
         """Lines of text on a translucent panel; returns the panel's rectangle.
 
         The composed panel is cached: the readout and the overlay repeat the same lines
         for many frames, and composing one costs more than the rest of a light frame."""
-        key = (tuple(lines), size)
-        box = self.cached(key)
-        if box is None:
-            box = self.keep(key, self._compose(lines, size))
+        box = self.panel_surface(lines, size, opaque)
         screen.blit(box, at)
         return pygame.Rect(at, box.get_size())
+
+    def panel_surface(self, lines: list[tuple[str, tuple[int, int, int]]], size: int = 14,
+                      opaque: bool = False) -> pygame.Surface:  # fmt: skip
+        """The composed panel (cached); ``opaque``: on the panel colour without translucency."""
+        key = (tuple(lines), size, opaque)
+        box = self.cached(key)
+        if box is None:
+            box = self.keep(key, self._compose(lines, size, opaque))
+        return box
 
     def cached(self, key: tuple) -> pygame.Surface | None:
         """A composed panel or bar kept under ``key``, if there is one."""
@@ -66,13 +73,13 @@ class Text:
         self._panels[key] = surface
         return surface
 
-    def _compose(self, lines: list[tuple[str, tuple[int, int, int]]], size: int) -> pygame.Surface:
+    def _compose(self, lines: list[tuple[str, tuple[int, int, int]]], size: int, opaque: bool) -> pygame.Surface:
         font = self.font(size)
         rendered = [font.render(t, True, c) for t, c in lines]
         w = max((r.get_width() for r in rendered), default=0) + 16
         h = sum(font.get_linesize() for _ in rendered) + 12
-        box = pygame.Surface((w, h), pygame.SRCALPHA)
-        box.fill(PANEL)
+        box = pygame.Surface((w, h)) if opaque else pygame.Surface((w, h), pygame.SRCALPHA)
+        box.fill(PANEL[:3] if opaque else PANEL)
         y = 6
         for r in rendered:
             box.blit(r, (8, y))
@@ -233,11 +240,19 @@ def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple
     return pygame.Rect(0, top, screen.get_width(), h)
 
 
-def readout_bar(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:
-    """One line on a panel at the bottom left, just above the status bar; returns its rectangle."""
-    h = text.font(13).get_linesize() + 12
+def readout_rect(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:
+    """Where :func:`readout_bar` puts ``line``: bottom left, just above the status bar."""
+    box = text.panel_surface([(line, INK)], 13, opaque=True)
     bottom = screen.get_height() - (text.font(14).get_linesize() + 8)
-    return text.panel(screen, [(line, INK)], (8, bottom - h - 4), 13)
+    return pygame.Rect((8, bottom - box.get_height() - 4), box.get_size())
+
+
+def readout_bar(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:
+    """One line on an opaque panel at the bottom left, just above the status bar; returns its
+    rectangle. Opaque like the status bar, so a frame draws it over the scene without
+    putting back or redrawing what is under it (a translucent one cost ~0.08 ms a frame)."""
+    rect = readout_rect(screen, text, line)
+    return text.panel(screen, [(line, INK)], rect.topleft, 13, opaque=True)
 
 
 def map_picker(screen: pygame.Surface, text: Text, maps: list[Path], selected: int, current: str) -> list[pygame.Rect]:

@@ -7,7 +7,7 @@ import pygame
 from ...inspector import cell_info, describe, pick_animal
 from ...terrain import BRUSHES, Terrain
 from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
-from ..panels import readout_bar
+from ..panels import readout_bar, readout_rect
 from ..search_views import inspector_panel
 from ..sprites import SpriteBank
 from .base import CameraControls, Mode
@@ -79,6 +79,7 @@ class PlayMode(Painting, Herding, Mode):
         self._held: set[int] = set()
         self._readout_key: tuple | None = None  # the cell readout's cell and map revision, and its line
         self._readout_line: str | None = None
+        self._readout_rect: pygame.Rect | None = None  # where the readout was drawn last frame
 
     # ---------------------------------------------------------------- events
     def handle(self, e: pygame.event.Event) -> bool:
@@ -209,6 +210,11 @@ class PlayMode(Painting, Herding, Mode):
         sel = self.selected
         plain = app.top is self and not (app.show_help or app.show_overlay or self.show_paths)
         herd = self.shown_herd()
+        line = self._readout_line_now() if app.top is self and not app.show_help else None
+        rect = readout_rect(surface, app.text, line) if line is not None else None
+        if self._readout_rect is not None and rect != self._readout_rect:
+            app.view.dirty.append(self._readout_rect)  # it moved, shrank or went: put back what it covered
+        self._readout_rect = rect
         if plain and sel is None and ins.heat is None and self.field_species is None and herd is None:
             app.view.draw_scene(surface, True)  # may redraw only what moved
         else:
@@ -236,11 +242,11 @@ class PlayMode(Painting, Herding, Mode):
         if app.top is self and not app.show_help and self.tool == "paint":
             colour = app.view.terrain.colours[self.brush]  # the config's colours, as the map shows them
             app.view.draw_brush(surface, app.mouse, self.brush_radius, colour)
-        if app.top is self and not app.show_help:
-            self._readout(surface)
+        if line is not None:  # opaque and drawn every frame, like the status bar: never "dirty"
+            readout_bar(surface, app.text, line)
 
-    def _readout(self, surface: pygame.Surface) -> None:
-        """The cell under the cursor, just above the status bar: terrain, each species' cost and region."""
+    def _readout_line_now(self) -> str | None:
+        """The readout of the cell under the cursor: terrain, each species' cost and region (None off the map)."""
         sim = self.app.sim
         cell = self.app.cam.cell_index_at(*self.app.mouse)
         # The same cell of the same map, unpainted, with the same species says the same: kept
@@ -251,8 +257,7 @@ class PlayMode(Painting, Herding, Mode):
         if not (same and all(a is b for a, b in zip(old[2:], key[2:], strict=True))):
             info = cell_info(sim, *cell)
             self._readout_key, self._readout_line = key, None if info is None else info.text()
-        if self._readout_line is not None:
-            self.app.view.dirty.append(readout_bar(surface, self.app.text, self._readout_line))
+        return self._readout_line
 
     def status(self) -> list[str]:
         words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]
