@@ -194,10 +194,17 @@ def _draw_run(
     r = run.result
     done = step >= r.expanded
     verb = "settled" if run.algorithm == "field" else "expanded"
-    figures = f"{verb} {min(step, r.expanded)}/{r.expanded}   "
-    figures += f"cost {r.cost:.2f}   length {len(r.path)}   {run.ms:.2f} ms" if r.found else "no path"
+    words = [f"{verb} {min(step, r.expanded)}/{r.expanded}"]
+    words += [f"cost {r.cost:.2f}", f"length {len(r.path)}", f"{run.ms:.2f} ms"] if r.found else ["no path"]
+    for gap in ("   ", "  ", " "):  # the figures fit their panel: narrower gaps first, then clipped
+        figures = gap.join(words)
+        if font.size(figures)[0] <= cell.w - 12:
+            break
+    clip = screen.get_clip()
+    screen.set_clip(cell)
     screen.blit(font.render(run.label, True, GOOD), (cell.x + 6, cell.y + 4))
     screen.blit(font.render(run.note or figures, True, WARN if run.note else INK), (cell.x + 6, cell.y + 20))
+    screen.set_clip(clip)
     box = pygame.Rect(cell.x + 4, cell.y + 40, cell.w - 8, cell.h - 44)
     scale, place = _fit(region, box)
     screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
