@@ -63,23 +63,22 @@ class FrameStats:
         rnd: Round, take: int, latency: np.ndarray,
     ) -> None:  # fmt: skip
         """Count a round of searches: the first ``take`` were served (all of its time was spent)."""
-        table = _count(species_of, outcome, expanded, len(species))
+        table = _count(species_of, outcome, expanded, len(species)).tolist()  # plain ints: cheap to add
         for sp in species:
-            row = table[sp.index]
-            if row[0] == 0 and sp.index not in rnd.species_ms:
+            searches, cells, failed, capped = table[sp.index]
+            if searches == 0 and sp.index not in rnd.species_ms:
                 continue
             c = self.per_species.setdefault(sp.key, SpeciesCounts())
-            c.searches += int(row[0])
-            c.expanded += int(row[1])
+            c.searches += searches
+            c.expanded += cells
             c.ms += rnd.species_ms.get(sp.index, 0.0)
-            c.failed += int(row[2])
-            c.capped += int(row[3])
-        totals = table.sum(axis=0)
+            c.failed += failed
+            c.capped += capped
+            self.expanded += cells
+            self.failed += failed
+            self.capped += capped
         self.searches += take
-        self.expanded += int(totals[1])
         self.search_ms += rnd.ms
-        self.failed += int(totals[2])
-        self.capped += int(totals[3])
         self.latency = np.concatenate((self.latency, latency))
 
 

@@ -14,7 +14,6 @@ algorithm and results, one to two orders of magnitude slower.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from typing import ClassVar, Protocol
@@ -279,7 +278,8 @@ class AStar:
         :meth:`PathGrid.smooth_many` does; its paths come from this engine's own search, so
         they are not checked again (the demo's planner does this every round for birds)."""
         paths, offsets, _ways = self.grid._smooth(result.paths, result.offsets, self._diag_rule)
-        return dataclasses.replace(result, paths=paths, offsets=offsets)
+        r = result  # built directly: dataclasses.replace costs ~15 µs, on the planner's per-round path
+        return BatchResult(r.found, r.cost, r.expanded, r.status, r.hit_limit, paths, offsets, r.served, r.width)
 
 
 def _zero(a: Point, b: Point) -> float:
