@@ -101,6 +101,7 @@ class App(MapFiles):
         self.clock_s = 0.0  # the app's own clock: sum of frame steps
         self.clock = pygame.time.Clock()
         self.live = LiveFiles(self)
+        self.draw()  # the first picture, not shown yet: the view's caches are built before the first frame
 
     def _warm_up(self, show: bool) -> None:
         """Compile or load the kernels; in a window, a progress screen meanwhile instead of freezing."""
