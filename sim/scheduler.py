@@ -82,26 +82,18 @@ class SearchBudget:
         self.node_cost_us = node_cost_us
         self.call_cost_us = call_cost_us
 
-    def model_ms(self, expanded: np.ndarray) -> np.ndarray:
-        """The model clock's charge per search, in ms."""
-        return (self.call_cost_us + self.node_cost_us * np.asarray(expanded, dtype=np.float64)) / 1000.0
-
     def charge(self, spent_ms: float, expanded: np.ndarray, first: bool) -> tuple[int, float, float]:
-        """The model clock on a round of searches (in order): how many the budget takes (as
-        :meth:`taken`), the ms spent after them, and the mean charge of the round's searches."""
+        """The model clock on a round of searches, in order (``expanded``: cells each expanded;
+        ``spent_ms`` already gone this frame). Each search is charged ``call_cost_us +
+        node_cost_us * expanded``; the budget takes each one that starts while it is not spent
+        (``first``: the frame has served none yet, so at least one). Returns how many it takes,
+        the ms spent after them, and the mean charge of the round's searches."""
         return _charge(spent_ms, expanded, first, self.budget_ms, self.call_cost_us, self.node_cost_us)
-
-    def taken(self, spent_ms: float, charges_ms: np.ndarray, first: bool) -> int:
-        """How many of these searches (in order) the budget takes: each one that starts while
-        the budget is not spent (``first``: the frame has served none yet, so at least one)."""
-        before = spent_ms + np.concatenate(([0.0], np.cumsum(charges_ms)[:-1]))
-        take = int(np.searchsorted(before >= self.budget_ms, True))
-        return max(take, 1) if first else take
 
 
 @njit(cache=True)
 def _charge(spent_ms, expanded, first, budget_ms, call_us, node_us):
-    """:meth:`SearchBudget.charge` in one pass (the same sums as ``model_ms`` and ``taken``)."""
+    """:meth:`SearchBudget.charge`, in one compiled pass."""
     take = 0
     total = 0.0
     for j in range(expanded.size):

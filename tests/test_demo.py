@@ -539,3 +539,15 @@ print("loaded:", sorted(set(loaded)))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "loaded: []"
+
+
+def test_the_model_clock_takes_searches_that_start_within_the_budget():
+    from sim.scheduler import SearchBudget
+
+    budget = SearchBudget(3.0, "model", node_cost_us=10.0, call_cost_us=0.0)  # 100 cells = 1 ms
+    expanded = np.array([100, 150, 100, 100, 100])  # 1, 1.5, 1, 1, 1 ms
+    assert budget.charge(0.0, expanded, first=True) == (3, 3.5, 1.1)  # the third starts at 2.5 ms: taken
+    assert budget.charge(2.9, expanded, first=False)[:2] == (1, 3.9)  # starts at 2.9: taken, then spent
+    assert budget.charge(3.0, expanded, first=False)[:2] == (0, 3.0)  # nothing starts on a spent budget
+    assert budget.charge(5.0, expanded, first=True)[:2] == (1, 6.0)  # but a frame serves at least one
+    assert budget.charge(0.0, np.zeros(0, np.int64), first=True) == (0, 0.0, 0.0)
