@@ -57,7 +57,7 @@ class Workspace:
             self.cells = cells
 
     def next_gen(self) -> int:
-        """A fresh stamp for one search; the marks are cleared when the stamps run out."""
+        """A fresh stamp for one search (the buffers are forgotten every ``FORGET_EVERY`` stamps)."""
         self.room_for(1)
         self.gen += 1
         return self.gen
