@@ -4,7 +4,8 @@ An idle animal whose rest and cooldown are over picks a goal within its wander r
 *in its own connected region* (so a goal it can never reach is known before any
 search) and joins the queue. The queue is served oldest first, in rounds: the oldest
 requests are grouped by species and each group is one compiled batch
-(``search_many``, split across threads when large); the budget then takes the searches
+(``AStar.search_padded``: ``search_many`` without the boundary checks, split across
+threads when large); the budget then takes the searches
 in queue order until it is spent and the rest wait, never dropped. A search that
 fails or hits ``max_nodes`` still gives a partial path: the animal walks to the
 closest point it reached. Everything here works on arrays: no Python per animal.
