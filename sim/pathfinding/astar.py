@@ -204,8 +204,8 @@ class AStar:
         """
         grid = self.grid
         if not self._python_hooks:
-            if self.use_jps and algorithm == "astar" and self.diagonal == "no-corner-cutting" and grid.uniform:
-                algorithm = "jps"
+            if algorithm == "astar":
+                algorithm = self._algorithm(grid)
             return grid.search(
                 start,
                 goal,
@@ -244,11 +244,8 @@ class AStar:
         query at a time by the pure-Python search (and gives no trace)."""
         grid = self.grid
         if not self._python_hooks:
-            algorithm = "astar"
-            if self.use_jps and self.diagonal == "no-corner-cutting" and grid.uniform:
-                algorithm = "jps"
             return grid.search_many_traced(
-                starts, goals, diagonal=self.diagonal, heuristic=self.heuristic_name, algorithm=algorithm,
+                starts, goals, diagonal=self.diagonal, heuristic=self.heuristic_name, algorithm=self._algorithm(grid),
                 max_nodes=self.max_nodes, threads=threads, trace=trace,
             )  # fmt: skip
         results = [
@@ -269,9 +266,14 @@ class AStar:
             wp = grid.width + 2
             points = [np.stack((f % wp - 1, f // wp - 1), axis=1) for f in (flat_starts, flat_goals)]
             return self.search_many(points[0], points[1], trace=trace, threads=threads)
-        algorithm = "jps" if self.use_jps and self.diagonal == "no-corner-cutting" and grid.uniform else "astar"
-        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, algorithm, self.max_nodes)
+        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
         return grid._batch(flat_starts, flat_goals, self._diag_rule, params, None, trace, threads)
+
+    def _algorithm(self, grid: PathGrid) -> str:
+        """Plain A*, or JPS where this kind opts in (``use_jps``) and the grid allows it."""
+        if self.use_jps and self.diagonal == "no-corner-cutting" and grid.uniform:
+            return "jps"
+        return "astar"
 
     def smooth_batch(self, result: BatchResult) -> BatchResult:
         """``result`` (from :meth:`search_many`) with every path pulled straight, as

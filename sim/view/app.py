@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 from typing import TypeVar
 
-import numpy as np
 import pygame
 
 from ..camera import Camera
@@ -20,7 +19,6 @@ from ..config import Config
 from ..instruments import SearchInstruments
 from ..maps import MapData
 from ..pathfinding import warm_up
-from ..regions import label_regions
 from ..resources import user_maps_dir
 from ..simulation import Simulation
 from ..speed import Speed
@@ -108,8 +106,7 @@ class App(MapFiles):
 
         def work(_report: Report) -> None:
             warm_up()
-            label_regions(np.ones((2, 2)))
-            rehearse(self.config, self.screen)  # the model's and the view's compiled functions too
+            rehearse(self.config, self.screen)  # the model's (regions included) and the view's compiled functions
 
         if show:
             run_with_progress(self, "compiling the search kernel (first run only: numba caches it)", work, 0.0)

@@ -45,7 +45,8 @@ class Text:
         self, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int],
         size: int = 14, opaque: bool = False,
     ) -> pygame.Rect:
-        """Lines of text on a translucent panel; returns the panel's rectangle.
+        """Lines of text on a translucent panel (``opaque``: on the panel colour, not
+        translucent); returns the panel's rectangle.
 
         The composed panel is cached: the readout and the overlay repeat the same lines
         for many frames, and composing one costs more than the rest of a light frame."""
@@ -220,10 +221,15 @@ def _columns(title: list[Line], blocks: list[list[Line]], rows_fit: int) -> list
     return columns
 
 
+def status_height(text: Text) -> int:
+    """Pixels the status bar takes at the bottom of the window."""
+    return text.font(14).get_linesize() + 8
+
+
 def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]]) -> pygame.Rect:
     """The bar at the bottom of the window; returns its rectangle. The composed bar is
     cached: it says the same for many frames."""
-    h = text.font(14).get_linesize() + 8
+    h = status_height(text)
     key = ("status", tuple(parts), screen.get_width(), h)
     bar = text.cached(key)
     if bar is None:
@@ -243,7 +249,7 @@ def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple
 def readout_rect(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:
     """Where :func:`readout_bar` puts ``line``: bottom left, just above the status bar."""
     box = text.panel_surface([(line, INK)], 13, opaque=True)
-    bottom = screen.get_height() - (text.font(14).get_linesize() + 8)
+    bottom = screen.get_height() - status_height(text)
     return pygame.Rect((8, bottom - box.get_height() - 4), box.get_size())
 
 

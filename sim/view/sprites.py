@@ -1,4 +1,4 @@
-"""Animal sprites drawn straight into the screen's pixels: one compiled call per species, no Python per animal.
+"""Animal sprites drawn straight into the screen's pixels: one compiled call a frame, no Python per animal.
 
 Each sprite (a species at one zoom, pre-rotated to the 8 headings) is kept as the runs
 of its opaque pixels along rows: offsets from the centre and colours already in the
