@@ -373,3 +373,20 @@ def test_birds_paths_are_pulled_straight_at_the_same_cost_and_compare_shows_both
     )
     app.top.cmp.step = app.top.cmp.longest
     app.frame(STEP)
+
+
+def test_a_compare_panels_figures_fit_its_width():
+    """The figures line of a compare panel takes narrower gaps rather than running past the
+    panel's edge (seen in a window at 1280 px: the timing was cut off)."""
+    from sim.view.panels import Text
+    from sim.view.search_views import fit_words
+
+    pygame.font.init()
+    font = Text().font(13)
+    words = ["expanded 2950/4415", "cost 66.45", "length 59", "1.22 ms"]
+    wide = fit_words(words, font, 2000)
+    assert wide == "   ".join(words)
+    snug = font.size("  ".join(words))[0]
+    assert fit_words(words, font, snug) == "  ".join(words)
+    assert fit_words(words, font, snug - 1) == " ".join(words)
+    assert fit_words(words, font, 10) == " ".join(words)  # too narrow for any: the panel clips it

@@ -182,6 +182,16 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
     screen.blit(font.render(status, True, DIM), (sw - font.size(status)[0] - 12, 10))
 
 
+def fit_words(words: list[str], font: pygame.font.Font, width: int) -> str:
+    """``words`` joined by the widest gap (3, 2, then 1 space) that fits ``width`` pixels;
+    with one space when none fits (the caller clips)."""
+    for gap in ("   ", "  "):
+        line = gap.join(words)
+        if font.size(line)[0] <= width:
+            return line
+    return " ".join(words)
+
+
 def _draw_run(
     screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, k: int, cell: pygame.Rect,
     region: tuple[int, int, int, int], terrain: pygame.Surface,
@@ -196,10 +206,7 @@ def _draw_run(
     verb = "settled" if run.algorithm == "field" else "expanded"
     words = [f"{verb} {min(step, r.expanded)}/{r.expanded}"]
     words += [f"cost {r.cost:.2f}", f"length {len(r.path)}", f"{run.ms:.2f} ms"] if r.found else ["no path"]
-    for gap in ("   ", "  ", " "):  # the figures fit their panel: narrower gaps first, then clipped
-        figures = gap.join(words)
-        if font.size(figures)[0] <= cell.w - 12:
-            break
+    figures = fit_words(words, font, cell.w - 12)
     clip = screen.get_clip()
     screen.set_clip(cell)
     screen.blit(font.render(run.label, True, GOOD), (cell.x + 6, cell.y + 4))
