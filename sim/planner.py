@@ -38,6 +38,7 @@ _ONE = np.zeros(1, dtype=np.int64)
 _OTHER_REGION = int(Outcome.OTHER_REGION)
 _FOUND = int(Outcome.FOUND)
 _NO_CELLS = np.zeros(0, dtype=np.int32)
+_NO_REST = np.zeros(0, dtype=np.float64)
 _OUTCOME_OF_STATUS = np.full(8, int(Outcome.FAILED), dtype=np.int8)  # engine status -> Outcome
 _OUTCOME_OF_STATUS[STATUS_FOUND] = Outcome.FOUND
 _OUTCOME_OF_STATUS[STATUS_HIT_LIMIT] = Outcome.CAPPED
@@ -80,23 +81,25 @@ class Planner:
     def request(self, now: float) -> None:
         """Queue every animal that is ready to search (picking goals for the idle ones)."""
         a = self.agents
-        rows, idle = _ready(a.n, now, a.state, a.idle_until, a.next_search_at, a.herd)
+        st = a.store
+        n_species = len(self.species)
+        # The ready rows, and the idle ones among them grouped by species (positions in ``rows``).
+        rows, idle_at, bounds = _ready(a.n, now, st["state"], st["idle_until"], st["next_search_at"], st["herd"],
+                                       st["species"], n_species)  # fmt: skip
         if rows.size == 0:
             return
         keep = np.ones(rows.size, dtype=np.bool_)
-        if idle.any():
-            species_of = np.where(idle, a.species[rows], -1)
+        if idle_at.size:
             for sp in self.species:
-                mine = np.flatnonzero(species_of == sp.index)
-                if mine.size == 0:
-                    continue
-                # Goals go straight into the animals' goal column; ``keep`` is False where none was found.
-                sp.choose_goals(rows[mine], a.cell, a.goal, mine, keep, self.rng)
-                a.idle_until[rows[mine[~keep[mine]]]] = now + sp.spec.idle_s[1]  # nowhere to go from here: rest again
-        rows = rows[keep]
-        a.state[rows] = State.QUEUED
-        a.requested_at[rows] = now
-        self.queue.push(rows)
+                lo, hi = bounds[sp.index], bounds[sp.index + 1]
+                if hi > lo:
+                    mine = idle_at[lo:hi]
+                    # Goals go straight into the animals' goal column; ``keep`` is False where none was found.
+                    sp.choose_goals(rows[mine], st["cell"], st["goal"], mine, keep, self.rng)
+        # Those with nowhere to go from here rest again (per species); the others join the queue.
+        rest = _NO_REST if keep.all() else np.array([sp.spec.idle_s[1] for sp in self.species], dtype=np.float64)
+        self.queue.push(_queue_up(rows, keep, now, rest, st["species"], st["state"], st["idle_until"],
+                                  st["requested_at"], int(State.QUEUED)))  # fmt: skip
 
     # ------------------------------------------------------------------ serving
     def serve(self, now: float, stats: FrameStats, observer: SearchObserver, spent: float = 0.0) -> None:
@@ -267,11 +270,13 @@ def _scatter(pos, status, expanded, cost, offsets, base, outcome_of_status, outc
 
 
 @njit(cache=True)
-def _ready(n, now, state, idle_until, next_search_at, herd):
-    """Animals ready to search (rested and cooled down, or sent to re-plan), and which are idle;
-    not those called to a herd (its field gives them their paths)."""
+def _ready(n, now, state, idle_until, next_search_at, herd, species, n_species):
+    """Animals ready to search (rested and cooled down, or sent to re-plan), not those called
+    to a herd (its field gives them their paths). Returns ``(rows, idle_at, bounds)``: the
+    positions in ``rows`` of the idle ones, grouped by species in order (species ``s`` has
+    ``idle_at[bounds[s]:bounds[s + 1]]``)."""
     rows = np.empty(n, dtype=np.int64)
-    idle = np.empty(n, dtype=np.bool_)
+    counts = np.zeros(n_species + 1, dtype=np.int64)
     k = 0
     for i in range(n):
         s = state[i]
@@ -279,9 +284,35 @@ def _ready(n, now, state, idle_until, next_search_at, herd):
             continue
         if s == State.REPLAN or (s == State.IDLE and idle_until[i] <= now):
             rows[k] = i
-            idle[k] = s == State.IDLE
+            if s == State.IDLE:
+                counts[species[i] + 1] += 1
             k += 1
-    return rows[:k], idle[:k]
+    bounds = np.cumsum(counts)
+    idle_at = np.empty(bounds[n_species], dtype=np.int64)
+    fill = bounds[:n_species].copy()
+    for j in range(k):
+        i = rows[j]
+        if state[i] == State.IDLE:
+            idle_at[fill[species[i]]] = j
+            fill[species[i]] += 1
+    return rows[:k], idle_at, bounds
+
+
+@njit(cache=True)
+def _queue_up(rows, keep, now, rest_s, species, state, idle_until, requested_at, queued):
+    """The rows to queue (``keep``), marked queued at ``now``; the others rest ``rest_s[species]`` more."""
+    out = np.empty(rows.size, dtype=np.int64)
+    k = 0
+    for j in range(rows.size):
+        i = rows[j]
+        if keep[j]:
+            state[i] = queued
+            requested_at[i] = now
+            out[k] = i
+            k += 1
+        else:
+            idle_until[i] = now + rest_s[species[i]]
+    return out[:k]
 
 
 @njit(cache=True)
