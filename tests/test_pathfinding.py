@@ -461,6 +461,8 @@ def test_a_full_open_list_is_compacted_or_grown_and_results_stay_optimal(uniform
         assert ws.stats[K.STAT_HEAP_GROWS] > 0
         if not uniform:  # the bucket queue of uniform grids grows without compacting
             assert ws.stats[K.STAT_COMPACTIONS] > 0
+        else:  # its hash table and its cell stacks both had to grow (each has its own reason)
+            assert ws.buckets[1].shape[1] > 16 and ws.buckets[3].shape[1] > 16
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()
 

@@ -210,7 +210,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
             return _k.MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1
         dijkstra = algorithm == "dijkstra" or heuristic == "zero"
         if algorithm != "jps" and self.uniform and weight == 1.0 and heuristic != "euclidean":
-            # Exact integer-pair priorities and a bucket queue (buckets.py): ~1.6x the heap's speed.
+            # Exact integer-pair priorities and a bucket queue (kernel.bucket_core): ~1.6x the heap's speed.
             return _k.MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric
         scale = 0.0 if dijkstra else weight * unit
         # Ties on f go to the deeper entry (smaller h): on open ground the search then

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .kernel import MAX_GEN
+from .kernel import BUCKET_SLOTS, MAX_GEN
 
 
 class Workspace:
@@ -33,8 +33,8 @@ class Workspace:
         self.jump_parent = np.empty(0, dtype=np.int32)  # JPS only: allocated on its first use
         self.gen = 0
         self.heap = (np.empty(1024, dtype=np.float64), np.empty(1024, dtype=np.int32))
-        # The bucket queue of uniform grids (see buckets.py): key heap, int32 and int64 tables, cell stacks.
-        slots = 1024
+        # The bucket queue of uniform grids (see kernel.bucket_core): key heap, int32 and int64 tables, cell stacks.
+        slots = BUCKET_SLOTS
         self.buckets = (
             np.empty(slots // 2, np.float64),
             np.zeros((5, slots), np.int32),
