@@ -221,6 +221,44 @@ def test_goal_in_another_region_fails_without_expanding(make_app, tmp_path):
     assert sim.stats.failed == 1
 
 
+def test_an_animal_with_nowhere_to_go_rests_again_and_the_others_queue(make_app, tmp_path):
+    app = make_app(corridor_map(tmp_path), counts={"cow": 2, "bird": 0, "water": 0}, cooldown_s=0.0)
+    sim = app.sim
+    a = sim.agents
+    a.cell[0] = a.pos[0] = (5, 1)
+    for dx, dy in itertools.product((-1, 0, 1), repeat=2):  # walled in: its region is its own cell
+        if (dx, dy) != (0, 0):
+            sim.paint(5 + dx, 1 + dy, 0, T.ROCK)
+    assert sim.species[0].regions[1, 5] != 0
+    a.state[:] = State.IDLE
+    a.idle_until[:] = 0.0
+    a.next_search_at[:] = 0.0
+    now = sim.time
+    sim.planner.request(now)
+    rest = sim.species[0].spec.idle_s[1]
+    assert a.state[0] == State.IDLE and a.idle_until[0] == pytest.approx(now + rest)
+    assert a.state[1] == State.QUEUED and a.requested_at[1] == now
+    assert list(sim.planner.queue) == [1]
+
+
+def test_ready_animals_are_grouped_by_species_in_order():
+    from sim.planner import _ready
+
+    rng = np.random.default_rng(3)
+    n = 400
+    state = rng.choice([State.IDLE, State.QUEUED, State.WALKING, State.REPLAN], size=n).astype(np.int8)
+    idle_until, next_search_at = rng.random(n), rng.random(n)
+    herd = (rng.random(n) < 0.1).astype(np.int16)
+    species = rng.integers(0, 3, n).astype(np.int8)
+    rows, idle_at, bounds = _ready(n, 0.5, state, idle_until, next_search_at, herd, species, 3)
+    want = [i for i in range(n) if next_search_at[i] <= 0.5 and herd[i] == 0
+            and (state[i] == State.REPLAN or (state[i] == State.IDLE and idle_until[i] <= 0.5))]  # fmt: skip
+    assert rows.tolist() == want
+    for s in range(3):
+        mine = idle_at[bounds[s] : bounds[s + 1]]
+        assert rows[mine].tolist() == [i for i in want if state[i] == State.IDLE and species[i] == s]
+
+
 def test_keys(make_app):
     app = make_app("maps/tutorial.yaml")
     sim = app.sim
