@@ -99,7 +99,7 @@ class Planner:
         # Those with nowhere to go from here rest again (per species); the others join the queue.
         rest = _NO_REST if keep.all() else np.array([sp.spec.idle_s[1] for sp in self.species], dtype=np.float64)
         self.queue.push(_queue_up(rows, keep, now, rest, st["species"], st["state"], st["idle_until"],
-                                  st["requested_at"], int(State.QUEUED)))  # fmt: skip
+                                  st["requested_at"]))  # fmt: skip
 
     # ------------------------------------------------------------------ serving
     def serve(self, now: float, stats: FrameStats, observer: SearchObserver, spent: float = 0.0) -> None:
@@ -299,14 +299,14 @@ def _ready(n, now, state, idle_until, next_search_at, herd, species, n_species):
 
 
 @njit(cache=True)
-def _queue_up(rows, keep, now, rest_s, species, state, idle_until, requested_at, queued):
+def _queue_up(rows, keep, now, rest_s, species, state, idle_until, requested_at):
     """The rows to queue (``keep``), marked queued at ``now``; the others rest ``rest_s[species]`` more."""
     out = np.empty(rows.size, dtype=np.int64)
     k = 0
     for j in range(rows.size):
         i = rows[j]
         if keep[j]:
-            state[i] = queued
+            state[i] = State.QUEUED
             requested_at[i] = now
             out[k] = i
             k += 1

@@ -457,9 +457,9 @@ def jps_core(
 # tables) measured fastest on the Moving AI maps: 4,096 at half load took 19 % longer in
 # all, and much larger tables miss the cache on short searches.
 #
-# Memory (per workspace): the hash has ``slots`` entries, the key heap and the buckets
-# ``slots / 2`` (only ``slots / 8`` are used between rebuilds); the cell stacks share an
-# entry pool like the heap's. The table and the pool grow on demand, each on its own
+# Memory (per workspace): the hash and the buckets' rows have ``slots`` entries, the key
+# heap ``slots / 2`` (bucket ids stay below ``slots / 8``); the cell stacks share an entry
+# pool like the heap's. The table and the pool grow on demand, each on its own
 # (the search is started again, as the heap kernel does).
 # --------------------------------------------------------------------------------------
 _P_STEP = np.array((1, 1, 1, 1, 0, 0, 0, 0), dtype=np.int64)  # straight steps add 1 to p
