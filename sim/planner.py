@@ -3,10 +3,11 @@
 An idle animal whose rest and cooldown are over picks a goal within its wander radius
 *in its own connected region* (so a goal it can never reach is known before any
 search) and joins the queue. The queue is served oldest first, in rounds: the oldest
-requests are grouped by species and each group is one compiled batch
-(``AStar.search_padded``: ``search_many`` without the boundary checks, split across
-threads when large); the budget then takes the searches
-in queue order until it is spent and the rest wait, never dropped. A search that
+requests are grouped by species and each group is served by one compiled call, from
+the region check through the engine's batch kernel (``search_many`` without the boundary
+checks) and smoothing to the answers in the round's arrays (split across threads when
+large); the budget then takes the searches in queue order until it is spent and the
+rest wait, never dropped. A search that
 fails or hits ``max_nodes`` still gives a partial path: the animal walks to the
 closest point it reached. Everything here works on arrays: no Python per animal.
 """
@@ -24,7 +25,10 @@ from numba import njit
 from .agents import Agents, Outcome, State, heading_of
 from .observe import SearchBatch, SearchObserver
 from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
-from .pathfinding.workspace import pool, thread_count
+from .pathfinding.batch import MIN_SPLIT
+from .pathfinding.field import smooth_core
+from .pathfinding.kernel import MODE_JPS, search_batch
+from .pathfinding.workspace import pool, thread_count, workspace
 from .scheduler import SearchBudget, SearchQueue
 from .stats import FrameStats
 
@@ -130,10 +134,10 @@ class Planner:
         return int(min(ROUND_MAX, max(ROUND_MIN, estimate)))
 
     def _search(self, rows: np.ndarray, want_trace: bool) -> Round:
-        """Search the requests ``rows`` (per species, one batch each); results in ``rows`` order.
+        """Search the requests ``rows`` (per species, one compiled call each); results in ``rows`` order.
 
-        A large round runs its species' batches at once on the worker threads (the kernels
-        release the GIL); a batch's answers never depend on the thread that ran it.
+        A large round runs its species' parts at once on the worker threads (the kernels
+        release the GIL); an answer never depends on the thread that ran it.
         """
         a = self.agents
         t0 = time.perf_counter()
@@ -146,36 +150,35 @@ class Planner:
             ends = np.cumsum(np.bincount(species_of, minlength=len(self.species))).tolist()
             bounds = zip([0, *ends[:-1]], ends, strict=True)
             groups = [(s, order[lo:hi]) for s, (lo, hi) in enumerate(bounds) if hi > lo]
-        width = self.species[0].world.width if self.species else 0
-        jobs = []
-        for s, pos in groups:
-            sp = self.species[s]
-            # Requests whose goal lies in another region are known unreachable: not searched.
-            pos, flat_s, flat_t = _queries(pos, rows, a.cell, a.goal, sp.regions, width + 2)
-            if pos.size:
-                jobs.append((sp, pos, flat_s, flat_t, want_trace))
         threads = self.threads or thread_count()
-        if len(jobs) > 1 and threads > 1 and k >= PARALLEL_ROUND:
-            futures = [pool(threads).submit(_run_job, *job, 1) for job in jobs]
-            done = [f.result() for f in futures]
+        jobs = []  # (species, positions in rows): a large species batch is split across the threads
+        for s, pos in groups:
+            split = threads if threads > 1 and pos.size >= MIN_SPLIT and not want_trace else 1
+            jobs += [(self.species[s], part) for part in (np.array_split(pos, split) if split > 1 else (pos,))]
+        out = (
+            np.full(k, _OTHER_REGION, dtype=np.int8),  # outcome: other region unless searched
+            np.zeros(k, dtype=np.int64),  # expanded
+            np.full(k, np.nan),  # cost
+            np.zeros(k, dtype=np.int64),  # path_at
+            np.zeros(k, dtype=np.int64),  # path_n
+        )
+        common = (rows, a.cell, a.goal, want_trace, out)
+        if threads > 1 and len(jobs) > 1 and (k >= PARALLEL_ROUND or len(jobs) > len(groups)):
+            done = [f.result() for f in [pool(threads).submit(_job, sp, pos, *common) for sp, pos in jobs]]
         else:
-            done = [_run_job(*job, self.threads) for job in jobs]
-        outcome = np.full(k, _OTHER_REGION, dtype=np.int8)
-        expanded = np.zeros(k, dtype=np.int64)
-        cost = np.full(k, np.nan)
-        path_at = np.zeros(k, dtype=np.int64)
-        path_n = np.zeros(k, dtype=np.int64)
+            done = [_job(sp, pos, *common) for sp, pos in jobs]
+        path_at = out[3]
         pieces, traces, species_ms, base = [], {}, {}, 0
-        for (sp, pos, *_), (result, trace, trace_offsets, ms) in zip(jobs, done, strict=True):
-            _scatter(pos, result.status, result.expanded, result.cost, result.offsets, base, _OUTCOME_OF_STATUS,
-                     outcome, expanded, cost, path_at, path_n)  # fmt: skip
-            pieces.append(result.paths)
-            base += result.paths.size
-            species_ms[sp.index] = ms
-            if want_trace:
-                traces[sp.index] = (pos, trace, trace_offsets)
+        for (sp, _pos), (searched, paths, trace, ms) in zip(jobs, done, strict=True):
+            if base:  # each job's paths start at 0 in its own array: place them after the previous ones
+                path_at[searched] += base
+            pieces.append(paths)
+            base += paths.size
+            species_ms[sp.index] = species_ms.get(sp.index, 0.0) + ms
+            if trace is not None:
+                traces[sp.index] = trace
         paths = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else _NO_CELLS
-        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
+        return Round(rows, *out[:3], paths, path_at, out[4], traces, species_ms,
                      (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
     def _accept(self, rnd: Round, take: int, now: float, stats: FrameStats, observer: SearchObserver) -> None:
@@ -226,14 +229,60 @@ def _gather(cells: np.ndarray, path_at: np.ndarray, path_n: np.ndarray, pos: np.
     return cells[idx], out_offsets
 
 
-def _run_job(sp: SpeciesRuntime, pos: np.ndarray, flat_s: np.ndarray, flat_t: np.ndarray, want_trace: bool,
-             threads: int | None) -> tuple:  # fmt: skip
-    """One species' batch (queries as padded cells): ``(result, trace, trace offsets, wall ms)``."""
+def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray, goal: np.ndarray,
+         want_trace: bool, out: tuple) -> tuple:  # fmt: skip
+    """Species ``sp``'s requests at positions ``pos`` of ``rows``: searched (paths pulled
+    straight for kinds that fly), the answers written into ``out`` (the round's outcome,
+    expanded, cost, path_at, path_n; ``path_at`` counts from the start of the returned paths).
+    Returns ``(positions searched, paths, (positions, trace, trace offsets) or None, wall ms)``."""
     t0 = time.perf_counter()
-    result, (trace, trace_offsets) = sp.astar.search_padded(flat_s, flat_t, trace=want_trace, threads=threads)
-    if sp.kind.straight_paths:  # same cost, pulled straight
-        result = sp.astar.smooth_batch(result)
-    return result, trace, trace_offsets, (time.perf_counter() - t0) * 1000.0
+    astar = sp.astar
+    if astar._python_hooks:  # per-edge Python hooks: through the engine's batch API
+        searched, flat_s, flat_t = _queries(pos, rows, cell, goal, sp.regions, astar.grid.width + 2)
+        result, (trace, trace_offsets) = astar.search_padded(flat_s, flat_t, trace=want_trace, threads=1)
+        if sp.kind.straight_paths:  # same cost, pulled straight
+            result = astar.smooth_batch(result)
+        _scatter(searched, result.status, result.expanded, result.cost, result.offsets, 0, _OUTCOME_OF_STATUS, *out)
+        paths = result.paths
+    else:
+        # One compiled call from the requests to the written answers: each call from Python
+        # costs tens of µs once drawing has pushed the interpreter out of the CPU's caches.
+        grid, grid_args, params = astar._kernel_batch()
+        ws = workspace()
+        ws.ensure(grid.cells, jps=params[0] == MODE_JPS)
+        ws.room_for(pos.size)
+        searched, ws.gen, ws.heap, ws.buckets, ws.hgen, paths, trace, trace_offsets = _species_round(
+            pos, rows, cell, goal, sp.regions, *grid_args, grid.width, *params, ws.g, ws.parent, ws.jump_parent,
+            ws.mark, ws.gen, ws.heap, ws.buckets, ws.hgen, ws.stats, want_trace, sp.kind.straight_paths,
+            _OUTCOME_OF_STATUS, *out,
+        )  # fmt: skip
+    traced = (searched, trace, trace_offsets) if want_trace else None
+    return searched, paths, traced, (time.perf_counter() - t0) * 1000.0
+
+
+@njit(cache=True, nogil=True)
+def _species_round(
+    pos, rows, cell, goal, labels, codes, lut, moves, padded_width, width, mode, metric, g_mult, h_mult, unit,
+    max_nodes, heuristic, g, parent, jump_parent, mark, gen, heap, buckets, hgen, stats, tracing, straight,
+    outcome_of_status, outcome, expanded, cost, path_at, path_n,
+):  # fmt: skip
+    """:func:`_job` for a kind without hooks, compiled: the region check (:func:`_queries`),
+    the batch (``kernel.search_batch``), smoothing (``field.smooth_core``) and
+    :func:`_scatter`. Returns ``(searched, gen, heap, buckets, hgen, paths, trace, trace_offsets)``."""
+    searched, flat_s, flat_t = _queries(pos, rows, cell, goal, labels, padded_width)
+    _served, gen, heap, buckets, hgen, status, c, exp, offsets, paths, trace, trace_offsets = search_batch(
+        codes, lut, moves, padded_width, flat_s, flat_t, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+        -1, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
+    )  # fmt: skip
+    paths = paths[: offsets[-1]]
+    if straight:  # same cost, pulled straight (a straight line never has more cells than the path it replaces)
+        out = np.empty(max(paths.size, 1), dtype=np.int32)
+        out_offsets = np.zeros(offsets.size, dtype=np.int64)
+        ways = np.zeros(out.size, dtype=np.int8)
+        smooth_core(codes, lut, moves, padded_width, width, paths, offsets, out, out_offsets, ways)
+        paths, offsets = out[: out_offsets[-1]], out_offsets
+    _scatter(searched, status, exp, c, offsets, 0, outcome_of_status, outcome, expanded, cost, path_at, path_n)
+    return searched, gen, heap, buckets, hgen, paths, trace[: trace_offsets[-1]], trace_offsets
 
 
 @njit(cache=True)

@@ -485,13 +485,13 @@ def test_the_wall_clock_budget_charges_what_searches_really_take(make_app, monke
     a = sim.agents
     a.state[:] = State.IDLE  # everybody asks at once: far more than one round
     a.idle_until[:] = a.next_search_at[:] = 0.0
-    real = planner._run_job
+    real = planner._job
 
     def slow(*args):
         _time.sleep(0.004)
         return real(*args)
 
-    monkeypatch.setattr(planner, "_run_job", slow)
+    monkeypatch.setattr(planner, "_job", slow)
     rounds = []
     search = planner.Planner._search
     monkeypatch.setattr(planner.Planner, "_search", lambda self, rows, t: rounds.append(1) or search(self, rows, t))

@@ -261,13 +261,20 @@ class AStar:
         """:meth:`search_many` for queries already given as int64 cells of the padded grid,
         ``(y + 1) * (W + 2) + x + 1``, all inside the map (not checked): what the demo's
         planner has at hand, without the boundary's checks on its per-round path."""
-        grid = self.grid
         if self._python_hooks:
-            wp = grid.width + 2
+            wp = self.grid.width + 2
             points = [np.stack((f % wp - 1, f // wp - 1), axis=1) for f in (flat_starts, flat_goals)]
             return self.search_many(points[0], points[1], trace=trace, threads=threads)
-        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
+        grid, _args, params = self._kernel_batch()
         return grid._batch(flat_starts, flat_goals, self._diag_rule, params, None, trace, threads)
+
+    def _kernel_batch(self) -> tuple[PathGrid, tuple, tuple]:
+        """What compiled code needs to run this kind's batches itself (``kernel.search_batch``):
+        the up-to-date grid, its kernel arguments ``(codes, lut, moves, padded width)`` and the
+        kernels' parameters. Kinds without per-edge hooks only."""
+        grid = self.grid
+        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
+        return grid, (grid._codes, grid._lut, grid.moves(self._diag_rule), grid.width + 2), params
 
     def _algorithm(self, grid: PathGrid) -> str:
         """Plain A*, or JPS where this kind opts in (``use_jps``) and the grid allows it."""

@@ -1,0 +1,142 @@
+"""The planner's rounds: each species' requests are served by one compiled call (region check,
+batch search, smoothing, answers into the round's rows). Checked against the engine's public
+batch API, on one thread and split across threads."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import sim.planner as planner
+from sim.agents import Outcome, State
+from sim.config import load_config
+from sim.maps import load_map
+from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
+from sim.simulation import Simulation, species_counts
+from tests.conftest import ROOT
+from tests.test_demo import STEP
+
+
+def island(animals: int, **search) -> Simulation:
+    config = load_config(ROOT / "config.yaml")
+    config = replace(config, search=replace(config.search, **search))
+    return Simulation(config, load_map(ROOT / "maps" / "island.yaml"), counts=species_counts(config, animals))
+
+
+def expected_round(sim: Simulation, rows: np.ndarray) -> list[tuple[int, int, float, list[int]]]:
+    """Per row: (outcome, expanded, cost or nan, path cells), from ``AStar.search_many`` and
+    ``PathGrid.smooth_many`` (for kinds that fly), one species at a time."""
+    a = sim.agents
+    out: list = [None] * rows.size
+    for sp in sim.species:
+        mine = np.flatnonzero(a.species[rows] == sp.index)
+        labels = sp.regions
+        cells, goals = a.cell[rows[mine]], a.goal[rows[mine]]
+        here = labels[cells[:, 1], cells[:, 0]]
+        same = (here != 0) & (here == labels[goals[:, 1], goals[:, 0]])
+        for j in mine[~same]:
+            out[j] = (int(Outcome.OTHER_REGION), 0, np.nan, [])
+        if not same.any():
+            continue
+        result, _trace = sp.astar.search_many(cells[same], goals[same], threads=1)
+        paths, offsets = result.paths, result.offsets
+        if sp.kind.straight_paths:
+            paths, offsets = sp.grid.smooth_many(paths, offsets, diagonal=sp.astar.diagonal)
+        for q, j in enumerate(mine[same]):
+            st = int(result.status[q])
+            outcome = {STATUS_FOUND: Outcome.FOUND, STATUS_HIT_LIMIT: Outcome.CAPPED}.get(st, Outcome.FAILED)
+            cost = float(result.cost[q]) if st == STATUS_FOUND else np.nan
+            out[j] = (int(outcome), int(result.expanded[q]), cost, paths[offsets[q] : offsets[q + 1]].tolist())
+    return out
+
+
+def got_round(rnd) -> list[tuple[int, int, float, list[int]]]:
+    return [
+        (int(rnd.outcome[j]), int(rnd.expanded[j]), float(rnd.cost[j]),
+         rnd.paths[rnd.path_at[j] : rnd.path_at[j] + rnd.path_n[j]].tolist())
+        for j in range(rnd.rows.size)
+    ]  # fmt: skip
+
+
+@contextmanager
+def counted_pool():
+    """The planner's worker pool, counting the jobs handed to it (a list, filled while in use)."""
+    submitted: list = []
+    real_pool = planner.pool
+
+    class Counting:
+        def __init__(self, n: int) -> None:
+            self.ex = real_pool(n)
+
+        def submit(self, *args):
+            submitted.append(args[0])
+            return self.ex.submit(*args)
+
+    planner.pool = Counting
+    try:
+        yield submitted
+    finally:
+        planner.pool = real_pool
+
+
+def check_round(sim: Simulation, threads: int, seed: int = 7) -> list:
+    """Every animal asks at once, for a random goal (many in other regions); the round's
+    answers must be the engine's. Returns the jobs handed to the worker threads."""
+    a = sim.agents
+    rng = np.random.default_rng(seed)
+    h, w = sim.world.terrain.shape
+    a.goal[:] = np.stack((rng.integers(0, w, a.n), rng.integers(0, h, a.n)), axis=1)
+    rows = rng.permutation(a.n).astype(np.int64)  # queue order mixes the species
+    sim.planner.threads = threads
+    with counted_pool() as submitted:
+        rnd = sim.planner._search(rows, False)
+    want = expected_round(sim, rows)
+    got = got_round(rnd)
+    assert {int(Outcome.FOUND), int(Outcome.OTHER_REGION)} <= {e[0] for e in want}  # the check covers both
+    for j, (g, e) in enumerate(zip(got, want, strict=True)):
+        assert g[:2] == e[:2] and g[3] == e[3], (j, g, e)
+        assert (np.isnan(g[2]) and np.isnan(e[2])) or g[2] == pytest.approx(e[2], rel=1e-12), (j, g[2], e[2])
+    return submitted
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_a_round_answers_what_the_engine_answers(threads):
+    sim = island(900)
+    for _ in range(5):
+        sim.step(STEP)
+    submitted = check_round(sim, threads)
+    if threads == 1:
+        assert not submitted
+    else:  # 900 requests: the species' parts ran on the worker threads
+        assert len(submitted) >= len(sim.species) * 2
+
+
+def test_a_species_with_python_hooks_is_served_through_the_engine():
+    from tests.test_astar_species import EdgeHookCow
+
+    sim = island(60)
+    cow = sim.species[0]
+    cow.astar = EdgeHookCow(sim.world, terrain_costs=cow.astar.terrain_costs, max_nodes=400)
+    sim.step(STEP)
+    check_round(sim, 1, seed=11)
+
+
+def test_one_or_several_threads_give_the_same_run():
+    sums = []
+    for threads in (1, 2, 4):
+        sim = island(3000, budget_ms=50.0)  # rounds of hundreds of requests
+        sim.planner.threads = threads
+        a = sim.agents
+        with counted_pool() as submitted:
+            for f in range(90):
+                if f in (1, 45):  # everybody asks at once
+                    a.state[:] = State.IDLE
+                    a.idle_until[:] = a.next_search_at[:] = 0.0
+                sim.step(STEP)
+        assert a.searches.sum() > 5000  # each asked about twice
+        assert bool(submitted) == (threads > 1)  # rounds large enough to run on the threads
+        sums.append(sim.checksum())
+    assert sums[0] == sums[1] == sums[2]
