@@ -338,6 +338,8 @@ def test_nan_inf_and_negative_cells_are_impassable():
         ({"start": (5, 0)}, ValueError, "start (5, 0) is outside the grid of width 4 and height 3"),
         ({"goal": (0, -1)}, ValueError, "goal (0, -1) is outside the grid of width 4 and height 3"),
         ({"start": (1.0, 2)}, TypeError, "start must be an (x, y) tuple of ints, got (1.0, 2)"),
+        ({"start": (True, 2)}, TypeError, "start must be an (x, y) tuple of ints, got (True, 2)"),
+        ({"goal": (4, 2)}, ValueError, "goal (4, 2) is outside the grid of width 4 and height 3"),
         ({"goal": "ab"}, TypeError, "goal must be an (x, y) tuple of ints, got 'ab'"),
         (
             {"diagonal": "sometimes"},

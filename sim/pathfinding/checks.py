@@ -16,6 +16,11 @@ ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps")
 
 
 def _check_point(name: str, p: object, width: int, height: int) -> Point:
+    if type(p) is tuple and len(p) == 2 and type(p[0]) is int and type(p[1]) is int:
+        # The common case first: the general test below (numbers.Integral) costs ~4 µs a call.
+        x, y = p
+        if 0 <= x < width and 0 <= y < height:
+            return x, y
     if (
         not isinstance(p, tuple | list | np.ndarray)
         or len(p) != 2
