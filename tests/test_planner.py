@@ -140,3 +140,23 @@ def test_one_or_several_threads_give_the_same_run():
         assert bool(submitted) == (threads > 1)  # rounds large enough to run on the threads
         sums.append(sim.checksum())
     assert sums[0] == sums[1] == sums[2]
+
+
+def test_arrivals_rest_for_a_time_in_their_species_range():
+    sim = island(600)
+    a = sim.agents
+    rests = []
+    for _ in range(360):
+        walking = a.state == State.WALKING
+        sim.step(STEP)
+        arrived = np.flatnonzero(walking & (a.state == State.IDLE) & (a.idle_until > sim.time))
+        for i in arrived:
+            lo, hi = sim.species[a.species[i]].spec.idle_s
+            rest = a.idle_until[i] - sim.time
+            assert lo - 1e-9 <= rest <= hi + 1e-9, (i, rest, lo, hi)
+            rests.append((int(a.species[i]), (rest - lo) / (hi - lo) if hi > lo else 0.5))
+    assert len(rests) > 150
+    for s in range(len(sim.species)):  # spread over each species' whole range
+        share = np.array([r for sp, r in rests if sp == s])
+        if share.size > 20:
+            assert share.min() < 0.2 and share.max() > 0.8
