@@ -26,7 +26,7 @@ from .agents import Agents, Outcome, State, heading_of
 from .observe import SearchBatch, SearchObserver
 from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from .pathfinding.batch import MIN_SPLIT
-from .pathfinding.field import smooth_core
+from .pathfinding.field import smooth_all
 from .pathfinding.kernel import MODE_JPS, search_batch
 from .pathfinding.workspace import pool, thread_count, workspace
 from .scheduler import SearchBudget, SearchQueue
@@ -267,7 +267,7 @@ def _species_round(
     outcome_of_status, outcome, expanded, cost, path_at, path_n,
 ):  # fmt: skip
     """:func:`_job` for a kind without hooks, compiled: the region check (:func:`_queries`),
-    the batch (``kernel.search_batch``), smoothing (``field.smooth_core``) and
+    the batch (``kernel.search_batch``), smoothing (``field.smooth_all``) and
     :func:`_scatter`. Returns ``(searched, gen, heap, buckets, hgen, paths, trace, trace_offsets)``."""
     searched, flat_s, flat_t = _queries(pos, rows, cell, goal, labels, padded_width)
     _served, gen, heap, buckets, hgen, status, c, exp, offsets, paths, trace, trace_offsets = search_batch(
@@ -275,11 +275,8 @@ def _species_round(
         -1, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
     )  # fmt: skip
     paths = paths[: offsets[-1]]
-    if straight:  # same cost, pulled straight (a straight line never has more cells than the path it replaces)
-        out = np.empty(max(paths.size, 1), dtype=np.int32)
-        out_offsets = np.zeros(offsets.size, dtype=np.int64)
-        ways = np.zeros(out.size, dtype=np.int8)
-        smooth_core(codes, lut, moves, padded_width, width, paths, offsets, out, out_offsets, ways)
+    if straight:  # same cost, pulled straight
+        out, out_offsets, _ways = smooth_all(codes, lut, moves, padded_width, width, paths, offsets)
         paths, offsets = out[: out_offsets[-1]], out_offsets
     _scatter(searched, status, exp, c, offsets, 0, outcome_of_status, outcome, expanded, cost, path_at, path_n)
     return searched, gen, heap, buckets, hgen, paths, trace[: trace_offsets[-1]], trace_offsets

@@ -235,6 +235,18 @@ def check_paths(codes, lut, moves, width, w, h, paths, offsets):
 
 
 @njit(cache=True, nogil=True)
+def smooth_all(codes, lut, moves, width, w, paths, offsets):
+    """:func:`smooth_core` with its outputs made here: ``(out, out_offsets, ways)``. A straight
+    line between two cells has as many cells as the longer axis, never more than the path it
+    replaces: the output fits in the input's size."""
+    out = np.empty(max(offsets[-1], 1), dtype=np.int32)
+    ways = np.zeros(out.size, dtype=np.int8)
+    out_offsets = np.zeros(offsets.size, dtype=np.int64)
+    smooth_core(codes, lut, moves, width, w, paths, offsets, out, out_offsets, ways)
+    return out, out_offsets, ways
+
+
+@njit(cache=True, nogil=True)
 def smooth_core(codes, lut, moves, width, w, paths, offsets, out, out_offsets, ways):
     """Smooth every path ``paths[offsets[i]:offsets[i+1]]`` (unpadded flat cells) into ``out``
     (``out_offsets``); ``ways[j]`` is 1 where ``out[j]`` ends a straight segment. Returns the

@@ -149,14 +149,7 @@ class FieldsAndLines:
                               flat, offsets)  # fmt: skip
 
     def _smooth(self, flat: np.ndarray, offsets: np.ndarray, diag: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        # A straight line between two cells has as many cells as the longer axis, never more
-        # than the path it replaces: the output fits in the input's size.
-        out = np.empty(max(int(offsets[-1]), 1), dtype=np.int32)
-        ways = np.zeros(out.size, dtype=np.int8)
-        out_offsets = np.zeros(offsets.size, dtype=np.int64)
-        _f.smooth_core(self._codes, self._lut, self.moves(diag), self.width + 2, self.width, flat, offsets,
-                       out, out_offsets, ways)  # fmt: skip
-        return out, out_offsets, ways
+        return _f.smooth_all(self._codes, self._lut, self.moves(diag), self.width + 2, self.width, flat, offsets)
 
     def _check_field(self, field: object) -> np.ndarray:
         if not isinstance(field, np.ndarray) or field.dtype != np.float64:
