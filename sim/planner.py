@@ -167,7 +167,7 @@ class Planner:
             done = [f.result() for f in [pool(threads).submit(_job, sp, pos, *common) for sp, pos in jobs]]
         else:
             done = [_job(sp, pos, *common) for sp, pos in jobs]
-        path_at = out[3]
+        outcome, expanded, cost, path_at, path_n = out
         pieces, traces, species_ms, base = [], {}, {}, 0
         for (sp, _pos), (searched, paths, trace, ms) in zip(jobs, done, strict=True):
             if base:  # each job's paths start at 0 in its own array: place them after the previous ones
@@ -178,7 +178,7 @@ class Planner:
             if trace is not None:
                 traces[sp.index] = trace
         paths = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else _NO_CELLS
-        return Round(rows, *out[:3], paths, path_at, out[4], traces, species_ms,
+        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
                      (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
     def _accept(self, rnd: Round, take: int, now: float, stats: FrameStats, observer: SearchObserver) -> None:
@@ -242,7 +242,7 @@ def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray
         result, (trace, trace_offsets) = astar.search_padded(flat_s, flat_t, trace=want_trace, threads=1)
         if sp.kind.straight_paths:  # same cost, pulled straight
             result = astar.smooth_batch(result)
-        _scatter(searched, result.status, result.expanded, result.cost, result.offsets, 0, _OUTCOME_OF_STATUS, *out)
+        _scatter(searched, result.status, result.expanded, result.cost, result.offsets, _OUTCOME_OF_STATUS, *out)
         paths = result.paths
     else:
         # One compiled call from the requests to the written answers: each call from Python
@@ -278,7 +278,7 @@ def _species_round(
     if straight:  # same cost, pulled straight
         out, out_offsets, _ways = smooth_all(codes, lut, moves, padded_width, width, paths, offsets)
         paths, offsets = out[: out_offsets[-1]], out_offsets
-    _scatter(searched, status, exp, c, offsets, 0, outcome_of_status, outcome, expanded, cost, path_at, path_n)
+    _scatter(searched, status, exp, c, offsets, outcome_of_status, outcome, expanded, cost, path_at, path_n)
     return searched, gen, heap, buckets, hgen, paths, trace[: trace_offsets[-1]], trace_offsets
 
 
@@ -303,15 +303,16 @@ def _queries(pos, rows, cell, goal, labels, padded_width):
 
 
 @njit(cache=True)
-def _scatter(pos, status, expanded, cost, offsets, base, outcome_of_status, outcome_out, expanded_out, cost_out,
+def _scatter(pos, status, expanded, cost, offsets, outcome_of_status, outcome_out, expanded_out, cost_out,
              path_at, path_n):  # fmt: skip
-    """One species batch's answers into the round's rows ``pos``; its paths start at ``base``."""
+    """One species batch's answers into the round's rows ``pos`` (``path_at`` from the start of
+    the batch's own paths)."""
     for j in range(pos.size):
         r = pos[j]
         outcome_out[r] = outcome_of_status[status[j]]
         expanded_out[r] = expanded[j]
         cost_out[r] = cost[j] if outcome_out[r] == _FOUND else np.nan
-        path_at[r] = base + offsets[j]
+        path_at[r] = offsets[j]
         path_n[r] = offsets[j + 1] - offsets[j]
 
 

@@ -26,7 +26,7 @@ MAX_GEN = 32000  # marks are uint16 and each search uses two values: start over 
 
 # Workspace statistics (``stats`` array): for tests and benchmarks.
 STAT_COMPACTIONS = 0
-STAT_HEAP_GROWS = 1  # each is one search started again with a heap twice as large
+STAT_HEAP_GROWS = 1  # each is one search started again with a larger open list (heap or bucket tables)
 
 SQRT2 = math.sqrt(2.0)
 STEP_LENGTH = np.array((1.0, 1.0, 1.0, 1.0, SQRT2, SQRT2, SQRT2, SQRT2))
