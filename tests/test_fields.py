@@ -17,7 +17,7 @@ from sim.movingai import ground_costs, read_map, read_scenarios
 from sim.pathfinding import STEPS, PathGrid
 from sim.pathfinding.workspace import workspace
 from tests.conftest import ROOT
-from tests.helpers import RULES, dijkstra, path_cost, step_allowed, step_cost
+from tests.helpers import RULES, dijkstra, passable, path_cost, step_allowed, step_cost
 
 grids = st.tuples(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**31)).map(
     lambda t: np.random.default_rng(t[2]).choice([0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 6.5], size=(t[0], t[1]))
@@ -189,6 +189,41 @@ def test_a_path_pulled_straight_is_legal_and_never_costlier(costs, rule, picks):
     )
     want = [y * w + x for x, y in cells]
     assert many[offsets[0] : offsets[1]].tolist() == want and many[offsets[1] : offsets[2]].tolist() == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**31), rule=st.sampled_from(RULES), size=st.tuples(st.integers(1, 12), st.integers(1, 12)))
+def test_a_straight_line_costs_what_its_rasterised_cells_cost(seed, rule, size):
+    """The smoothing's line test walks its cells without dividing; checked against the rasterisation
+    written out (cell t of n at ``floor(d*t/n + 0.5)``) on random costs, so a wrong cell shows."""
+    from sim.pathfinding.field import _line_cost
+    from sim.pathfinding.rules import DIAGONAL_RULES, DX, DY
+
+    rng = np.random.default_rng(seed)
+    h, w = size
+    costs = rng.uniform(0.5, 3.0, size=(h, w))
+    costs[rng.random((h, w)) < 0.15] = 0.0
+    grid = PathGrid(costs)
+    dir_of = np.zeros(9, dtype=np.int64)
+    for k in range(8):
+        dir_of[(DY[k] + 1) * 3 + DX[k] + 1] = k
+    args = (grid._codes, grid._lut, grid.moves(DIAGONAL_RULES[rule]), w + 2, w)
+    for _ in range(20):
+        (x0, y0), (x1, y1) = ((int(rng.integers(w)), int(rng.integers(h))) for _ in range(2))
+        n = max(abs(x1 - x0), abs(y1 - y0))
+        cells = [(x0 + math.floor((x1 - x0) * t / n + 0.5), y0 + math.floor((y1 - y0) * t / n + 0.5))
+                 for t in range(1, n + 1)]  # fmt: skip
+        want, prev = 0.0, (x0, y0)
+        for c in cells:  # (no step leaves a blocked cell: the grid's moves mask is empty there)
+            if not passable(costs, *prev):
+                want = math.inf
+                break
+            if not step_allowed(costs, prev, c, rule):
+                want = math.inf
+                break
+            want += step_cost(costs, prev, c)
+            prev = c
+        assert _line_cost(*args, y0 * w + x0, y1 * w + x1, dir_of) == want
 
 
 def test_on_open_ground_a_path_becomes_one_straight_line():
