@@ -163,13 +163,38 @@ def astar_core(
     best_h = np.inf
     best_g = 0.0
     status = STATUS_UNREACHABLE
-    while size > 0:
-        u = heap_node[0]
-        size -= 1
-        if size > 0:
-            heap_key[0] = heap_key[size]
-            heap_node[0] = heap_node[size]
-            _sift_down(0, size, heap_key, heap_node)
+    # The best successor of the last expansion is held out of the heap: it is very often
+    # the next to expand (the deeper cell on the line to the goal), and then it costs
+    # neither a sift up nor a sift down (8-15 % of a short search measured on the demo's
+    # cows and birds). A pop takes the smaller of it and the heap's top, the held one on
+    # ties, so the order is still best-first.
+    hold = -1
+    hold_key = np.inf
+    while size > 0 or hold != -1:
+        if hold != -1 and (size == 0 or hold_key <= heap_key[0]):
+            u = hold
+            hold = -1
+        else:
+            if hold != -1:  # not the best: into the heap after all
+                if size == heap_key.size:
+                    size = _compact(
+                        size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult,
+                        stats,
+                    )  # fmt: skip
+                    if size > heap_key.size // 2:
+                        return _HEAP_FULL, expanded, best
+                heap_key[size] = hold_key
+                heap_node[size] = hold
+                _sift_up(size, heap_key, heap_node)
+                size += 1
+                hold = -1
+            u = heap_node[0]
+            size -= 1
+            if size > 0:
+                heap_key[0] = heap_key[size]
+                heap_node[0] = heap_node[size]
+                _sift_down(0, size, heap_key, heap_node)
+        hold_key = np.inf
         if mark[u] == closed_mark:
             continue  # a stale entry: u was pushed again with a better g and expanded already
         mark[u] = closed_mark
@@ -212,6 +237,14 @@ def astar_core(
             g[v] = ng
             parent[v] = k
             hv = _metric(metric, abs(ux + DX[k] - goal_x), abs(uy + DY[k] - goal_y))
+            key = g_mult * ng + h_mult * hv
+            if key < hold_key:  # the best successor so far is held; the one it replaces goes on the heap
+                if hold == -1:
+                    hold = v
+                    hold_key = key
+                    continue
+                v, hold = hold, v
+                key, hold_key = hold_key, key
             # The push is written out here and in jps_core rather than in a helper: a helper
             # (inlined or not) measured 30-40 % slower per expansion under numba. The heap
             # arrays are never replaced inside this loop (that costs numba reference counting
@@ -223,7 +256,7 @@ def astar_core(
                 )
                 if size > heap_key.size // 2:
                     return _HEAP_FULL, expanded, best
-            heap_key[size] = g_mult * ng + h_mult * hv
+            heap_key[size] = key
             heap_node[size] = v
             _sift_up(size, heap_key, heap_node)
             size += 1
