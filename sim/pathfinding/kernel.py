@@ -175,14 +175,7 @@ def astar_core(
             u = hold
             hold = -1
         else:
-            if hold != -1:  # not the best: into the heap after all
-                if size == heap_key.size:
-                    size = _compact(
-                        size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult,
-                        stats,
-                    )  # fmt: skip
-                    if size > heap_key.size // 2:
-                        return _HEAP_FULL, expanded, best
+            if hold != -1:  # not the best: into the heap after all (a slot is kept free for it)
                 heap_key[size] = hold_key
                 heap_node[size] = hold
                 _sift_up(size, heap_key, heap_node)
@@ -249,8 +242,8 @@ def astar_core(
             # (inlined or not) measured 30-40 % slower per expansion under numba. The heap
             # arrays are never replaced inside this loop (that costs numba reference counting
             # on every iteration): when compaction cannot free half of it, the caller grows it
-            # and runs the search again.
-            if size == heap_key.size:
+            # and runs the search again. One slot stays free for the held successor.
+            if size >= heap_key.size - 1:
                 size = _compact(
                     size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats
                 )
