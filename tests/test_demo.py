@@ -485,13 +485,16 @@ def test_the_wall_clock_budget_charges_what_searches_really_take(make_app, monke
     a = sim.agents
     a.state[:] = State.IDLE  # everybody asks at once: far more than one round
     a.idle_until[:] = a.next_search_at[:] = 0.0
-    real = planner._job
 
-    def slow(*args):
-        _time.sleep(0.004)
-        return real(*args)
+    def slowed(real):
+        def slow(*args):
+            _time.sleep(0.004)
+            return real(*args)
 
-    monkeypatch.setattr(planner, "_job", slow)
+        return slow
+
+    monkeypatch.setattr(planner, "_job", slowed(planner._job))  # a species' part of a round on the threads
+    monkeypatch.setattr(planner, "_round", slowed(planner._round))  # a whole round in one call
     rounds = []
     search = planner.Planner._search
     monkeypatch.setattr(planner.Planner, "_search", lambda self, rows, t: rounds.append(1) or search(self, rows, t))

@@ -82,24 +82,45 @@ def counted_pool():
         planner.pool = real_pool
 
 
-def check_round(sim: Simulation, threads: int, seed: int = 7) -> list:
-    """Every animal asks at once, for a random goal (many in other regions); the round's
-    answers must be the engine's. Returns the jobs handed to the worker threads."""
+@contextmanager
+def counted_rounds():
+    """Count the rounds run as one compiled call (``planner._round``): a list, filled while in use."""
+    calls: list = []
+    real = planner._round
+
+    def counting(*args):
+        calls.append(args[0].size)
+        return real(*args)
+
+    planner._round = counting
+    try:
+        yield calls
+    finally:
+        planner._round = real
+
+
+def check_round(sim: Simulation, threads: int, seed: int = 7, k: int | None = None) -> tuple[list, list]:
+    """Every animal (or ``k`` of them) asks at once, for a random goal (many in other regions);
+    the round's answers must be the engine's. Returns the jobs handed to the worker threads
+    and the sizes of the rounds run as one compiled call."""
     a = sim.agents
     rng = np.random.default_rng(seed)
     h, w = sim.world.terrain.shape
     a.goal[:] = np.stack((rng.integers(0, w, a.n), rng.integers(0, h, a.n)), axis=1)
-    rows = rng.permutation(a.n).astype(np.int64)  # queue order mixes the species
+    rows = rng.permutation(a.n).astype(np.int64)[:k]  # queue order mixes the species
     sim.planner.threads = threads
-    with counted_pool() as submitted:
+    with counted_pool() as submitted, counted_rounds() as compiled:
         rnd = sim.planner._search(rows, False)
+    present = {int(s) for s in a.species[rows]}
+    assert set(rnd.species_ms) == present and all(ms >= 0.0 for ms in rnd.species_ms.values())
     want = expected_round(sim, rows)
     got = got_round(rnd)
-    assert {int(Outcome.FOUND), int(Outcome.OTHER_REGION)} <= {e[0] for e in want}  # the check covers both
+    if rows.size >= 40:  # the check covers both
+        assert {int(Outcome.FOUND), int(Outcome.OTHER_REGION)} <= {e[0] for e in want}
     for j, (g, e) in enumerate(zip(got, want, strict=True)):
         assert g[:2] == e[:2] and g[3] == e[3], (j, g, e)
         assert (np.isnan(g[2]) and np.isnan(e[2])) or g[2] == pytest.approx(e[2], rel=1e-12), (j, g[2], e[2])
-    return submitted
+    return submitted, compiled
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
@@ -107,11 +128,20 @@ def test_a_round_answers_what_the_engine_answers(threads):
     sim = island(900)
     for _ in range(5):
         sim.step(STEP)
-    submitted = check_round(sim, threads)
-    if threads == 1:
-        assert not submitted
+    submitted, compiled = check_round(sim, threads)
+    if threads == 1:  # the whole round in one compiled call
+        assert not submitted and compiled == [900]
     else:  # 900 requests: the species' parts ran on the worker threads
-        assert len(submitted) >= len(sim.species) * 2
+        assert len(submitted) >= len(sim.species) * 2 and not compiled
+
+
+@pytest.mark.parametrize("k", [1, 2, 40])
+def test_a_round_too_small_for_the_threads_is_one_compiled_call(k):
+    sim = island(900)
+    for _ in range(5):
+        sim.step(STEP)
+    submitted, compiled = check_round(sim, 2, seed=k, k=k)
+    assert not submitted and compiled == [k]
 
 
 def test_a_species_with_python_hooks_is_served_through_the_engine():
@@ -121,7 +151,19 @@ def test_a_species_with_python_hooks_is_served_through_the_engine():
     cow = sim.species[0]
     cow.astar = EdgeHookCow(sim.world, terrain_costs=cow.astar.terrain_costs, max_nodes=400)
     sim.step(STEP)
-    check_round(sim, 1, seed=11)
+    assert sim.planner._kinds() is None
+    _submitted, compiled = check_round(sim, 1, seed=11)
+    assert not compiled
+
+
+def test_kinds_whose_codes_differ_in_type_are_served_species_by_species():
+    sim = island(300)
+    sim.step(STEP)
+    grid = sim.species[1].astar.grid
+    grid._codes = grid._codes.astype(np.uint16)  # as the grid does itself past 255 costs
+    assert sim.planner._kinds() is None  # one compiled call takes like tuples only
+    _submitted, compiled = check_round(sim, 1, seed=5)
+    assert not compiled
 
 
 def test_one_or_several_threads_give_the_same_run():
