@@ -15,6 +15,8 @@ from sim.agents import Outcome, State
 from sim.config import load_config
 from sim.maps import load_map
 from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
+from sim.pathfinding import workspace as workspaces
+from sim.pathfinding.kernel import MODE_JPS
 from sim.simulation import Simulation, species_counts
 from tests.conftest import ROOT
 from tests.test_demo import STEP
@@ -154,6 +156,20 @@ def test_a_species_with_python_hooks_is_served_through_the_engine():
     assert sim.planner._kinds() is None
     _submitted, compiled = check_round(sim, 1, seed=11)
     assert not compiled
+
+
+def test_a_kind_that_jumps_is_served_in_the_one_call_round():
+    from tests.test_astar_species import JumpingFish
+
+    sim = island(300)
+    water = sim.species[2]
+    water.astar = JumpingFish(sim.world, terrain_costs=water.astar.terrain_costs)
+    sim.step(STEP)
+    workspaces._local.workspace = workspaces.Workspace()  # this thread's buffers start empty
+    assert sim.planner._kinds()[2][6] == MODE_JPS
+    assert workspaces.workspace().jump_parent.size >= water.astar.grid.cells  # JPS's own buffer is made
+    _submitted, compiled = check_round(sim, 1, seed=3)
+    assert compiled == [300]
 
 
 def test_kinds_whose_codes_differ_in_type_are_served_species_by_species():
