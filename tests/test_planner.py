@@ -176,7 +176,8 @@ def test_kinds_whose_codes_differ_in_type_are_served_species_by_species():
     sim = island(300)
     sim.step(STEP)
     grid = sim.species[1].astar.grid
-    grid._codes = grid._codes.astype(np.uint16)  # as the grid does itself past 255 costs
+    grid._codes = grid._codes.astype(np.uint16)  # as the grid does itself past 255 costs ...
+    sim.planner._kinds_for = None  # ... on a new revision of the world, which _kinds() would see
     assert sim.planner._kinds() is None  # one compiled call takes like tuples only
     _submitted, compiled = check_round(sim, 1, seed=5)
     assert not compiled
@@ -218,3 +219,20 @@ def test_arrivals_rest_for_a_time_in_their_species_range():
         share = np.array([r for sp, r in rests if sp == s])
         if share.size > 20:
             assert share.min() < 0.2 and share.max() > 0.8
+
+
+def test_the_kinds_are_built_again_when_what_they_are_built_from_changes():
+    sim = island(300)
+    sim.step(STEP)
+    planner_ = sim.planner
+    kinds = planner_._kinds()
+    assert planner_._kinds() is kinds  # nothing changed: kept
+    cow = sim.species[0]
+    cow.astar.max_nodes = 7  # a setting the engine reads at each search
+    assert planner_._kinds()[0][11] == 7
+    kinds = planner_._kinds()
+    sim.paint(5, 5, 2, 0)  # a new revision of the world: grids and regions follow it
+    assert planner_._kinds() is not kinds
+    sim.step(STEP)
+    capped = sim.agents.last_outcome[sim.agents.species == 0]
+    assert (capped == int(Outcome.CAPPED)).any()  # the new cap is what the cows searched with
