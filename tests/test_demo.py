@@ -14,6 +14,7 @@ import pytest
 
 from sim.agents import Outcome, State
 from sim.maps import parse_map
+from sim.planner import PARALLEL_ROUND
 from sim.terrain import Terrain as T
 from tests.conftest import ROOT
 from tests.helpers import step_allowed
@@ -592,3 +593,61 @@ def test_the_model_clock_takes_searches_that_start_within_the_budget():
     assert budget.charge(3.0, expanded, first=False)[:2] == (0, 3.0)  # nothing starts on a spent budget
     assert budget.charge(5.0, expanded, first=True)[:2] == (1, 6.0)  # but a frame serves at least one
     assert budget.charge(0.0, np.zeros(0, np.int64), first=True) == (0, 0.0, 0.0)
+
+
+def test_the_start_rehearsal_leaves_nothing_to_compile_for_a_big_crowd_or_the_search_views():
+    # The rehearsal at start-up must run every compiled function a frame can use: a crowd's first
+    # round (per species, on the worker threads) and a traced round (the search views) included,
+    # or a first run stalls for seconds in its first frames, compiling.
+    code = """
+import sys
+from pathlib import Path
+from numba.core.registry import CPUDispatcher
+from sim.config import load_config
+from sim.maps import load_map
+from sim.observe import SearchObserver
+from sim.view.app import App
+
+def overloads():
+    return {(m, n): len(d.overloads) for m, mod in list(sys.modules.items()) if m.startswith('sim')
+            for n, d in vars(mod).items() if isinstance(d, CPUDispatcher)}
+
+app = App(load_config('config.yaml'), load_map('maps/island.yaml'), maps_dir=Path('maps'), headless=True, clock='model',
+          counts={'cow': 1200, 'bird': 800, 'water': 400})
+before = overloads()
+planner = app.sim.planner
+planner.threads = 2
+rounds = []  # (requests, traced) of every round
+search = planner._search
+planner._search = lambda rows, trace: (rounds.append((rows.size, trace)), search(rows, trace))[1]
+for _ in range(8):  # long frames: many rests run out at once
+    app.frame(1.0)
+
+class Tracing(SearchObserver):
+    wants_trace = True
+    listening = True
+    batches = 0
+    def searched(self, batch):
+        Tracing.batches += 1
+
+app.sim.observer = Tracing()
+for _ in range(120):
+    app.frame(1 / 60)
+after = overloads()
+big = max(k for k, traced in rounds if not traced)
+print(Tracing.batches, big)
+print(sorted(k for k in after if after[k] != before.get(k, 0)))
+"""
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
+    assert r.returncode == 0, r.stderr
+    counts, compiled = r.stdout.strip().splitlines()[-2:]
+    traced, big = map(int, counts.split())
+    assert traced > 0 and big >= PARALLEL_ROUND  # both kinds of round really ran
+    assert compiled == "[]"
