@@ -5,8 +5,8 @@ An idle animal whose rest and cooldown are over picks a goal within its wander r
 search) and joins the queue. The queue is served oldest first, in rounds: the oldest
 requests are grouped by species and each group is served by one compiled function, from
 the region check through the engine's batch kernel (``search_many`` without the boundary
-checks) and smoothing to the answers in the round's arrays. A round on one thread is a
-single call from Python for all its species; a large one is split across the threads.
+checks) and smoothing to the answers in the round's arrays. A round is a single call from
+Python for all its species; a large one is cut into one such call per worker thread.
 The budget then takes the searches in queue order until it is spent and the
 rest wait, never dropped. A search that
 fails or hits ``max_nodes`` still gives a partial path: the animal walks to the
@@ -15,6 +15,7 @@ closest point it reached. Everything here works on arrays: no Python per animal.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -138,20 +139,29 @@ class Planner:
     def _search(self, rows: np.ndarray, want_trace: bool) -> Round:
         """Search the requests ``rows`` (per species, one compiled function each); results in ``rows`` order.
 
-        A round the threads would not share is one call from Python for every species
-        (:func:`_round`); a large round runs its species' parts at once on the worker threads
-        (the kernels release the GIL). An answer never depends on the thread that ran it.
+        A round is one call from Python into compiled code for all its species (:func:`_round`);
+        a large one is cut into one contiguous part per worker thread, each such a call (the
+        kernels release the GIL). Kinds with per-edge Python hooks, or whose arrays differ in
+        type, are served species by species (:func:`_job`). An answer never depends on the
+        thread that ran it.
         """
         a = self.agents
         t0 = time.perf_counter()
         k = rows.size
         species_of = a.species[rows]
         threads = self.threads or thread_count()
-        # A round the threads would not share (see below) runs as one compiled call when it can.
+        # A round the threads would not share: too small to pay for handing work over.
         serial = threads == 1 or (k < PARALLEL_ROUND and (k < MIN_SPLIT or np.bincount(species_of).max() < MIN_SPLIT))
-        kinds = self._kinds() if serial and not want_trace else None
+        kinds = self._kinds()
         if kinds is not None:
-            return self._search_at_once(rows, species_of, kinds, t0)
+            if serial:
+                parts = [_part(rows, species_of, a.cell, a.goal, kinds, want_trace)]
+            else:
+                bounds = np.linspace(0, k, threads + 1).astype(int)
+                jobs = [pool(threads).submit(_part, rows[lo:hi], species_of[lo:hi], a.cell, a.goal, kinds, want_trace)
+                        for lo, hi in itertools.pairwise(bounds) if hi > lo]  # fmt: skip
+                parts = [j.result() for j in jobs]
+            return self._joined(rows, species_of, parts, want_trace, t0)
         if k == 1:
             groups = [(int(species_of[0]), _ONE)]
         else:  # the rows of each species, in queue order
@@ -189,17 +199,33 @@ class Planner:
         return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
                      (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
-    def _search_at_once(self, rows: np.ndarray, species_of: np.ndarray, kinds: tuple, t0: float) -> Round:
-        """:meth:`_search` on this thread, every species' batch in one compiled call (:func:`_round`)."""
-        a = self.agents
-        ws = workspace()
-        ws.room_for(rows.size)
-        outcome, expanded, cost, paths, path_at, path_n, ms, ws.gen, ws.heap, ws.buckets, ws.hgen = _round(
-            rows, species_of, a.cell, a.goal, kinds, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.gen, ws.heap,
-            ws.buckets, ws.hgen, ws.stats, _OUTCOME_OF_STATUS,
-        )  # fmt: skip
-        species_ms = {s: t for s, t in enumerate(ms.tolist()) if t >= 0.0}
-        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, {}, species_ms,
+    def _joined(self, rows: np.ndarray, species_of: np.ndarray, parts: list[tuple], want_trace: bool,
+                t0: float) -> Round:  # fmt: skip
+        """The round from its parts' :func:`_round` answers (contiguous, in order): paths and
+        traces placed one after the other, each species' ms summed over the parts."""
+        species_ms: dict[int, float] = {}
+        for part in parts:
+            for s, t in enumerate(part[6].tolist()):
+                if t >= 0.0:
+                    species_ms[s] = species_ms.get(s, 0.0) + t
+        if len(parts) == 1:
+            outcome, expanded, cost, paths, path_at, path_n, _ms, cells, trace_at, trace_n = parts[0]
+        else:
+            counts = [p[0].size for p in parts]
+            path_base = np.cumsum([0] + [p[3].size for p in parts[:-1]])
+            trace_base = np.cumsum([0] + [p[7].size for p in parts[:-1]])
+            outcome, expanded, cost, paths, path_at, path_n, cells, trace_at, trace_n = (
+                np.concatenate([p[i] for p in parts]) for i in (0, 1, 2, 3, 4, 5, 7, 8, 9)
+            )
+            path_at += np.repeat(path_base, counts)
+            trace_at += np.repeat(trace_base, counts)
+        traces = {}
+        if want_trace:  # per species: (its searched positions in rows, their cells expanded, offsets)
+            searched = outcome != _OTHER_REGION
+            for s in species_ms:
+                pos = np.flatnonzero((species_of == s) & searched)
+                traces[s] = (pos, *_gather(cells, trace_at, trace_n, pos))
+        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
                      (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
     def _kinds(self) -> tuple | None:
@@ -296,6 +322,22 @@ def _gather(cells: np.ndarray, path_at: np.ndarray, path_n: np.ndarray, pos: np.
     return cells[idx], out_offsets
 
 
+def _part(rows: np.ndarray, species_of: np.ndarray, cell: np.ndarray, goal: np.ndarray, kinds: tuple,
+          want_trace: bool) -> tuple:  # fmt: skip
+    """Requests ``rows`` (of species ``species_of``) in one compiled call on this thread, with
+    its workspace made ready for every kind's grid. Returns :func:`_round`'s answers, without
+    the workspace's stamps (kept in the workspace)."""
+    ws = workspace()
+    for kind in kinds:  # (labels, codes, lut, moves, padded width, width, mode, ...)
+        ws.ensure(kind[1].size, jps=kind[6] == MODE_JPS)
+    ws.room_for(rows.size)
+    *answers, ws.gen, ws.heap, ws.buckets, ws.hgen = _round(
+        rows, species_of, cell, goal, kinds, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.gen, ws.heap, ws.buckets,
+        ws.hgen, ws.stats, _OUTCOME_OF_STATUS, want_trace,
+    )  # fmt: skip
+    return tuple(answers)
+
+
 def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray, goal: np.ndarray,
          want_trace: bool, out: tuple) -> tuple:  # fmt: skip
     """Species ``sp``'s requests at positions ``pos`` of ``rows``: searched (paths pulled
@@ -359,14 +401,15 @@ def _clock():
 
 @njit(cache=True)
 def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, gen, heap, buckets, hgen, stats,
-           outcome_of_status):  # fmt: skip
+           outcome_of_status, tracing):  # fmt: skip
     """A whole round on this thread in one compiled call: :func:`_species_round` for each
     species with requests in ``rows`` (``kinds[s]`` from :meth:`Planner._kinds`), in species
-    order, the rows of each in queue order, their paths joined end to end; what
-    :meth:`Planner._search` builds from its jobs, without the Python between the species'
-    calls (~100 µs a round at 20,000 animals, with the drawing's cold caches). Returns ``(outcome,
-    expanded, cost, paths, path_at, path_n, ms per species (-1: none asked), gen, heap,
-    buckets, hgen)``."""
+    order, the rows of each in queue order, their paths joined end to end, without Python
+    between the species' calls (~100 µs a round at 20,000 animals, with the drawing's cold
+    caches). With ``tracing``,
+    the cells each search expanded too: row ``j``'s are ``traces[trace_at[j]:][:trace_n[j]]``.
+    Returns ``(outcome, expanded, cost, paths, path_at, path_n, ms per species (-1: none
+    asked), traces, trace_at, trace_n, gen, heap, buckets, hgen)``."""
     k = rows.size
     n_species = len(kinds)
     outcome = np.full(k, _OTHER_REGION, np.int8)
@@ -385,18 +428,28 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
     for j in range(k):
         order[fill[species_of[j]]] = j
         fill[species_of[j]] += 1
-    paths = _NO_CELLS
+    trace_at = np.zeros(k, np.int64)
+    trace_n = np.zeros(k, np.int64)
+    # Not the global _NO_CELLS: numba types globals read-only, and _write_back would then need a
+    # second compiled version for these paths (~1 MB more code loaded).
+    paths = np.empty(0, np.int32)
+    traces = np.empty(0, np.int32)
     for s in range(n_species):
         if bounds[s + 1] == bounds[s]:
             continue
         t0 = _clock()
         labels, codes, lut, moves, padded_width, width, mode = kinds[s][:7]
         metric, g_mult, h_mult, unit, max_nodes, heuristic, straight = kinds[s][7:]
-        searched, gen, heap, buckets, hgen, mine, _trace, _trace_offsets = _species_round(
+        searched, gen, heap, buckets, hgen, mine, trace, trace_offsets = _species_round(
             order[bounds[s] : bounds[s + 1]], rows, cell, goal, labels, codes, lut, moves, padded_width, width,
             mode, metric, g_mult, h_mult, unit, max_nodes, heuristic, g, parent, jump_parent, mark, gen, heap,
-            buckets, hgen, stats, False, straight, outcome_of_status, outcome, expanded, cost, path_at, path_n,
+            buckets, hgen, stats, tracing, straight, outcome_of_status, outcome, expanded, cost, path_at, path_n,
         )  # fmt: skip
+        if tracing:
+            for i in range(searched.size):
+                trace_at[searched[i]] = traces.size + trace_offsets[i]
+                trace_n[searched[i]] = trace_offsets[i + 1] - trace_offsets[i]
+            traces = np.concatenate((traces, trace))
         if paths.size:  # this batch's paths start at 0 in its own array: after the previous ones
             for j in searched:
                 path_at[j] += paths.size
@@ -404,7 +457,7 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
         else:
             paths = mine
         ms[s] = (_clock() - t0) * 1000.0
-    return outcome, expanded, cost, paths, path_at, path_n, ms, gen, heap, buckets, hgen
+    return outcome, expanded, cost, paths, path_at, path_n, ms, traces, trace_at, trace_n, gen, heap, buckets, hgen
 
 
 @njit(cache=True)

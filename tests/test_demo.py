@@ -596,9 +596,9 @@ def test_the_model_clock_takes_searches_that_start_within_the_budget():
 
 
 def test_the_start_rehearsal_leaves_nothing_to_compile_for_a_big_crowd_or_the_search_views():
-    # The rehearsal at start-up must run every compiled function a frame can use: a crowd's first
-    # round (per species, on the worker threads) and a traced round (the search views) included,
-    # or a first run stalls for seconds in its first frames, compiling.
+    # The start-up rehearsal must load every compiled function a frame can use, a crowd's large
+    # rounds (cut across the worker threads) and traced rounds (the search views) included, or a
+    # first run stalls for seconds in its first frames, compiling (5.8 s once at 20,000 animals).
     code = """
 import sys
 from pathlib import Path

@@ -4,6 +4,7 @@ batch API, on one thread and split across threads."""
 
 from __future__ import annotations
 
+import itertools
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -28,9 +29,10 @@ def island(animals: int, **search) -> Simulation:
     return Simulation(config, load_map(ROOT / "maps" / "island.yaml"), counts=species_counts(config, animals))
 
 
-def expected_round(sim: Simulation, rows: np.ndarray) -> list[tuple[int, int, float, list[int]]]:
+def expected_round(sim: Simulation, rows: np.ndarray, traces: dict | None = None) -> list:
     """Per row: (outcome, expanded, cost or nan, path cells), from ``AStar.search_many`` and
-    ``PathGrid.smooth_many`` (for kinds that fly), one species at a time."""
+    ``PathGrid.smooth_many`` (for kinds that fly), one species at a time. Into ``traces``, per
+    species: (positions searched, the cells each expanded, as lists)."""
     a = sim.agents
     out: list = [None] * rows.size
     for sp in sim.species:
@@ -43,7 +45,10 @@ def expected_round(sim: Simulation, rows: np.ndarray) -> list[tuple[int, int, fl
             out[j] = (int(Outcome.OTHER_REGION), 0, np.nan, [])
         if not same.any():
             continue
-        result, _trace = sp.astar.search_many(cells[same], goals[same], threads=1)
+        result, (trace, trace_offsets) = sp.astar.search_many(cells[same], goals[same], threads=1, trace=True)
+        if traces is not None:
+            cut = trace_offsets.tolist()
+            traces[sp.index] = (mine[same].tolist(), [trace[i:j].tolist() for i, j in itertools.pairwise(cut)])
         paths, offsets = result.paths, result.offsets
         if sp.kind.straight_paths:
             paths, offsets = sp.grid.smooth_many(paths, offsets, diagonal=sp.astar.diagonal)
@@ -101,10 +106,12 @@ def counted_rounds():
         planner._round = real
 
 
-def check_round(sim: Simulation, threads: int, seed: int = 7, k: int | None = None) -> tuple[list, list]:
+def check_round(sim: Simulation, threads: int, seed: int = 7, k: int | None = None,
+                trace: bool = False) -> tuple[list, list]:  # fmt: skip
     """Every animal (or ``k`` of them) asks at once, for a random goal (many in other regions);
-    the round's answers must be the engine's. Returns the jobs handed to the worker threads
-    and the sizes of the rounds run as one compiled call."""
+    the round's answers (and with ``trace``, the cells each search expanded) must be the
+    engine's. Returns the jobs handed to the worker threads and the sizes of the rounds run as
+    one compiled call."""
     a = sim.agents
     rng = np.random.default_rng(seed)
     h, w = sim.world.terrain.shape
@@ -112,10 +119,18 @@ def check_round(sim: Simulation, threads: int, seed: int = 7, k: int | None = No
     rows = rng.permutation(a.n).astype(np.int64)[:k]  # queue order mixes the species
     sim.planner.threads = threads
     with counted_pool() as submitted, counted_rounds() as compiled:
-        rnd = sim.planner._search(rows, False)
+        rnd = sim.planner._search(rows, trace)
     present = {int(s) for s in a.species[rows]}
     assert set(rnd.species_ms) == present and all(ms >= 0.0 for ms in rnd.species_ms.values())
-    want = expected_round(sim, rows)
+    traces: dict = {}
+    want = expected_round(sim, rows, traces)
+    if trace:
+        assert set(rnd.trace) == present
+        for s, (pos, cells, offsets) in rnd.trace.items():
+            got_trace = (pos.tolist(), [cells[i:j].tolist() for i, j in itertools.pairwise(offsets.tolist())])
+            assert got_trace == traces[s], s
+    else:
+        assert rnd.trace == {}
     got = got_round(rnd)
     if rows.size >= 40:  # the check covers both
         assert {int(Outcome.FOUND), int(Outcome.OTHER_REGION)} <= {e[0] for e in want}
@@ -133,8 +148,18 @@ def test_a_round_answers_what_the_engine_answers(threads):
     submitted, compiled = check_round(sim, threads)
     if threads == 1:  # the whole round in one compiled call
         assert not submitted and compiled == [900]
-    else:  # 900 requests: the species' parts ran on the worker threads
-        assert len(submitted) >= len(sim.species) * 2 and not compiled
+    else:  # 900 requests: one contiguous part per worker thread, each one compiled call
+        assert submitted == [planner._part] * threads and compiled == [900 // threads] * threads
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_traced_round_records_what_the_engine_expands(threads):
+    # The search views ask for every expanded cell; the round gives them per species, as the engine does.
+    sim = island(900)
+    for _ in range(5):
+        sim.step(STEP)
+    submitted, compiled = check_round(sim, threads, seed=13, trace=True)
+    assert len(submitted) == (threads if threads > 1 else 0) and sum(compiled) == 900
 
 
 @pytest.mark.parametrize("k", [1, 2, 40])

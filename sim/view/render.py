@@ -15,7 +15,6 @@ from ..camera import Camera
 from ..config import Config
 from ..geometry import CellRect
 from ..mapdata import MapData, MapError
-from ..observe import SearchBatch, SearchObserver
 from ..simulation import Simulation
 from ..terrain import Terrain
 from .sprites import TILE_BITS, Pixels, SpriteBank, render_animals
@@ -261,22 +260,3 @@ def rehearse(config: Config, screen: pygame.Surface) -> None:
             sim.paint(cell % sim.world.width, cell // sim.world.width, 0, int(Terrain.ROCK))
         sim.step(0.5)
         view.draw_scene(surface, True)  # the first draws everything, the next only what changed
-    # Rounds that record their searches (the search views) and large rounds (the start of a big
-    # crowd) serve each species in a call of its own instead of one call for all: a traced round
-    # compiles that path too, or a 20,000-animal start stalls on it for seconds on a first run.
-    sim.observer = _Tracing()
-    for _ in range(16):
-        if sim.observer.heard:
-            break
-        sim.step(0.5)
-
-
-class _Tracing(SearchObserver):
-    """Asks for traces and notes that a batch came (for :func:`rehearse`)."""
-
-    wants_trace = True
-    listening = True
-    heard = False
-
-    def searched(self, batch: SearchBatch) -> None:
-        self.heard = True
