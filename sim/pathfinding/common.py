@@ -59,31 +59,41 @@ def _h_at(node, width, goal_x, goal_y, metric):
     return _metric(metric, abs(node - y * width - goal_x), abs(y - goal_y))
 
 
+# The kernels index their per-cell and heap arrays with unsigned integers (``np.uint64(i)``):
+# for a signed index numba adds a negative-index fix-up to every access (the array's length
+# loaded, a shift, a mask and an add), an unsigned one has none. Measured in one process,
+# alternating: 17-18 % off the demo's cows' and birds' searches (heap kernel, hot caches).
+U1, U2, U3 = np.uint64(1), np.uint64(2), np.uint64(3)
+
+
 @njit(cache=True, inline="always")
 def _sift_up(i, heap_key, heap_node):
-    key = heap_key[i]
-    node = heap_node[i]
+    key = heap_key[np.uint64(i)]
+    node = heap_node[np.uint64(i)]
     while i > 0:
         p = (i - 1) >> 2
-        if heap_key[p] <= key:
+        pu = np.uint64(p)
+        if heap_key[pu] <= key:
             break
-        heap_key[i] = heap_key[p]
-        heap_node[i] = heap_node[p]
+        iu = np.uint64(i)
+        heap_key[iu] = heap_key[pu]
+        heap_node[iu] = heap_node[pu]
         i = p
-    heap_key[i] = key
-    heap_node[i] = node
+    heap_key[np.uint64(i)] = key
+    heap_node[np.uint64(i)] = node
 
 
 @njit(cache=True, inline="always")
 def _sift_down(i, size, heap_key, heap_node):
-    key = heap_key[i]
-    node = heap_node[i]
+    key = heap_key[np.uint64(i)]
+    node = heap_node[np.uint64(i)]
     while True:
         c = 4 * i + 1
         if c + 3 < size:
             # The smallest of four children, as a tournament of pairs (the first on ties): a fixed
             # shape the compiler turns into conditional moves, ~5-8 % faster per search than a loop.
-            k0, k1, k2, k3 = heap_key[c], heap_key[c + 1], heap_key[c + 2], heap_key[c + 3]
+            cu = np.uint64(c)
+            k0, k1, k2, k3 = heap_key[cu], heap_key[cu + U1], heap_key[cu + U2], heap_key[cu + U3]
             a = c if k0 <= k1 else c + 1
             b = c + 2 if k2 <= k3 else c + 3
             ka = min(k0, k1)
@@ -92,9 +102,9 @@ def _sift_down(i, size, heap_key, heap_node):
             bk = min(ka, kb)
         elif c < size:  # the last, partial family
             best = c
-            bk = heap_key[c]
+            bk = heap_key[np.uint64(c)]
             for j in range(c + 1, size):
-                kj = heap_key[j]
+                kj = heap_key[np.uint64(j)]
                 if kj < bk:
                     best = j
                     bk = kj
@@ -102,8 +112,8 @@ def _sift_down(i, size, heap_key, heap_node):
             break
         if bk >= key:
             break
-        heap_key[i] = bk
-        heap_node[i] = heap_node[best]
+        heap_key[np.uint64(i)] = bk
+        heap_node[np.uint64(i)] = heap_node[np.uint64(best)]
         i = best
-    heap_key[i] = key
-    heap_node[i] = node
+    heap_key[np.uint64(i)] = key
+    heap_node[np.uint64(i)] = node

@@ -188,9 +188,10 @@ def astar_core(
                 heap_node[0] = heap_node[size]
                 _sift_down(0, size, heap_key, heap_node)
         hold_key = np.inf
-        if mark[u] == closed_mark:
+        ui = np.uint64(u)
+        if mark[ui] == closed_mark:
             continue  # a stale entry: u was pushed again with a better g and expanded already
-        mark[u] = closed_mark
+        mark[ui] = closed_mark
         expanded += 1
         uy = u // width
         ux = u - uy * width  # one division, not two
@@ -198,7 +199,7 @@ def astar_core(
             record[uy - 1, ux - 1] = expanded
         if trace_at + expanded <= trace.size:
             trace[trace_at + expanded - 1] = (uy - 1) * (width - 2) + ux - 1
-        gu = g[u]
+        gu = g[ui]
         if u == goal:
             status = STATUS_FOUND
             best = u
@@ -212,23 +213,24 @@ def astar_core(
             status = STATUS_HIT_LIMIT
             break
 
-        m = moves[u]
+        m = moves[ui]
         for j in range(_NBITS[m]):
-            k = _BITS[m, j]
+            k = np.uint64(_BITS[m, j])
             v = u + offsets[k]
-            mv = mark[v]
+            vi = np.uint64(v)  # unsigned indices: no negative-index fix-up per access (common.py)
+            mv = mark[vi]
             if mv == closed_mark:
                 continue
-            ng = gu + STEP_LENGTH[k] * lut[codes[v]]
+            ng = gu + STEP_LENGTH[k] * lut[codes[vi]]
             if mv == open_mark:
-                if ng >= g[v]:
+                if ng >= g[vi]:
                     continue
             else:
-                mark[v] = open_mark
+                mark[vi] = open_mark
                 if recording:
                     record[uy + DY[k] - 1, ux + DX[k] - 1] = -1
-            g[v] = ng
-            parent[v] = k
+            g[vi] = ng
+            parent[vi] = k
             hv = _metric(metric, abs(ux + DX[k] - goal_x), abs(uy + DY[k] - goal_y))
             key = g_mult * ng + h_mult * hv
             if key < hold_key:  # the best successor so far is held; the one it replaces goes on the heap
