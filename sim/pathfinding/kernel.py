@@ -494,6 +494,7 @@ _P_STEP = np.array((1, 1, 1, 1, 0, 0, 0, 0), dtype=np.int64)  # straight steps a
 _Q_STEP = np.array((0, 0, 0, 0, 1, 1, 1, 1), dtype=np.int64)  # diagonal steps add 1 to q
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15: Fibonacci hashing
 _LOW = np.int64(0xFFFFFFFF)
+_U1 = np.uint64(1)
 _SPARSE = 8  # the hash is rebuilt when the buckets since the last rebuild reach 1/8 of its slots
 #: The bucket queue's hash slots in a new workspace (see above).
 BUCKET_SLOTS = 1 << 15
@@ -558,6 +559,7 @@ def bucket_core(
     enode, enext = entries[0], entries[1]
     slots = ht_key.size
     hmask = slots - 1
+    umask = np.uint64(hmask)
     hshift = np.int64(64 - int(np.log2(slots)))
     cap = kh_key.size
     nbuckets = 0  # buckets in use (ids 0 .. nbuckets-1)
@@ -590,9 +592,9 @@ def bucket_core(
     while True:
         # ---- push v with priority fp + fq*√2 (on the first pass: the start)
         key64 = (fp << 32) | fq
-        h = ((key64 * _HASH_MUL) >> hshift) & hmask
+        h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)
         while ht_gen[h] == hgen and ht_key[h] != key64:
-            h = (h + 1) & hmask
+            h = (h + _U1) & umask
         if ht_gen[h] != hgen:  # a priority not seen (since the last rebuild): a new bucket
             if _SPARSE * (nbuckets + 1) > slots:
                 hgen += 1
@@ -600,21 +602,21 @@ def bucket_core(
                 nbuckets = ksize
                 if _SPARSE * (nbuckets + 1) > slots:
                     return _HEAP_FULL, expanded, best, hgen
-                h = ((key64 * _HASH_MUL) >> hshift) & hmask
+                h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)
                 while ht_gen[h] == hgen:
-                    h = (h + 1) & hmask
+                    h = (h + _U1) & umask
             ht_gen[h] = hgen
             ht_key[h] = key64
             ht_b[h] = nbuckets
             bkey[nbuckets] = key64
             bhead[nbuckets] = -1
             nbuckets += 1
-        b = ht_b[h]
+        b = np.uint64(ht_b[h])
         if free != -1:
-            e = free
-            free = enext[e]
+            e = np.uint64(free)
+            free = np.int64(enext[e])
         elif top < enode.size:
-            e = top
+            e = np.uint64(top)
             top += 1
         else:
             return _ENTRIES_FULL, expanded, best, hgen
@@ -633,24 +635,25 @@ def bucket_core(
         while True:
             pushing = False
             while u != -1 and j < n_moves:
-                k = _BITS[m, j]
+                k = np.uint64(_BITS[m, j])
                 j += 1
                 v = u + offsets[k]
-                mv = mark[v]
+                vi = np.uint64(v)
+                mv = mark[vi]
                 if mv == closed_mark:
                     continue
                 vp = up + _P_STEP[k]
                 vq = uq + _Q_STEP[k]
                 if mv == open_mark:
-                    old = gi[v]
+                    old = gi[vi]
                     if vp + vq * SQRT2 >= (old >> 32) + (old & _LOW) * SQRT2:
                         continue
                 else:
-                    mark[v] = open_mark
+                    mark[vi] = open_mark
                     if recording:
                         record[uy + DY[k] - 1, ux + DX[k] - 1] = -1
-                gi[v] = (vp << 32) | vq
-                parent[v] = k
+                gi[vi] = (vp << 32) | vq
+                parent[vi] = k
                 hp, hq = _h_pair(heuristic, abs(ux + DX[k] - goal_x), abs(uy + DY[k] - goal_y))
                 fp = vp + hp
                 fq = vq + hq
@@ -661,21 +664,22 @@ def bucket_core(
             # pop: the newest cell of the lowest bucket
             if ksize == 0:
                 return STATUS_UNREACHABLE, expanded, best, hgen
-            b = kh_b[0]
-            e = bhead[b]
+            b = np.uint64(kh_b[0])
+            e = np.uint64(bhead[b])
             bhead[b] = enext[e]
             w = enode[e]
             enext[e] = free
-            free = e
+            free = np.int64(e)
             if bhead[b] == -1:
                 ksize -= 1
                 if ksize > 0:
                     kh_key[0] = kh_key[ksize]
                     kh_b[0] = kh_b[ksize]
                     _sift_down(0, ksize, kh_key, kh_b)
-            if mark[w] == closed_mark:
+            wi = np.uint64(w)
+            if mark[wi] == closed_mark:
                 continue  # a stale entry: it was pushed again with a better g and expanded already
-            mark[w] = closed_mark
+            mark[wi] = closed_mark
             expanded += 1
             uy = w // width
             ux = w - uy * width
@@ -685,7 +689,7 @@ def bucket_core(
                 trace[trace_at + expanded - 1] = (uy - 1) * (width - 2) + ux - 1
             if w == goal:
                 return STATUS_FOUND, expanded, w, hgen
-            g0 = gi[w]
+            g0 = gi[wi]
             up = g0 >> 32
             uq = g0 & _LOW
             hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
@@ -697,7 +701,7 @@ def bucket_core(
             if expanded >= max_nodes:
                 return STATUS_HIT_LIMIT, expanded, best, hgen
             u = w
-            m = moves[u]
+            m = moves[wi]
             n_moves = _NBITS[m]
             j = 0
 
