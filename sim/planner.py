@@ -162,6 +162,14 @@ class Planner:
                         for lo, hi in itertools.pairwise(bounds) if hi > lo]  # fmt: skip
                 parts = [j.result() for j in jobs]
             return self._joined(rows, species_of, parts, want_trace, t0)
+        return self._search_by_species(rows, species_of, threads, want_trace, t0)
+
+    def _search_by_species(self, rows: np.ndarray, species_of: np.ndarray, threads: int, want_trace: bool,
+                           t0: float) -> Round:  # fmt: skip
+        """:meth:`_search` for kinds the one call cannot take: a job per species (:func:`_job`),
+        a large species' batch cut into pieces for the threads."""
+        a = self.agents
+        k = rows.size
         if k == 1:
             groups = [(int(species_of[0]), _ONE)]
         else:  # the rows of each species, in queue order
