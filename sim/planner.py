@@ -414,10 +414,10 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
     species with requests in ``rows`` (``kinds[s]`` from :meth:`Planner._kinds`), in species
     order, the rows of each in queue order, their paths joined end to end, without Python
     between the species' calls (~100 µs a round at 20,000 animals, with the drawing's cold
-    caches). With ``tracing``,
-    the cells each search expanded too: row ``j``'s are ``traces[trace_at[j]:][:trace_n[j]]``.
-    Returns ``(outcome, expanded, cost, paths, path_at, path_n, ms per species (-1: none
-    asked), traces, trace_at, trace_n, gen, heap, buckets, hgen)``."""
+    caches). With ``tracing``, the cells each search expanded too: row ``j``'s are
+    ``traces[trace_at[j] : trace_at[j] + trace_n[j]]``. Returns ``(outcome, expanded, cost,
+    paths, path_at, path_n, ms per species (-1: none asked), traces, trace_at, trace_n, gen,
+    heap, buckets, hgen)``."""
     k = rows.size
     n_species = len(kinds)
     outcome = np.full(k, _OTHER_REGION, np.int8)

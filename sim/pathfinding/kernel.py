@@ -592,7 +592,7 @@ def bucket_core(
     while True:
         # ---- push v with priority fp + fq*√2 (on the first pass: the start)
         key64 = (fp << 32) | fq
-        h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)
+        h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)  # unsigned indices: see common.py
         while ht_gen[h] == hgen and ht_key[h] != key64:
             h = (h + _U1) & umask
         if ht_gen[h] != hgen:  # a priority not seen (since the last rebuild): a new bucket
