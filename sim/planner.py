@@ -30,7 +30,7 @@ from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from .pathfinding.batch import MIN_SPLIT
 from .pathfinding.field import smooth_all
 from .pathfinding.kernel import MODE_JPS, search_batch
-from .pathfinding.workspace import Workspace, pool, thread_count, workspace
+from .pathfinding.workspace import pool, thread_count, workspace
 from .scheduler import SearchBudget, SearchQueue
 from .stats import FrameStats
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 ROUND_MAX = 4096  # requests looked at per round at most
 ROUND_MIN = 8
-PARALLEL_ROUND = 128  # from this many requests a round runs its species' batches at once on the threads
+PARALLEL_ROUND = 128  # from this many requests (or MIN_SPLIT of one species) a round is cut across the threads
 _ONE = np.zeros(1, dtype=np.int64)
 _OTHER_REGION = int(Outcome.OTHER_REGION)
 _FOUND = int(Outcome.FOUND)
@@ -238,22 +238,21 @@ class Planner:
 
     def _kinds(self) -> tuple | None:
         """Per species, what :func:`_round` needs to run its batch: ``(labels, codes, lut,
-        moves, padded width, width, *kernel parameters, straight)``, with the workspace made
-        ready for every grid. None when a kind has per-edge Python hooks, or when the kinds'
-        grids' codes or regions' labels differ in type (one compiled call takes the kinds as one
-        tuple of like tuples; the other arrays' types are fixed).
+        moves, padded width, width, *kernel parameters, straight)``. None when a kind has
+        per-edge Python hooks, or when the kinds' grids' codes or regions' labels differ in
+        type (one compiled call takes the kinds as one tuple of like tuples; the other arrays'
+        types are fixed). The thread that runs them makes its workspace ready (:func:`_part`).
 
         Building it costs ~30 µs a round with cold caches (a fifth of a 500-animal round), so
-        it is kept while nothing it is built from changes: the thread's workspace, each
-        species, its engine and the settings the engine reads, and the world's revision
-        (painting: the grids and the regions follow it)."""
-        ws = workspace()
-        key = (id(ws), *(self._kind_key(sp) for sp in self.species))
+        it is kept while nothing it is built from changes: each species, its engine and the
+        settings the engine reads, and the world's revision (painting: the grids and the
+        regions follow it)."""
+        key = tuple(self._kind_key(sp) for sp in self.species)
         if self._kinds_for is not None and self._kinds_for[0] == key:
             return self._kinds_for[1]
-        kinds = self._build_kinds(ws)
+        kinds = self._build_kinds()
         # The objects are kept with their ids, so no new object can take an id of the key.
-        self._kinds_for = (key, kinds, [ws, *self.species, *(sp.astar for sp in self.species)])
+        self._kinds_for = (key, kinds, [*self.species, *(sp.astar for sp in self.species)])
         return kinds
 
     @staticmethod
@@ -264,8 +263,8 @@ class Planner:
         return (id(sp), id(sp.kind), id(astar), id(astar.world), astar.world.revision, id(sp.world),
                 sp.world.revision, astar.diagonal, astar.heuristic_name, astar.max_nodes, astar.use_jps)  # fmt: skip
 
-    def _build_kinds(self, ws: Workspace) -> tuple | None:
-        """:meth:`_kinds`, built afresh (the workspace made ready for every grid)."""
+    def _build_kinds(self) -> tuple | None:
+        """:meth:`_kinds`, built afresh."""
         kinds = []
         for sp in self.species:
             astar = sp.astar
@@ -276,7 +275,6 @@ class Planner:
             if kinds and (codes.dtype != kinds[0][1].dtype or labels.dtype != kinds[0][0].dtype):
                 return None
             mode, metric, g_mult, h_mult, unit, max_nodes, heuristic = params
-            ws.ensure(grid.cells, jps=mode == MODE_JPS)
             kinds.append((labels, codes, lut, moves, padded_width, grid.width, int(mode), int(metric),
                           float(g_mult), float(h_mult), float(unit), int(max_nodes), int(heuristic),
                           bool(sp.kind.straight_paths)))  # fmt: skip

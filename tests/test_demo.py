@@ -494,7 +494,7 @@ def test_the_wall_clock_budget_charges_what_searches_really_take(make_app, monke
 
         return slow
 
-    monkeypatch.setattr(planner, "_job", slowed(planner._job))  # a species' part of a round on the threads
+    monkeypatch.setattr(planner, "_job", slowed(planner._job))  # a species served on its own (Python hooks)
     monkeypatch.setattr(planner, "_round", slowed(planner._round))  # a whole round in one call
     rounds = []
     search = planner.Planner._search
