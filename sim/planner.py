@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 
 from .agents import Agents, Outcome, State, heading_of
 from .observe import SearchBatch, SearchObserver
@@ -31,6 +31,7 @@ from .pathfinding.batch import MIN_SPLIT
 from .pathfinding.field import smooth_all
 from .pathfinding.kernel import MODE_JPS, search_batch
 from .pathfinding.workspace import pool, thread_count, workspace
+from .platform import monotonic_s
 from .scheduler import SearchBudget, SearchQueue
 from .stats import FrameStats
 
@@ -398,14 +399,6 @@ def _species_round(
 
 
 @njit(cache=True)
-def _clock():
-    """``time.perf_counter()`` from compiled code, in seconds (~0.4 µs a call)."""
-    with objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
-@njit(cache=True)
 def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, gen, heap, buckets, hgen, stats,
            outcome_of_status, tracing):  # fmt: skip
     """A whole round on this thread in one compiled call: :func:`_species_round` for each
@@ -443,7 +436,7 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
     for s in range(n_species):
         if bounds[s + 1] == bounds[s]:
             continue
-        t0 = _clock()
+        t0 = monotonic_s()
         labels, codes, lut, moves, padded_width, width, mode = kinds[s][:7]
         metric, g_mult, h_mult, unit, max_nodes, heuristic, straight = kinds[s][7:]
         searched, gen, heap, buckets, hgen, mine, trace, trace_offsets = _species_round(
@@ -462,7 +455,7 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
             paths = np.concatenate((paths, mine))
         else:
             paths = mine
-        ms[s] = (_clock() - t0) * 1000.0
+        ms[s] = (monotonic_s() - t0) * 1000.0
     return outcome, expanded, cost, paths, path_at, path_n, ms, traces, trace_at, trace_n, gen, heap, buckets, hgen
 
 

@@ -5,6 +5,7 @@ batch API, on one thread and split across threads."""
 from __future__ import annotations
 
 import itertools
+import time
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -18,6 +19,7 @@ from sim.maps import load_map
 from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from sim.pathfinding import workspace as workspaces
 from sim.pathfinding.kernel import MODE_JPS
+from sim.platform import monotonic_s
 from sim.simulation import Simulation, species_counts
 from tests.conftest import ROOT
 from tests.test_demo import STEP
@@ -122,6 +124,8 @@ def check_round(sim: Simulation, threads: int, seed: int = 7, k: int | None = No
         rnd = sim.planner._search(rows, trace)
     present = {int(s) for s in a.species[rows]}
     assert set(rnd.species_ms) == present and all(ms >= 0.0 for ms in rnd.species_ms.values())
+    # Measured inside the compiled call(s), in ms: within the round's wall time (per thread).
+    assert sum(rnd.species_ms.values()) <= rnd.ms * max(1, len(submitted))
     traces: dict = {}
     want = expected_round(sim, rows, traces)
     if trace:
@@ -150,6 +154,14 @@ def test_a_round_answers_what_the_engine_answers(threads):
         assert not submitted and compiled == [900]
     else:  # 900 requests: one contiguous part per worker thread, each one compiled call
         assert submitted == [planner._part] * threads and compiled == [900 // threads] * threads
+
+
+def test_the_compiled_clock_reads_seconds_and_goes_forward():
+    # The rounds time each species with it, inside compiled code and without the GIL.
+    t0, p0 = monotonic_s(), time.perf_counter()
+    time.sleep(0.05)
+    t1, p1 = monotonic_s(), time.perf_counter()
+    assert t1 - t0 >= 0.05 and 0.5 < (t1 - t0) / (p1 - p0) < 2.0  # seconds, as Python's clock
 
 
 @pytest.mark.parametrize("threads", [1, 2])
