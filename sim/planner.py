@@ -30,7 +30,7 @@ from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from .pathfinding.batch import MIN_SPLIT
 from .pathfinding.field import smooth_all
 from .pathfinding.kernel import MODE_JPS, search_batch
-from .pathfinding.workspace import pool, thread_count, workspace
+from .pathfinding.workspace import pool, run_split, thread_count, workspace
 from .platform import monotonic_s
 from .scheduler import SearchBudget, SearchQueue
 from .stats import FrameStats
@@ -159,9 +159,8 @@ class Planner:
                 parts = [_part(rows, species_of, a.cell, a.goal, kinds, want_trace)]
             else:
                 bounds = np.linspace(0, k, threads + 1).astype(int)
-                jobs = [pool(threads).submit(_part, rows[lo:hi], species_of[lo:hi], a.cell, a.goal, kinds, want_trace)
-                        for lo, hi in itertools.pairwise(bounds) if hi > lo]  # fmt: skip
-                parts = [j.result() for j in jobs]
+                parts = run_split(_part, [(rows[lo:hi], species_of[lo:hi], a.cell, a.goal, kinds, want_trace)
+                                          for lo, hi in itertools.pairwise(bounds) if hi > lo], threads)  # fmt: skip
             return self._joined(rows, species_of, parts, want_trace, t0)
         return self._search_by_species(rows, species_of, threads, want_trace, t0)
 
@@ -398,7 +397,7 @@ def _species_round(
     return searched, gen, heap, buckets, hgen, paths, trace[: trace_offsets[-1]], trace_offsets
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, gen, heap, buckets, hgen, stats,
            outcome_of_status, tracing):  # fmt: skip
     """A whole round on this thread in one compiled call: :func:`_species_round` for each

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernel as _k
-from .workspace import pool, workspace
+from .workspace import run_split, workspace
 
 #: Below this many queries a batch stays in one thread (handing work over costs ~50 µs).
 MIN_SPLIT = 64
@@ -126,12 +126,9 @@ def run_batch(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: t
 
 def _parallel(grid_args, starts, goals, params, trace, cells, threads) -> list[Part]:
     bounds = np.linspace(0, starts.size, threads + 1).astype(int)
-    jobs = [
-        pool(threads).submit(run_part, grid_args, starts[a:b], goals[a:b], params, -1, trace, cells)
-        for a, b in itertools.pairwise(bounds)
-        if b > a
-    ]
-    return [j.result() for j in jobs]
+    parts = [(grid_args, starts[a:b], goals[a:b], params, -1, trace, cells)
+             for a, b in itertools.pairwise(bounds) if b > a]  # fmt: skip
+    return run_split(run_part, parts, threads)
 
 
 def _merge(parts: list[Part]) -> Part:

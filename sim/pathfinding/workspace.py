@@ -15,11 +15,15 @@ from __future__ import annotations
 import mmap
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import numpy as np
 
 from .kernel import BUCKET_SLOTS, MAX_GEN
+
+T = TypeVar("T")
 
 
 class Workspace:
@@ -163,3 +167,12 @@ def pool(n: int) -> ThreadPoolExecutor:
         _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="astar")
         _pool_size = n
     return _pool
+
+
+def run_split(fn: Callable[..., T], parts: list[tuple], threads: int) -> list[T]:
+    """``fn(*part)`` for every part, answers in order: all but the last on :func:`pool`'s
+    ``threads`` workers, the last on this thread, which would otherwise only wait (handing
+    it over as well costs one more wake-up, tens of µs on a busy machine)."""
+    jobs = [pool(threads).submit(fn, *part) for part in parts[:-1]]
+    last = [fn(*parts[-1])] if parts else []
+    return [*(job.result() for job in jobs), *last]
