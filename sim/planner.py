@@ -30,7 +30,7 @@ from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from .pathfinding.batch import MIN_SPLIT
 from .pathfinding.field import smooth_all
 from .pathfinding.kernel import MODE_JPS, search_batch
-from .pathfinding.workspace import pool, run_split, thread_count, workspace
+from .pathfinding.workspace import run_split, thread_count, workspace
 from .platform import monotonic_s
 from .scheduler import SearchBudget, SearchQueue
 from .stats import FrameStats
@@ -190,7 +190,7 @@ class Planner:
         )
         common = (rows, a.cell, a.goal, want_trace, out)
         if threads > 1 and len(jobs) > 1 and (k >= PARALLEL_ROUND or len(jobs) > len(groups)):
-            done = [f.result() for f in [pool(threads).submit(_job, sp, pos, *common) for sp, pos in jobs]]
+            done = run_split(_job, [(sp, pos, *common) for sp, pos in jobs], threads)
         else:
             done = [_job(sp, pos, *common) for sp, pos in jobs]
         outcome, expanded, cost, path_at, path_n = out

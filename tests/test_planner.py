@@ -73,8 +73,7 @@ def got_round(rnd) -> list[tuple[int, int, float, list[int]]]:
 
 @contextmanager
 def counted_pool():
-    """The worker pool (the planner's and the engine's), counting the jobs handed to it (a
-    list, filled while in use)."""
+    """The worker pool, counting the jobs handed to it (a list, filled while in use)."""
     submitted: list = []
     real_pool = workspaces.pool
 
@@ -86,11 +85,11 @@ def counted_pool():
             submitted.append(args[0])
             return self.ex.submit(*args)
 
-    planner.pool = workspaces.pool = Counting
+    workspaces.pool = Counting
     try:
         yield submitted
     finally:
-        planner.pool = workspaces.pool = real_pool
+        workspaces.pool = real_pool
 
 
 @contextmanager
@@ -211,15 +210,16 @@ def test_a_kind_that_jumps_is_served_in_the_one_call_round():
     assert workspaces.workspace().jump_parent.size >= water.astar.grid.cells  # JPS's own buffer was made
 
 
-def test_kinds_whose_codes_differ_in_type_are_served_species_by_species():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_kinds_whose_codes_differ_in_type_are_served_species_by_species(threads):
     sim = island(300)
     sim.step(STEP)
     grid = sim.species[1].astar.grid
     grid._codes = grid._codes.astype(np.uint16)  # as the grid does itself past 255 costs ...
     sim.planner._kinds_for = None  # ... on a new revision of the world, which _kinds() would see
     assert sim.planner._kinds() is None  # one compiled call takes like tuples only
-    _submitted, compiled = check_round(sim, 1, seed=5)
-    assert not compiled
+    submitted, compiled = check_round(sim, threads, seed=5)
+    assert not compiled and set(submitted) == ({planner._job} if threads > 1 else set())
 
 
 def test_a_round_lets_go_of_the_gil_while_it_searches():
