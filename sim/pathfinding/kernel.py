@@ -481,9 +481,13 @@ def jps_core(
 #
 # The hash table keeps the priorities seen since it was last rebuilt (emptied buckets too),
 # and is rebuilt from the live ones once those reach 1/8 of its slots: kept that sparse,
-# a probe rarely looks at more than one slot. 32,768 slots (1.5 MB with the buckets'
-# tables) measured fastest on the Moving AI maps: 4,096 at half load took 19 % longer in
-# all, and much larger tables miss the cache on short searches.
+# a probe rarely looks at more than one slot (4,096 slots at half load took 19 % longer on
+# the Moving AI maps). It starts at 1,024 slots (48 KB with the buckets' tables) and
+# doubles when the live buckets alone fill half of that eighth, so a workspace's table
+# fits the longest searches it has run: short searches, whose few priorities land in
+# random slots, stay in a table the size of the L2 cache's corner instead of 1.5 MB
+# of cold lines (the demo's water creatures' searches: ~20 % faster with the caches the
+# drawing leaves cold), and long ones grow it once.
 #
 # Memory (per workspace): the hash and the buckets' rows have ``slots`` entries, the key
 # heap ``slots / 2`` (bucket ids stay below ``slots / 8``); the cell stacks share an entry
@@ -497,7 +501,7 @@ _LOW = np.int64(0xFFFFFFFF)
 _U1 = np.uint64(1)
 _SPARSE = 8  # the hash is rebuilt when the buckets since the last rebuild reach 1/8 of its slots
 #: The bucket queue's hash slots in a new workspace (see above).
-BUCKET_SLOTS = 1 << 15
+BUCKET_SLOTS = 1 << 10
 
 # Rows of the int32 table ``q32`` and the int64 table ``q64`` (one column per slot).
 _KH_B, _BHEAD, _HT_B, _HT_GEN, _SCRATCH = 0, 1, 2, 3, 4  # key heap bucket ids, bucket stacks, hash
@@ -600,8 +604,8 @@ def bucket_core(
                 hgen += 1
                 _rebuild(ksize, kh_key, q32, q64, hgen, hshift, hmask)
                 nbuckets = ksize
-                if _SPARSE * (nbuckets + 1) > slots:
-                    return _HEAP_FULL, expanded, best, hgen
+                if 2 * _SPARSE * (nbuckets + 1) > slots:  # live buckets fill half of it: grow, or
+                    return _HEAP_FULL, expanded, best, hgen  # rebuilds would come ever sooner
                 h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)
                 while ht_gen[h] == hgen:
                     h = (h + _U1) & umask
