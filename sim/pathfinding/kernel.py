@@ -485,7 +485,7 @@ def jps_core(
 # the Moving AI maps). It starts at 1,024 slots (48 KB with the buckets' tables) and
 # doubles when the live buckets alone fill half of that eighth, so a workspace's table
 # fits the longest searches it has run: short searches, whose few priorities land in
-# random slots, stay in a table the size of the L2 cache's corner instead of 1.5 MB
+# random slots, stay in a table small enough to sit in the L2 cache instead of 1.5 MB
 # of cold lines (the demo's water creatures' searches: ~20 % faster with the caches the
 # drawing leaves cold), and long ones grow it once.
 #
@@ -604,8 +604,10 @@ def bucket_core(
                 hgen += 1
                 _rebuild(ksize, kh_key, q32, q64, hgen, hshift, hmask)
                 nbuckets = ksize
-                if 2 * _SPARSE * (nbuckets + 1) > slots:  # live buckets fill half of it: grow, or
-                    return _HEAP_FULL, expanded, best, hgen  # rebuilds would come ever sooner
+                # Live buckets alone at 1/16 of the slots: grow (doubled by the caller),
+                # or the rebuilds would come ever sooner.
+                if 2 * _SPARSE * (nbuckets + 1) > slots:
+                    return _HEAP_FULL, expanded, best, hgen
                 h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)
                 while ht_gen[h] == hgen:
                     h = (h + _U1) & umask
