@@ -171,8 +171,9 @@ def pool(n: int) -> ThreadPoolExecutor:
 
 def run_split(fn: Callable[..., T], parts: list[tuple], threads: int) -> list[T]:
     """``fn(*part)`` for every part, answers in order: all but the last on :func:`pool`'s
-    ``threads`` workers, the last on this thread, which would otherwise only wait (handing
-    it over as well costs one more wake-up, tens of µs on a busy machine)."""
-    jobs = [pool(threads).submit(fn, *part) for part in parts[:-1]]
+    ``threads - 1`` workers, the last on this thread, which would otherwise only wait (handing
+    it over as well costs one more wake-up, tens of µs on a busy machine). At most
+    ``threads`` parts run at once, this thread included."""
+    jobs = [pool(max(1, threads - 1)).submit(fn, *part) for part in parts[:-1]]
     last = [fn(*parts[-1])] if parts else []
     return [*(job.result() for job in jobs), *last]
