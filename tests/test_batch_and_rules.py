@@ -227,3 +227,28 @@ def test_incremental_regions_equal_a_fresh_labelling(case, rule, seed):
         for label in np.unique(regions.labels[regions.labels > 0]):
             assert regions.sizes[label] == (regions.labels == label).sum()
     assert DIAGONAL_RULES[rule] >= 0
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_run_split_runs_at_most_threads_parts_at_once_and_answers_in_order(threads):
+    # The calling thread runs a part too: the pool must have one worker fewer, or a round
+    # cut into more parts than threads runs on one thread more than asked for.
+    import threading
+    import time
+
+    from sim.pathfinding.workspace import run_split
+
+    lock = threading.Lock()
+    running, most = [0], [0]
+
+    def part(i: int) -> int:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.1)  # long enough for every part that may run at once to overlap
+        with lock:
+            running[0] -= 1
+        return i * i
+
+    assert run_split(part, [(i,) for i in range(6)], threads) == [i * i for i in range(6)]
+    assert most[0] == threads

@@ -174,6 +174,8 @@ def run_split(fn: Callable[..., T], parts: list[tuple], threads: int) -> list[T]
     ``threads - 1`` workers, the last on this thread, which would otherwise only wait (handing
     it over as well costs one more wake-up, tens of µs on a busy machine). At most
     ``threads`` parts run at once, this thread included."""
-    jobs = [pool(max(1, threads - 1)).submit(fn, *part) for part in parts[:-1]]
+    if threads <= 1:
+        return [fn(*part) for part in parts]
+    jobs = [pool(threads - 1).submit(fn, *part) for part in parts[:-1]]
     last = [fn(*parts[-1])] if parts else []
     return [*(job.result() for job in jobs), *last]
