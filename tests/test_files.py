@@ -136,6 +136,23 @@ def test_shipped_config_and_defaults_agree():
         parse_config({"species": {"bird": {"idle_s": [3, 1]}}})
 
 
+def test_shipped_config_names_every_setting():
+    # config.yaml is where a user learns the settings: each key of the config's sections
+    # (and of every species) must be written there, not only known to the code.
+    from dataclasses import fields
+
+    from sim.config import Config, SearchConfig, SpeciesConfig, WindowConfig
+
+    shipped = yaml.safe_load((ROOT / "config.yaml").read_text())
+    sections = {"window": WindowConfig, "search": SearchConfig}
+    missing = [f.name for f in fields(Config) if f.name != "source" and f.name not in shipped]
+    for name, cls in sections.items():
+        missing += [f"{name}.{f.name}" for f in fields(cls) if f.name not in shipped[name]]
+    for key, spec in shipped["species"].items():
+        missing += [f"species.{key}.{f.name}" for f in fields(SpeciesConfig) if f.name not in spec]
+    assert missing == []
+
+
 def test_config_path_option_is_used(tmp_path, capsys):
     p = write(tmp_path, "c.yaml", "species:\n  cow: {count: 3}\n  bird: {count: 2}\n  water: {count: 1}\n")
     assert main(["--headless", "--frames", "2", "--config", str(p), "--map", "island"]) == 0
