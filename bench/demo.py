@@ -142,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"paint {p['size']}x{p['size']}, {p['agents']} animals: paint + frame ms p50/p95/max "
             f"{p['paint_frame_ms_p50']:.2f}/{p['paint_frame_ms_p95']:.2f}/{p['paint_frame_ms_max']:.2f}, "
-            f"peak rss {p['peak_rss_mb'] or 0:.0f} MB  {'; '.join(bars)}"
+            f"peak rss {p['peak_rss_mb'] or 0:.0f} MB"
+            + (f" (end: {p['rss_anon_mb']:.0f} anon + {p['rss_file_mb']:.0f} file)" if p.get("rss_anon_mb") else "")
+            + f"  {'; '.join(bars)}"
         )
     if "herd" in wanted:
         h = herd()

@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from sim.config import load_config
     from sim.maps import load_map
-    from sim.platform import peak_rss_mb
+    from sim.platform import peak_rss_mb, resident_split_mb
     from sim.simulation import species_counts
     from sim.view.app import App
 
@@ -75,10 +75,17 @@ def main(argv: list[str] | None = None) -> int:
         "peak_rss_mb": peak_rss_mb(),
         "replans": sim.totals["replans"],
     }
+    split = resident_split_mb()
+    # What is resident at the end, by kind: anonymous memory is the program's own; file-backed
+    # pages (the libraries' code) vary with the page cache (once 336 MB at the peak here, 291
+    # after the cache was dropped, the same code and run: 45 MB more of LLVM's code mapped in).
+    result["rss_anon_mb"], result["rss_file_mb"] = split if split else (None, None)
     print(
         f"{args.size}x{args.size}, {sim.agents.n} animals: paint + frame ms p50 {result['paint_frame_ms_p50']:.2f}, "
         f"p95 {result['paint_frame_ms_p95']:.2f}, max {result['paint_frame_ms_max']:.2f}; "
-        f"peak rss {result['peak_rss_mb']:.0f} MB; {result['replans']} re-plans"
+        f"peak rss {result['peak_rss_mb']:.0f} MB"
+        + (f" (at the end: {split[0]:.0f} MB anonymous + {split[1]:.0f} MB file-backed)" if split else "")
+        + f"; {result['replans']} re-plans"
     )
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))

@@ -19,6 +19,19 @@ def peak_rss_mb() -> float | None:
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024.0  # bytes on macOS, KB elsewhere
 
 
+def resident_split_mb() -> tuple[float, float] | None:
+    """This process's resident memory now, in MB, as ``(anonymous, file-backed)``, or ``None``
+    where the platform does not say (Linux only). File-backed pages are mostly the shared
+    libraries' code (numba's LLVM alone is ~180 MB on disk): how much of it counts as resident
+    depends on what the kernel's page cache holds, not on this program."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        return int(fields["RssAnon"].split()[0]) / 1024.0, int(fields["RssFile"].split()[0]) / 1024.0
+    except (OSError, KeyError, ValueError):
+        return None
+
+
 def _windows_peak_mb() -> float | None:
     if sys.platform != "win32":
         return None
