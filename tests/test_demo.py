@@ -13,8 +13,10 @@ import pygame
 import pytest
 
 from sim.agents import Outcome, State
-from sim.maps import parse_map
+from sim.config import load_config
+from sim.maps import load_map, parse_map
 from sim.planner import PARALLEL_ROUND
+from sim.simulation import Simulation, species_counts
 from sim.terrain import Terrain as T
 from tests.conftest import ROOT
 from tests.helpers import step_allowed
@@ -462,6 +464,25 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
     shown = pygame.surfarray.array3d(app.screen)
     changed = np.abs(shown[:400, :300].astype(int) - plain[:400, :300].astype(int)).sum(axis=2) > 30
     assert changed.mean() > 0.3  # the panel covers the top left corner
+
+
+@pytest.mark.parametrize("animals", [500, 20000])
+def test_overlay_figures_stand_under_their_headings(animals):
+    # "water creatures (4000)" is longer than "cows (250)": the columns must not shift with it.
+    from sim.view.panels import _species_lines
+
+    config = load_config()
+    sim = Simulation(config, load_map(ROOT / "maps" / "island.yaml"), counts=species_counts(config, animals))
+    for _ in range(30):
+        sim.step(STEP)
+    header, *rows = [text for text, _colour in _species_lines(sim)]
+    ends = [header.index(word) + len(word) for word in ("searches", "expanded", "ms", "failed", "capped")]
+    for sp, row in zip(sim.species, rows, strict=True):
+        c = sim.stats.per_species.get(sp.key)
+        figures = (0, 0, "0.00", 0, 0) if c is None else (c.searches, c.expanded, f"{c.ms:.2f}", c.failed, c.capped)
+        assert row.startswith(f"{sp.label} ({int((sim.agents.species == sp.index).sum())})")
+        for end, value in zip(ends, figures, strict=True):
+            assert row[:end].endswith(f" {value}"), (row, value)  # right-aligned under its heading
 
 
 def test_cooldowns_spread_by_half_either_way(make_app):

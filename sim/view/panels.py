@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pygame
 
 from ..instruments import SearchInstruments
@@ -142,15 +143,18 @@ def _frame_lines(
 
 
 def _species_lines(sim: Simulation) -> list[Line]:
-    lines = [(f"{'':22}{'searches':>9}{'expanded':>10}{'ms':>8}{'failed':>8}{'capped':>8}", DIM)]
-    for sp in sim.species:
+    """A table of this frame's searches per species; the label column is as wide as its
+    longest label, so the figures stay under their headings ("water creatures (4000)")."""
+    counts = np.bincount(sim.agents.species, minlength=len(sim.species)) if sim.agents.n else None
+    labels = [f"{sp.label} ({0 if counts is None else int(counts[sp.index])})" for sp in sim.species]
+    w = max([16, *(len(label) + 1 for label in labels)])
+    lines = [(f"{'':{w}}{'searches':>9}{'expanded':>10}{'ms':>8}{'failed':>8}{'capped':>8}", DIM)]
+    for sp, label in zip(sim.species, labels, strict=True):
         c = sim.stats.per_species.get(sp.key)
-        n = int((sim.agents.species == sp.index).sum())
-        label = f"{sp.label} ({n})"
         figures = (0, 0, 0.0, 0, 0) if c is None else (c.searches, c.expanded, c.ms, c.failed, c.capped)
         lines.append(
             (
-                f"{label:16}{figures[0]:9d}{figures[1]:10d}{figures[2]:8.2f}{figures[3]:8d}{figures[4]:8d}",
+                f"{label:{w}}{figures[0]:9d}{figures[1]:10d}{figures[2]:8.2f}{figures[3]:8d}{figures[4]:8d}",
                 sp.spec.colour,
             )
         )
