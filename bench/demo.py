@@ -139,12 +139,12 @@ def main(argv: list[str] | None = None) -> int:
             f"rss<=300MB: {'yes' if (p['peak_rss_mb'] or 0) <= 300 else 'NO'}",
         ]
         ok &= all(b.endswith("yes") for b in bars)
+        anon, file = p.get("rss_anon_mb"), p.get("rss_file_mb")
+        split = "" if anon is None else f" (end: {anon:.0f} anon + {file:.0f} file)"
         print(
             f"paint {p['size']}x{p['size']}, {p['agents']} animals: paint + frame ms p50/p95/max "
             f"{p['paint_frame_ms_p50']:.2f}/{p['paint_frame_ms_p95']:.2f}/{p['paint_frame_ms_max']:.2f}, "
-            f"peak rss {p['peak_rss_mb'] or 0:.0f} MB"
-            + (f" (end: {p['rss_anon_mb']:.0f} anon + {p['rss_file_mb']:.0f} file)" if p.get("rss_anon_mb") else "")
-            + f"  {'; '.join(bars)}"
+            f"peak rss {p['peak_rss_mb'] or 0:.0f} MB{split}  {'; '.join(bars)}"
         )
     if "herd" in wanted:
         h = herd()

@@ -77,8 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     split = resident_split_mb()
     # What is resident at the end, by kind: anonymous memory is the program's own; file-backed
-    # pages (the libraries' code) vary with the page cache (once 336 MB at the peak here, 291
-    # after the cache was dropped, the same code and run: 45 MB more of LLVM's code mapped in).
+    # pages (the libraries' code) vary with the kernel's page cache (bench/RESULTS.md).
     result["rss_anon_mb"], result["rss_file_mb"] = split if split else (None, None)
     print(
         f"{args.size}x{args.size}, {sim.agents.n} animals: paint + frame ms p50 {result['paint_frame_ms_p50']:.2f}, "

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
 
+import numpy as np
+import pytest
+
+from sim.platform import resident_split_mb
 from tests.conftest import ROOT
 
 
@@ -62,3 +68,29 @@ def test_herd_benchmark_serves_every_animal_with_one_field():
     h = herd(animals=120, repeat=1)
     assert h["animals"] == 120 and h["found"] == 120  # the same queries, each searched on its own
     assert 0 < h["field_cells"] < h["search_expanded"]  # one field settles fewer cells than 120 searches expand
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/status is Linux's")
+def test_the_resident_split_adds_up_to_what_the_kernel_counts_as_resident():
+    # The paint benchmark reports it beside the peak: anonymous pages grow with what the program holds.
+    anon0, file0 = resident_split_mb()
+    held = np.ones(64 * 2**20 // 8)  # 64 MB, written
+    anon1, file1 = resident_split_mb()
+    with open("/proc/self/statm") as f:
+        resident_mb = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    assert anon1 - anon0 >= 60 and abs(file1 - file0) < 16 and file1 > 0
+    assert abs(anon1 + file1 - resident_mb) < 8  # the rest is shared memory, none here
+    assert held.size
+
+
+def test_paint_benchmark_reports_its_figures_and_what_is_resident(tmp_path):
+    out = tmp_path / "paint.json"
+    cmd = [sys.executable, "-m", "bench.paint", "--size", "256", "--frames", "5", "--json", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    figures = json.loads(out.read_text())
+    assert figures["size"] == 256 and figures["frames"] == 5 and figures["paint_frame_ms_p50"] > 0
+    if sys.platform.startswith("linux"):
+        assert figures["rss_anon_mb"] > 0 and figures["rss_file_mb"] > 0
+        assert figures["rss_anon_mb"] + figures["rss_file_mb"] <= figures["peak_rss_mb"] + 8
+        assert "MB anonymous +" in r.stdout

@@ -5,8 +5,6 @@ batch API, on one thread and split across threads."""
 from __future__ import annotations
 
 import itertools
-import os
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -22,7 +20,7 @@ from sim.maps import load_map
 from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from sim.pathfinding import workspace as workspaces
 from sim.pathfinding.kernel import MODE_JPS
-from sim.platform import monotonic_s, resident_split_mb
+from sim.platform import monotonic_s
 from sim.simulation import Simulation, species_counts
 from tests.conftest import ROOT
 from tests.test_demo import STEP
@@ -165,19 +163,6 @@ def test_the_compiled_clock_reads_seconds_and_goes_forward():
     time.sleep(0.05)
     t1, p1 = monotonic_s(), time.perf_counter()
     assert t1 - t0 >= 0.05 and 0.5 < (t1 - t0) / (p1 - p0) < 2.0  # seconds, as Python's clock
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/status is Linux's")
-def test_the_resident_split_adds_up_to_what_the_kernel_counts_as_resident():
-    # bench.paint reports it beside the peak: anonymous pages grow with what the program holds.
-    anon0, file0 = resident_split_mb()
-    held = np.ones(64 * 2**20 // 8)  # 64 MB, written
-    anon1, file1 = resident_split_mb()
-    with open("/proc/self/statm") as f:
-        resident_mb = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    assert anon1 - anon0 >= 60 and abs(file1 - file0) < 16 and file1 > 0
-    assert abs(anon1 + file1 - resident_mb) < 8  # the rest is shared memory, none here
-    del held
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -145,8 +145,8 @@ def _frame_lines(
 def _species_lines(sim: Simulation) -> list[Line]:
     """A table of this frame's searches per species; the label column is as wide as its
     longest label, so the figures stay under their headings ("water creatures (4000)")."""
-    counts = np.bincount(sim.agents.species, minlength=len(sim.species)) if sim.agents.n else None
-    labels = [f"{sp.label} ({0 if counts is None else int(counts[sp.index])})" for sp in sim.species]
+    counts = np.bincount(sim.agents.species, minlength=len(sim.species))
+    labels = [f"{sp.label} ({int(counts[sp.index])})" for sp in sim.species]
     w = max([16, *(len(label) + 1 for label in labels)])
     lines = [(f"{'':{w}}{'searches':>9}{'expanded':>10}{'ms':>8}{'failed':>8}{'capped':>8}", DIM)]
     for sp, label in zip(sim.species, labels, strict=True):
