@@ -10,11 +10,54 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import re
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
 QUOTE_LIMIT = 80
 MAX_ANIMALS = 100_000  # per species, wherever a count is given (config, map, script, --agents split)
+MAX_DIGITS = 24  # a whole number in a file has at most this many digits (Python refuses over 4,300)
+MESSAGE_LIMIT = 400  # characters of one error line at most; longer ones lose their middle
+_WHOLE = re.compile(r"[ \t\r\n]*([+-]?)([0-9]+)[ \t\r\n]*\Z")  # ASCII digits only: "¹".isdigit() is True
+
+
+class InputError(ValueError):
+    """A file or argument that cannot be used: one line, never longer than :data:`MESSAGE_LIMIT`.
+
+    The one place every message is bounded: whatever a reader quotes, a hostile file
+    cannot turn the line into megabytes. The middle goes, so the file and the reason stay."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(cut_middle(str(message), MESSAGE_LIMIT))
+
+
+def cut_middle(text: str, limit: int) -> str:
+    """``text`` with its middle replaced by "…" when longer than ``limit`` (both ends kept)."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
+
+
+def short_path(path: object, limit: int = QUOTE_LIMIT) -> str:
+    """A path for a message: whole when short, else its start and its end (the file name)."""
+    return cut_middle(str(path), limit)
+
+
+def parse_whole(text: object, lo: int | None = None, hi: int | None = None, max_digits: int = MAX_DIGITS) -> int | None:
+    """A whole number written in ``text`` (ASCII digits, optional sign, at most ``max_digits``
+    digits) within ``[lo, hi]``, else None. The one integer parser for text from files (XML
+    attributes, CSV cells, YAML and JSON numbers): no Unicode digits, no 4,300-digit traps."""
+    if not isinstance(text, str) or len(text) > max_digits + 16:
+        return None
+    m = _WHOLE.match(text)
+    if m is None or len(m.group(2)) > max_digits:
+        return None
+    value = int(m.group(2))
+    value = -value if m.group(1) == "-" else value
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        return None
+    return value
 
 
 def short(value: Any, limit: int = QUOTE_LIMIT) -> str:

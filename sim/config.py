@@ -15,14 +15,14 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .checks import MAX_ANIMALS, Checker, short
+from .checks import MAX_ANIMALS, Checker, InputError, short
 from .files import as_path, load_yaml
 from .terrain import DEFAULT_COLOURS, Terrain, parse_terrain
 
 Colour = tuple[int, int, int]
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A settings file that cannot be used; the message names the file, key and problem."""
 
 

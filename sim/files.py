@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from .checks import short
+from .checks import MAX_DIGITS, short
 
 #: PyYAML's C loader when the installed wheel has it (same safe constructor, much faster).
 SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -30,6 +30,7 @@ SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_DEPTH = 32  # nesting levels; real configs and maps use 3
 MAX_BYTES = 64 * 1024 * 1024  # a 2048x2048 drawn map is ~4 MB
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 def check_file(path: Path, error: type[ValueError], missing: str = "file not found", max_bytes: int = MAX_BYTES) -> int:
@@ -169,6 +170,7 @@ def _walk(root: yaml.Node, path: Path | str, error: type[ValueError]) -> dict[st
                 raise error(
                     f"{path}:{line}: invalid character (lone surrogate {bad.group()!r}) in {short(key or 'a value')}"
                 )
+            _no_long_int(node, path, error)
         elif isinstance(node, yaml.SequenceNode):
             for i, item in enumerate(node.value):
                 sub = f"{key}[{i}]"
@@ -180,6 +182,7 @@ def _walk(root: yaml.Node, path: Path | str, error: type[ValueError]) -> dict[st
                 name = k.value if isinstance(k, yaml.ScalarNode) else None
                 if name is not None:
                     _no_surrogate(name, path, k.start_mark.line + 1, error)
+                    _no_long_int(k, path, error)
                     if name in seen:
                         full = f"{key}.{name}" if key else name
                         raise error(
@@ -193,6 +196,15 @@ def _walk(root: yaml.Node, path: Path | str, error: type[ValueError]) -> dict[st
                     stack.append((k, sub))
                 stack.append((v, sub))
     return lines
+
+
+def _no_long_int(node: yaml.ScalarNode, path: Path | str, error: type[ValueError]) -> None:
+    """A whole number of more than :data:`MAX_DIGITS` digits is refused before it is built
+    (Python's int() refuses 4,300 digits with a traceback, and no setting needs 25)."""
+    if node.tag == _INT_TAG and len(node.value) > MAX_DIGITS + 2:
+        raise error(
+            f"{path}:{node.start_mark.line + 1}: the number {short(node.value, 30)} has more than {MAX_DIGITS} digits"
+        )
 
 
 def _no_surrogate(text: str, path: Path | str, line: int, error: type[ValueError]) -> None:

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .checks import InputError
 from .geometry import CellRect
 
 
-class MapError(ValueError):
+class MapError(InputError):
     """A map that cannot be used; the message names the file, the line where it can tell, and the problem."""
 
 

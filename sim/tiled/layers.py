@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+import warnings
 import zlib
 from typing import Any
 
@@ -38,14 +40,36 @@ def gids_from_numbers(values: Any, width: int, height: int) -> np.ndarray:
 
 
 def gids_from_csv(text: str, width: int, height: int) -> np.ndarray:
-    """CSV text (``1,2,3,\\n4,5,6``) -> gids ``[y, x]``."""
-    parts = "".join(text.split()).split(",")
-    if parts and parts[-1] == "":
-        parts.pop()  # a trailing comma
-    bad = next((p for p in parts if not p.isdigit() or len(p) > 10), None)
+    """CSV text (``1,2,3,\\n4,5,6``) -> gids ``[y, x]``.
+
+    Checked before anything is built: only ASCII digits, commas and white space, and as
+    many numbers as the layer has cells (counted from the commas); then parsed by numpy
+    in one pass, never as a list of Python strings (a 2048² layer would be ~1 GB of them)."""
+    bad = _CSV_BAD.search(text)
     if bad is not None:
-        raise LayerDataError(f"CSV data holds {bad[:20]!r}, which is not a tile gid")
-    return _shape(np.array(parts, dtype=np.int64) if parts else np.zeros(0, np.int64), width, height)
+        raise LayerDataError(f"CSV data holds {text[bad.start() : bad.start() + 20]!r}, which is not a tile gid")
+    body = text.rstrip(" \t\r\n")
+    body = body[:-1] if body.endswith(",") else body  # Tiled ends each row with a comma, the last one too
+    if _CSV_EMPTY.search(body) or body.lstrip(" \t\r\n").startswith(","):
+        raise LayerDataError("CSV data has an empty value between two commas")
+    count = body.count(",") + 1 if body.strip(" \t\r\n") else 0
+    if count != width * height:
+        raise LayerDataError(f"data holds {count} tiles, the layer has {width}x{height} = {width * height}")
+    if count == 0:
+        return np.zeros((height, width), np.uint32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy only warns when it stops early
+        try:
+            values = np.fromstring(body, dtype=np.float64, sep=",")  # exact for every gid; a huge one is inf
+        except (ValueError, DeprecationWarning):
+            raise LayerDataError("CSV data is not a list of tile gids") from None
+    if values.size != count:
+        raise LayerDataError("CSV data is not a list of tile gids")
+    return _shape(values, width, height)
+
+
+_CSV_BAD = re.compile(r"[^0-9, \t\r\n]")
+_CSV_EMPTY = re.compile(r",[ \t\r\n]*,")
 
 
 def gids_from_base64(text: str, compression: str, width: int, height: int) -> np.ndarray:
@@ -106,6 +130,6 @@ def _zstd(raw: bytes, size: int) -> bytes:
 def _shape(arr: np.ndarray, width: int, height: int) -> np.ndarray:
     if arr.size != width * height:
         raise LayerDataError(f"data holds {arr.size} tiles, the layer has {width}x{height} = {width * height}")
-    if arr.size and (arr.min() < 0 or arr.max() > 0xFFFFFFFF):
+    if arr.size and not (arr.min() >= 0 and arr.max() <= 0xFFFFFFFF):  # NaN fails too
         raise LayerDataError("data holds a number that is not a tile gid (0 to 4294967295)")
     return (arr.astype(np.uint32) & np.uint32(GID_MASK)).reshape(height, width)

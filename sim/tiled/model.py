@@ -8,7 +8,9 @@ Each cell takes the terrain of the topmost *visible* tile layer whose tile there
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,6 +18,7 @@ import numpy as np
 from ..checks import did_you_mean, short
 from ..mapdata import MapError
 from ..terrain import BY_NAME
+from .layers import LayerDataError
 
 #: "no terrain" in the per-tile tables and the composed grid.
 NONE = 255
@@ -24,12 +27,25 @@ TERRAIN_NAMES = ", ".join(BY_NAME)
 
 @dataclass
 class Tileset:
-    """One tileset of a map: local tile id -> terrain id (``NONE`` when the tile has none)."""
+    """One tileset of a map: which of its local tile ids have a terrain, and which.
+
+    Sparse (sorted ``ids`` beside their ``terrains``), so a declared ``tilecount`` or a
+    tile id of a billion costs nothing: only tiles written in the file take room."""
 
     firstgid: int
     name: str
-    terrain: np.ndarray  # uint8, indexed by local tile id
+    ids: np.ndarray  # int64, sorted: local ids of the tiles that have a terrain
+    terrains: np.ndarray  # uint8, their terrain ids
     where: str  # for messages: "tileset 'beach' (beach_tileset.tsx)"
+
+    def terrain_of(self, local: np.ndarray) -> np.ndarray:
+        """Terrain ids of local tile ids (``NONE`` for a tile without one)."""
+        out = np.full(local.shape, NONE, dtype=np.uint8)
+        if self.ids.size:
+            i = np.minimum(np.searchsorted(self.ids, local), self.ids.size - 1)
+            hit = self.ids[i] == local
+            out[hit] = self.terrains[i[hit]]
+        return out
 
 
 @dataclass
@@ -68,13 +84,49 @@ def tile_terrain(props: dict[str, Any], cls: str | None, where: str) -> int:
     return NONE if t is None else int(t)
 
 
-def terrain_table(tiles: dict[int, int], count: int) -> np.ndarray:
-    """Local id -> terrain for a tileset of ``count`` tiles (``tiles`` holds the ones that have one)."""
-    size = max(count, max(tiles, default=-1) + 1)
-    table = np.full(size, NONE, dtype=np.uint8)
-    for local, t in tiles.items():
-        table[local] = t
-    return table
+def terrain_table(tiles: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``(ids, terrains)`` of a tileset's tiles that have a terrain (``tiles``: local id -> terrain)."""
+    ids = np.array(sorted(tiles), dtype=np.int64)
+    return ids, np.array([tiles[i] for i in ids.tolist()], dtype=np.uint8)
+
+
+#: Gids are 28 bits (the top four are flip flags): no tile id, tile count or firstgid is larger.
+MAX_GID = 0x0FFFFFFF
+#: Tilesets one map may use, its own and external ones together.
+MAX_TILESETS = 256
+#: Decoded tile-layer data one map file may hold, all layers together (4 bytes a cell): four
+#: layers of the largest map. Checked before each layer is decoded or decompressed.
+MAX_LAYER_BYTES = 4 * 4 * 2048 * 2048
+
+
+@dataclass
+class Reading:
+    """One load of one map: its limits and what they have used so far, and the external
+    tilesets met (each file parsed once, however many times the map refers to it).
+
+    ``external(map_path, line, source, firstgid)`` reads a tileset file; the reader of
+    the map's format calls it, :mod:`.read` provides it (so the readers import no reader)."""
+
+    max_size: tuple[int, int]
+    external: Callable[[Reading, Path, int | None, str, int], Tileset]
+    layer_bytes: int = 0
+    tilesets: int = 0
+    cache: dict[str, Tileset | MapError] = field(default_factory=dict)
+
+    def count_tilesets(self, n: int, at: str) -> None:
+        """``n`` more tilesets are about to be read; refused past :data:`MAX_TILESETS`."""
+        self.tilesets += n
+        if self.tilesets > MAX_TILESETS:
+            raise MapError(f"{at}: more than {MAX_TILESETS} tilesets")
+
+    def take_layer(self, width: int, height: int) -> None:
+        """Room for one more decoded layer, or a ``LayerDataError``-like ``MapError`` text."""
+        self.layer_bytes += 4 * width * height
+        if self.layer_bytes > MAX_LAYER_BYTES:
+            raise LayerDataError(
+                f"the map's tile layers hold more than {MAX_LAYER_BYTES // 4:,} tiles in all; "
+                "merge or delete layers in Tiled"
+            )
 
 
 def compose(doc: TiledDoc, path: object) -> np.ndarray:
@@ -100,11 +152,7 @@ def layer_terrain(gids: np.ndarray, tilesets: list[Tileset], firsts: np.ndarray)
     which = np.searchsorted(firsts, gids, side="right") - 1  # the tileset with the largest firstgid <= gid
     for i, ts in enumerate(tilesets):
         mask = (which == i) & (gids != 0)
-        local = gids[mask].astype(np.int64) - ts.firstgid
-        known = local < ts.terrain.size
-        values = np.full(local.shape, NONE, dtype=np.uint8)
-        values[known] = ts.terrain[local[known]]
-        out[mask] = values
+        out[mask] = ts.terrain_of(gids[mask].astype(np.int64) - ts.firstgid)
     return out
 
 
@@ -117,9 +165,9 @@ def _why_none(doc: TiledDoc, firsts: np.ndarray, x: int, y: int) -> str:
             continue
         i = int(np.searchsorted(firsts, gid, side="right")) - 1
         if i < 0:
-            return f"layer '{layer.name}' ({layer.where}) has tile gid {gid}, which is in no tileset"
+            return f"layer {short(layer.name)} ({layer.where}) has tile gid {gid}, which is in no tileset"
         ts = doc.tilesets[i]
-        return f"tile {gid - ts.firstgid} of {ts.where} (layer '{layer.name}') has no terrain; {fix}"
+        return f"tile {gid - ts.firstgid} of {ts.where} (layer {short(layer.name)}) has no terrain; {fix}"
     if not doc.layers:
         return "the map has no visible tile layer; paint one with tiles that have a 'terrain' property"
     return f"no visible tile layer has a tile here; paint one whose tile has a 'terrain' property ({TERRAIN_NAMES})"

@@ -1,12 +1,19 @@
-"""Reading a Tiled map (``.tmx``, ``.tmj``, ``.json``) as this project's :class:`~sim.mapdata.MapData`."""
+"""Reading a Tiled map (``.tmx``, ``.tmj``, ``.json``) as this project's :class:`~sim.mapdata.MapData`.
+
+One :class:`~.model.Reading` per load holds its limits and its external tilesets: a
+tileset file the map names many times is read once, and the count of tilesets is
+checked as they are met, before any is parsed.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from ..checks import short, short_path
 from ..files import check_file
 from ..mapdata import MapData, MapError
-from .model import TiledDoc, Tileset, compose
+from .model import MAX_TILESETS, Reading, TiledDoc, Tileset, compose
 from .tmj import read_tmj, tsj_tileset
 from .tmx import read_tmx, tsx_tileset
 
@@ -15,15 +22,13 @@ MAP_SUFFIXES = (".tmx", ".tmj", ".json")
 TILESET_SUFFIXES = (".tsx", ".tsj", ".json")
 #: Everything this reader opens (a tileset given as a map gets its own clear error).
 READS = (*MAP_SUFFIXES, ".tsx", ".tsj")
-MAX_TILESETS = 256
+__all__ = ["MAP_SUFFIXES", "MAX_TILESETS", "READS", "TILESET_SUFFIXES", "read_doc", "read_tiled"]
 
 
 def read_doc(path: Path, max_size: tuple[int, int] = (2048, 2048)) -> TiledDoc:
     """The parsed map (tilesets, visible tile layers, properties, spawn areas)."""
-    doc = (read_tmx if path.suffix.lower() in (".tmx", ".tsx") else read_tmj)(path, max_size)
-    if len(doc.tilesets) > MAX_TILESETS:
-        raise MapError(f"{path}: more than {MAX_TILESETS} tilesets")
-    return doc
+    reading = Reading(max_size, external_tileset)
+    return (read_tmx if path.suffix.lower() in (".tmx", ".tsx") else read_tmj)(path, reading)
 
 
 def read_tiled(path: Path, max_size: tuple[int, int] = (2048, 2048)) -> tuple[MapData, TiledDoc]:
@@ -39,17 +44,40 @@ def read_tiled(path: Path, max_size: tuple[int, int] = (2048, 2048)) -> tuple[Ma
     return MapData(name, terrain, description, {}, path, "tiled"), doc
 
 
-def external_tileset(map_path: Path, line: int | None, source: str, firstgid: int) -> Tileset:
-    """A tileset in its own file, ``source`` relative to the map (as Tiled writes it)."""
+def external_tileset(reading: Reading, map_path: Path, line: int | None, source: str, firstgid: int) -> Tileset:
+    """A tileset in its own file, ``source`` relative to the map (as Tiled writes it); each
+    file is read once per load, its answer (or its error) kept for the next reference."""
     at = f"{map_path}:{line}" if line else str(map_path)
+    named = short(source, 60)
+    if "\0" in source or not _encodable(source):
+        raise MapError(f"{at}: tileset source {named} is not a file name (it holds a NUL or an invalid character)")
     target = map_path.parent / source
     if target.suffix.lower() not in TILESET_SUFFIXES:
-        raise MapError(f"{at}: tileset {source!r} is not a .tsx, .tsj or .json file")
+        raise MapError(f"{at}: tileset {named} is not a .tsx, .tsj or .json file")
+    key = str(target)
+    if key not in reading.cache:
+        reading.cache[key] = _read_tileset(at, named, target)
+    found = reading.cache[key]
+    if isinstance(found, MapError):
+        raise MapError(str(found))
+    return replace(found, firstgid=firstgid)
+
+
+def _read_tileset(at: str, named: str, target: Path) -> Tileset | MapError:
     try:
         check_file(target, MapError)
     except MapError as exc:  # say it from the map's side: that is where the name is written
         problem = str(exc).removeprefix(f"{target}: ")
-        raise MapError(f"{at}: tileset {source!r}: {problem} (looked for {target})") from None
-    if target.suffix.lower() == ".tsx":
-        return tsx_tileset(target, firstgid)
-    return tsj_tileset(target, firstgid)
+        return MapError(f"{at}: tileset {named}: {problem} (looked for {short_path(target)})")
+    try:
+        return (tsx_tileset if target.suffix.lower() == ".tsx" else tsj_tileset)(target, 1)
+    except MapError as exc:
+        return exc
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

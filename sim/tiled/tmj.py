@@ -8,25 +8,60 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
-from ..checks import short
+from ..checks import MAX_DIGITS, parse_whole, short
 from ..files import read_text
 from ..mapdata import MapError
 from .layers import LayerDataError, gids_from_base64, gids_from_numbers
-from .model import Layer, TiledDoc, Tileset, terrain_table, tile_terrain
-from .tmx import cells, check_shape
+from .model import MAX_GID, Layer, Reading, TiledDoc, Tileset, terrain_table, tile_terrain
+from .tmx import MAX_TILE_PIXELS, cells, check_shape
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
+#: What Tiled writes in every tileset file; a JSON file without them is not one (and is not quoted).
+TILESET_FIELDS = ("tilewidth", "tileheight", "tilecount")
+
+
+class _Refused(Exception):
+    """Raised inside the JSON parser's hooks; :func:`load_json` turns it into a MapError."""
+
+
+def _int(text: str) -> int:
+    value = parse_whole(text)
+    if value is None:
+        raise _Refused("long")
+    return value
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Each JSON object as it is built: no key or text holds a lone surrogate (it cannot be
+    written out again). Arrays of text are checked too; arrays of numbers cost nothing here."""
+    for key, value in pairs:
+        if _SURROGATE.search(key) or (isinstance(value, str) and _SURROGATE.search(value)):
+            raise _Refused("surrogate")
+        texts = isinstance(value, list) and value and isinstance(value[0], str)
+        if texts and any(isinstance(v, str) and _SURROGATE.search(v) for v in value):
+            raise _Refused("surrogate")
+    return dict(pairs)
 
 
 def load_json(path: Path) -> dict[str, Any]:
     text = read_text(path, MapError)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_int, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
         raise MapError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise MapError(f"{path}: JSON nested too deeply") from None
+    except _Refused as exc:
+        if str(exc) == "long":
+            found = _LONG_NUMBER.search(text)
+            line = text.count("\n", 0, found.start()) + 1 if found else 0
+            raise MapError(f"{path}:{line}: a number with more than {MAX_DIGITS} digits") from None
+        raise MapError(f"{path}: text with a lone surrogate (\\udXXX escape), which is no character") from None
     if not isinstance(data, dict):
         raise MapError(f"{path}: not a Tiled file (expected a JSON object at the top)")
     return data
@@ -49,27 +84,35 @@ def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def _size(obj: dict, key: str, path: Path, at: str = "") -> int:
-    value = _get(obj, key, int, path, at)
-    if value < 1:
-        raise MapError(f"{path}: {at}{key}: must be at least 1, got {value}")
+def _size(obj: dict, key: str, path: Path, at: str = "", lo: int = 1, hi: int = MAX_GID, default: Any = ...) -> int:
+    value = _get(obj, key, int, path, at, default)
+    if value < lo:
+        raise MapError(f"{path}: {at}{key}: must be at least {lo}, got {value}")
+    if value > hi:
+        raise MapError(f"{path}: {at}{key}: must be at most {hi}, got {value}")
     return value
 
 
-def read_tmj(path: Path, max_size: tuple[int, int]) -> TiledDoc:
+def read_tmj(path: Path, reading: Reading) -> TiledDoc:
     data = load_json(path)
     kind = data.get("type", "map")
     if kind != "map":
         hint = ": open a map that uses it" if kind == "tileset" else ""
         raise MapError(f"{path}: type: this is a Tiled {short(kind, 30)[1:-1]}, not a map{hint}")
     check_shape(path, None, data.get("orientation", "orthogonal"), bool(data.get("infinite", False)))
+    max_size = reading.max_size
     width, height = _size(data, "width", path), _size(data, "height", path)
     if width > max_size[0] or height > max_size[1]:
         raise MapError(f"{path}: map is {width}x{height}, larger than the limit {max_size[0]}x{max_size[1]}")
-    tile_size = (_size(data, "tilewidth", path), _size(data, "tileheight", path))
-    tilesets = [_tileset(ts, path, f"tilesets[{i}].") for i, ts in enumerate(_list(data, "tilesets", path, ""))]
+    tile_size = (
+        _size(data, "tilewidth", path, hi=MAX_TILE_PIXELS),
+        _size(data, "tileheight", path, hi=MAX_TILE_PIXELS),
+    )
+    entries = _list(data, "tilesets", path, "")
+    reading.count_tilesets(len(entries), f"{path}: tilesets")  # before any is read
+    tilesets = [_tileset(ts, path, f"tilesets[{i}].", reading) for i, ts in enumerate(entries)]
     doc = TiledDoc(width, height, tile_size, sorted(tilesets, key=lambda t: t.firstgid), [])
-    _walk_layers(_list(data, "layers", path, ""), path, doc, "layers", visible=True)
+    _walk_layers(_list(data, "layers", path, ""), path, doc, reading, "layers", visible=True)
     doc.properties = properties(data, path, "")
     return doc
 
@@ -93,21 +136,23 @@ def properties(obj: dict, path: Path, at: str) -> dict[str, Any]:
     return props
 
 
-def _tileset(ts: dict, path: Path, at: str) -> Tileset:
-    firstgid = _get(ts, "firstgid", int, path, at)
+def _tileset(ts: dict, path: Path, at: str, reading: Reading) -> Tileset:
+    firstgid = _size(ts, "firstgid", path, at)  # 0 would read every tile one id off
     if "source" in ts:
-        from .read import external_tileset
-
-        return external_tileset(path, None, _get(ts, "source", str, path, at), firstgid)
-    return tileset_body(ts, path, at, firstgid, f"tileset '{ts.get('name', '')}' ({path.name}: {at[:-1]})")
+        return reading.external(reading, path, None, _get(ts, "source", str, path, at), firstgid)
+    where = f"tileset {short(str(ts.get('name', '')), 40)} ({path.name}: {at[:-1]})"
+    return tileset_body(ts, path, at, firstgid, where)
 
 
 def tsj_tileset(path: Path, firstgid: int) -> Tileset:
-    """An external ``.tsj``/``.json`` tileset."""
+    """An external ``.tsj``/``.json`` tileset. A JSON file that is not one (no ``type``
+    "tileset" or without Tiled's tileset fields) is refused without quoting any of it."""
     data = load_json(path)
-    if data.get("type", "tileset") != "tileset":
-        raise MapError(f"{path}: type: this is a Tiled {short(data.get('type'), 30)[1:-1]}, not a tileset")
-    return tileset_body(data, path, "", firstgid, f"tileset '{data.get('name', '')}' ({path.name})")
+    missing = [k for k in TILESET_FIELDS if not isinstance(data.get(k), int)]
+    if data.get("type", "tileset") != "tileset" or missing:
+        fields = ", ".join(TILESET_FIELDS)
+        raise MapError(f"{path}: not a Tiled tileset (a tileset file has type 'tileset' and {fields})")
+    return tileset_body(data, path, "", firstgid, f"tileset {short(str(data.get('name', '')), 40)} ({path.name})")
 
 
 def tileset_body(ts: dict, path: Path, at: str, firstgid: int, where: str) -> Tileset:
@@ -117,8 +162,8 @@ def tileset_body(ts: dict, path: Path, at: str, firstgid: int, where: str) -> Ti
         t = tile_terrain(properties(tile, path, key), cls, f"{path}: {key[:-1]}: tile {local} of {where}")
         if t != 255:
             tiles[local] = t
-    count = _get(ts, "tilecount", int, path, at, default=0)
-    return Tileset(firstgid, str(ts.get("name", "")), terrain_table(tiles, max(count, 0)), where)
+    _size(ts, "tilecount", path, at, lo=0, default=0)  # checked, not used: only tiles with data take room
+    return Tileset(firstgid, str(ts.get("name", "")), *terrain_table(tiles), where)
 
 
 def _tile_entries(ts: dict, path: Path, at: str) -> list[tuple[str, int, dict]]:
@@ -154,16 +199,16 @@ def _tile_entries(ts: dict, path: Path, at: str) -> list[tuple[str, int, dict]]:
 
 def _tile_id(value: object, path: Path, key: str) -> int:
     """A tile's local id: a whole number >= 0 (a string of digits in the pre-1.2 layout)."""
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
+    if isinstance(value, str) and parse_whole(value) is not None:
+        value = parse_whole(value)
     if not isinstance(value, int) or isinstance(value, bool):
         raise MapError(f"{path}: {key}: expected a whole number, got {short(value)}")
-    if value < 0:
-        raise MapError(f"{path}: {key}: must be at least 0, got {value}")
+    if not 0 <= value <= MAX_GID:
+        raise MapError(f"{path}: {key}: must be from 0 to {MAX_GID}, got {value}")
     return value
 
 
-def _walk_layers(layers: list[dict], path: Path, doc: TiledDoc, at: str, visible: bool) -> None:
+def _walk_layers(layers: list[dict], path: Path, doc: TiledDoc, reading: Reading, at: str, visible: bool) -> None:
     for i, layer in enumerate(layers):
         key = f"{at}[{i}]"
         shown = visible and _get(layer, "visible", bool, path, key + ".", default=True)
@@ -172,14 +217,14 @@ def _walk_layers(layers: list[dict], path: Path, doc: TiledDoc, at: str, visible
             if "chunks" in layer:
                 raise MapError(f"{path}: {key}: layer is stored in chunks (an infinite map); not supported")
             if shown:
-                doc.layers.append(_layer(layer, path, doc, key))
+                doc.layers.append(_layer(layer, path, doc, reading, key))
         elif kind == "group":
-            _walk_layers(_list(layer, "layers", path, key + "."), path, doc, key + ".layers", shown)
+            _walk_layers(_list(layer, "layers", path, key + "."), path, doc, reading, key + ".layers", shown)
         elif kind == "objectgroup" and str(layer.get("name", "")).strip().lower() == "spawn":
             _spawn_objects(layer, path, doc, key)
 
 
-def _layer(layer: dict, path: Path, doc: TiledDoc, key: str) -> Layer:
+def _layer(layer: dict, path: Path, doc: TiledDoc, reading: Reading, key: str) -> Layer:
     name = str(layer.get("name", ""))
     w = _get(layer, "width", int, path, key + ".", default=doc.width)
     h = _get(layer, "height", int, path, key + ".", default=doc.height)
@@ -187,6 +232,7 @@ def _layer(layer: dict, path: Path, doc: TiledDoc, key: str) -> Layer:
         raise MapError(f"{path}: {key}: layer {short(name)} is {w}x{h}, the map is {doc.width}x{doc.height}")
     encoding = layer.get("encoding", "csv")
     try:
+        reading.take_layer(w, h)  # before anything is decoded
         if encoding == "base64":
             gids = gids_from_base64(_get(layer, "data", str, path, key + "."), str(layer.get("compression", "")), w, h)
         elif encoding == "csv":  # in JSON, "csv" means a plain array of numbers
@@ -206,4 +252,4 @@ def _spawn_objects(group: dict, path: Path, doc: TiledDoc, key: str) -> None:
         x, y, w, h = (_get(obj, k, (int, float), path, at, default=0) for k in ("x", "y", "width", "height"))
         if not all(map(math.isfinite, (x, y, w, h))):
             raise MapError(f"{path}: {at[:-1]}: position and size must be finite numbers")
-        doc.spawn.setdefault(species, []).append(cells(x, y, w, h, tw, th))
+        doc.spawn.setdefault(species, []).append(cells(x, y, w, h, tw, th, f"{path}: {at[:-1]}"))

@@ -9,12 +9,20 @@ elements). Every element keeps its 1-based line, so errors can name it.
 
 from __future__ import annotations
 
+import re
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.parsers import expat
 
+from ..checks import parse_whole, short
+
 MAX_DEPTH = 64
 MAX_ELEMENTS = 2_000_000
+MAX_ATTRIBUTES = 64  # on one element; Tiled writes at most ~20
+MAX_TAG = 65_536  # characters between "<" and ">": expat builds a tag's attributes at once, so bound it first
+MAX_TILE_GIDS = 2048 * 2048  # old-style <tile gid> children in one file, all layers together
+_LONG_TAG = re.compile(rb"<[^<>]{%d}" % MAX_TAG)
 
 
 @dataclass
@@ -26,7 +34,7 @@ class Element:
     line: int
     children: list[Element] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
-    gids: list[int] | None = None  # <data> without encoding: its <tile gid="..."/> children
+    gids: array | None = None  # <data> without encoding: its <tile gid="..."/> children (uint32)
 
     @property
     def text(self) -> str:
@@ -47,6 +55,7 @@ class _Builder:
         self.stack: list[Element] = []
         self.root: Element | None = None
         self.count = 0
+        self.gids = 0
 
     def fail(self, message: str) -> None:
         raise self.error(f"{self.path}:{self.parser.CurrentLineNumber}: {message}")
@@ -63,6 +72,8 @@ class _Builder:
         self.count += 1
         if self.count > MAX_ELEMENTS:
             self.fail(f"more than {MAX_ELEMENTS:,} XML elements")
+        if len(attrib) > MAX_ATTRIBUTES:
+            self.fail(f"<{short(tag, 30)[1:-1]}> has more than {MAX_ATTRIBUTES} attributes")
         if len(self.stack) >= MAX_DEPTH:
             self.fail(f"XML nested more than {MAX_DEPTH} levels deep")
         node = Element(tag, attrib, self.parser.CurrentLineNumber)
@@ -74,10 +85,14 @@ class _Builder:
 
     def _tile_gid(self, data: Element, gid: str) -> None:
         if data.gids is None:
-            data.gids = []
-        if not gid.isdigit() or len(gid) > 10:
-            self.fail(f"tile gid {gid[:20]!r} is not a whole number")
-        data.gids.append(int(gid))
+            data.gids = array("I")
+        value = parse_whole(gid, 0, 0xFFFFFFFF)
+        if value is None:
+            self.fail(f"tile gid {short(gid, 20)} is not a whole number from 0 to 4294967295")
+        self.gids += 1
+        if self.gids > MAX_TILE_GIDS:
+            self.fail(f"more than {MAX_TILE_GIDS:,} <tile> elements in layer data")
+        data.gids.append(value)
 
     def end(self, _tag: str) -> None:
         self.stack.pop()
@@ -89,6 +104,10 @@ class _Builder:
 
 def parse_xml(data: bytes, path: Path, error: type[ValueError]) -> Element:
     """The root element of the XML document ``data`` (read from ``path``); problems raise ``error``."""
+    long_tag = _LONG_TAG.search(data)
+    if long_tag is not None:
+        line = data.count(b"\n", 0, long_tag.start()) + 1
+        raise error(f"{path}:{line}: an XML tag longer than {MAX_TAG:,} characters (too many or too long attributes)")
     parser = expat.ParserCreate()
     builder = _Builder(path, error, parser)
     parser.StartDoctypeDeclHandler = builder.doctype
