@@ -17,6 +17,9 @@ from typing import Any, NoReturn
 QUOTE_LIMIT = 80
 MAX_ANIMALS = 100_000  # per species, wherever a count is given (config, map, script, --agents split)
 MAX_DIGITS = 24  # a whole number in a file has at most this many digits (Python refuses over 4,300)
+MAX_COORDINATE = 10**9  # a cell coordinate a script may name, in or far outside the map
+MAX_DT = 3600.0  # seconds one step may advance (time stays finite however long a script runs)
+MAX_STEPS = 100_000  # steps in one advance() call
 MESSAGE_LIMIT = 400  # characters of one error line at most; longer ones lose their middle
 _WHOLE = re.compile(r"[ \t\r\n]*([+-]?)([0-9]+)[ \t\r\n]*\Z")  # ASCII digits only: "¹".isdigit() is True
 
@@ -101,23 +104,32 @@ def _bounded_repr(value: Any, limit: int, depth: int = 0) -> str:
     return repr(value)
 
 
-def whole_number(name: str, value: object, minimum: int | None = None) -> int:
+def whole_number(name: str, value: object, minimum: int | None = None, maximum: int | None = None) -> int:
     """``value`` as an int for a scripting call (bool is no number), or an exact error."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a whole number, got {short(value)}")
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+        raise ValueError(f"{name} must be >= {minimum}, got {short(value)}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {short(value)}")
     return int(value)
 
 
-def real_number(name: str, value: object, minimum: float | None = None) -> float:
-    """``value`` as a finite float for a scripting call, or an exact error."""
+def real_number(name: str, value: object, minimum: float | None = None, maximum: float | None = None) -> float:
+    """``value`` as a finite float for a scripting call, or an exact error (a whole number too
+    large for a float is one too: ``10**400``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {short(value)}")
-    if not math.isfinite(value) or (minimum is not None and value < minimum):
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or (minimum is not None and number < minimum):
         bound = "" if minimum is None else f" >= {minimum:g}"
-        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
-    return float(value)
+        raise ValueError(f"{name} must be a finite number{bound}, got {short(value)}")
+    if maximum is not None and number > maximum:
+        raise ValueError(f"{name} must be <= {maximum:g}, got {short(value)}")
+    return number
 
 
 def did_you_mean(name: object, known: Iterable[str], what: str = "known") -> str:

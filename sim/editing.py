@@ -14,7 +14,7 @@ from numbers import Integral
 import numpy as np
 
 from .agents import Agents
-from .checks import short, whole_number
+from .checks import MAX_COORDINATE, short, whole_number
 from .geometry import CellRect
 from .history import Edit, EditHistory
 from .history import apply as apply_edit
@@ -36,8 +36,9 @@ class Editing:
     def paint(self, cx: int, cy: int, radius: int, terrain: int | str | None) -> CellRect | None:
         """Paint ``terrain`` (a :class:`Terrain`, its id or name; ``None`` = the map's original)
         in a disc of ``radius`` cells around ``(cx, cy)``; animals whose path it cuts re-plan."""
-        cx, cy = whole_number("cx", cx), whole_number("cy", cy)
-        radius = whole_number("radius", radius, 0)
+        cx = whole_number("cx", cx, -MAX_COORDINATE, MAX_COORDINATE)
+        cy = whole_number("cy", cy, -MAX_COORDINATE, MAX_COORDINATE)
+        radius = whole_number("radius", radius, 0, MAX_COORDINATE)
         if isinstance(terrain, str):
             terrain = parse_terrain(terrain)
         elif terrain is not None and (

@@ -16,6 +16,7 @@ import errno
 import os
 import re
 import stat
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,87 @@ def check_writable(path: Path, error: type[ValueError], label: str = "") -> None
         raise error(f"{name}: folder {parent} does not exist")
     if not os.access(parent, os.W_OK):
         raise error(f"{name}: folder {parent} is not writable")
+
+
+def write_atomically(files: list[tuple[Path, bytes]], error: type[ValueError]) -> None:
+    """Write each ``(path, data)`` as one unit: all or nothing, old files kept byte for byte.
+
+    Each file goes to a temporary file in its own folder, is flushed to the disk
+    (``fsync``), and only when every one is complete are they renamed over their
+    destinations (a rename within a folder is atomic). A full disk, a size limit or any
+    other failure removes what was written and leaves every existing file as it was;
+    a failure between two renames puts the first one's old file back."""
+    temps: list[Path] = []
+    try:
+        for path, data in files:
+            temps.append(_write_temp(path, data))
+    except OSError as exc:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+        raise error(f"{files[len(temps)][0]}: cannot write: {exc.strerror or exc}; nothing was changed") from None
+    backups: list[tuple[Path, Path | None]] = []
+    try:
+        for (path, _), tmp in zip(files, temps, strict=True):
+            backups.append((path, _keep_old(path)))
+            os.replace(tmp, path)
+    except OSError as exc:
+        for path, old in reversed(backups):
+            if old is not None:
+                os.replace(old, path)
+            else:
+                path.unlink(missing_ok=True)
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+        raise error(f"{path}: cannot write: {exc.strerror or exc}; nothing was changed") from None
+    for _, old in backups:
+        if old is not None:
+            old.unlink(missing_ok=True)
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    fd, name = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".tmp", dir=_folder(path))
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _mode_for(path))
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def _folder(path: Path) -> Path:
+    return path.parent if str(path.parent) else Path(".")
+
+
+def _mode_for(path: Path) -> int:
+    """The old file's permissions, or a new file's (0666 less the umask), not mkstemp's 0600."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _keep_old(path: Path) -> Path | None:
+    """A second name for the file at ``path`` (a hard link, else a copy), or None if there is none."""
+    if not os.path.lexists(path):
+        return None
+    fd, name = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".old", dir=_folder(path))
+    os.close(fd)
+    old = Path(name)
+    try:
+        old.unlink()
+        os.link(path, old)
+    except OSError:
+        import shutil
+
+        shutil.copy2(path, old)
+    return old
 
 
 def read_text(

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .agents import Agents, State
-from .checks import MAX_ANIMALS, did_you_mean, real_number, short, whole_number
+from .checks import MAX_ANIMALS, MAX_COORDINATE, MAX_DT, MAX_STEPS, did_you_mean, real_number, short, whole_number
 from .config import Config
 from .editing import Editing
 from .geometry import CellRect
@@ -35,7 +35,7 @@ def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
     base = {key: spec.count for key, spec in config.species.items()}
     if total is None:
         return base
-    total = whole_number("total", total, 0)
+    total = whole_number("total", total, 0, MAX_ANIMALS * max(len(base), 1))
     weights = np.array(list(base.values()), dtype=float)
     if weights.sum() == 0:
         weights[:] = 1
@@ -190,7 +190,7 @@ class Simulation(Editing):
     # ------------------------------------------------------------------ running
     def step(self, dt: float) -> FrameStats:
         """Advance the world by ``dt`` seconds: requests, searches within budget, movement."""
-        dt = real_number("dt", dt, 0.0)
+        dt = real_number("dt", dt, 0.0, MAX_DT)
         self.time += dt
         self.frame += 1
         now = self.time
@@ -230,7 +230,10 @@ class Simulation(Editing):
         Returns the herd, or None when ``goal`` is no cell they may stand on or nobody comes."""
         if not (isinstance(goal, tuple | list) and len(goal) == 2):
             raise TypeError(f"goal must be an (x, y) tuple of whole numbers, got {short(goal)}")
-        goal = (whole_number("goal x", goal[0]), whole_number("goal y", goal[1]))
+        goal = (
+            whole_number("goal x", goal[0], -MAX_COORDINATE, MAX_COORDINATE),
+            whole_number("goal y", goal[1], -MAX_COORDINATE, MAX_COORDINATE),
+        )
         radius = None if radius is None else real_number("radius", radius, 0.0)
         index = next((sp.index for sp in self.species if sp.key == species), None)
         if index is None:
@@ -240,7 +243,7 @@ class Simulation(Editing):
     def advance(self, dt: float, steps: int = 1) -> FrameStats:
         """One frame of ``steps`` steps of ``dt`` seconds (0 while paused, 2 at 2x, ...); ``stats``
         then holds the frame's figures, all its steps together."""
-        dt, steps = real_number("dt", dt, 0.0), whole_number("steps", steps, 0)
+        dt, steps = real_number("dt", dt, 0.0, MAX_DT), whole_number("steps", steps, 0, MAX_STEPS)
         if steps == 1:  # the usual frame: its one step's figures are the frame's
             return self.step(dt)
         frame = FrameStats(waiting=len(self.queue))
@@ -259,7 +262,8 @@ class Simulation(Editing):
 
     def remove_animals(self, total: int) -> None:
         """Remove the ``total`` most recently added animals."""
-        self.remove(np.arange(self.agents.n) < max(0, self.agents.n - total))
+        total = whole_number("total", total, 0)
+        self.remove(np.arange(self.agents.n) < max(0, self.agents.n - min(total, self.agents.n)))
 
     def remove(self, keep: np.ndarray) -> None:
         """Keep only the animals where ``keep`` is true (the queue and the observers follow)."""

@@ -13,6 +13,10 @@ from .rules import DIAGONAL_RULES
 Point = tuple[int, int]
 HEURISTICS: tuple[str, ...] = ("octile", "manhattan", "euclidean", "chebyshev", "zero")
 ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps")
+#: Expansion counts (``max_nodes``, ``node_budget``) at most: what the kernels count in int64, with room.
+MAX_COUNT = 2**62
+#: Threads one batch may use (the config's ``search.threads`` allows as many).
+MAX_THREADS = 256
 
 
 def _check_point(name: str, p: object, width: int, height: int) -> Point:
@@ -78,9 +82,12 @@ def _resolve_options(
         raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
     if max_nodes is not None:
         if not isinstance(max_nodes, Integral) or isinstance(max_nodes, bool):
-            raise TypeError(f"max_nodes must be an int or None, got {max_nodes!r}")
+            raise TypeError(f"max_nodes must be an int or None, got {_short(max_nodes)}")
         if max_nodes < 1:
-            raise ValueError(f"max_nodes must be >= 1, got {max_nodes}")
+            raise ValueError(f"max_nodes must be >= 1, got {_short(max_nodes)}")
+        if max_nodes > MAX_COUNT:
+            raise ValueError(f"max_nodes must be <= {MAX_COUNT}, got {_short(max_nodes)}")
+        max_nodes = int(max_nodes)
     return DIAGONAL_RULES[diagonal], heuristic, float(weight), algorithm, max_nodes
 
 
@@ -89,9 +96,36 @@ def _check_max_cost(max_cost: object) -> float:
         return math.inf
     if not isinstance(max_cost, Real) or isinstance(max_cost, bool):
         raise TypeError(f"max_cost must be a number or None, got {_short(max_cost)}")
-    if math.isnan(max_cost) or max_cost < 0:
-        raise ValueError(f"max_cost must be >= 0, got {max_cost!r}")
-    return float(max_cost)
+    try:
+        limit = float(max_cost)
+    except OverflowError:  # a whole number beyond any float: no limit at all
+        return math.inf
+    if math.isnan(limit) or limit < 0:
+        raise ValueError(f"max_cost must be >= 0, got {_short(max_cost)}")
+    return limit
+
+
+def check_threads(name: str, value: object, allow_none: bool) -> int | None:
+    """A thread count a caller gives: 1 to :data:`MAX_THREADS` (or None), else an exact error."""
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, Integral) or isinstance(value, bool) or not 1 <= value <= MAX_THREADS:
+        what = " or None" if allow_none else ""
+        raise ValueError(f"{name} must be a whole number from 1 to {MAX_THREADS}{what}, got {_short(value)}")
+    return int(value)
+
+
+def check_budget(node_budget: object) -> int | None:
+    """``node_budget`` of a batch: None or 0 to :data:`MAX_COUNT` expansions."""
+    if node_budget is None:
+        return None
+    if not isinstance(node_budget, Integral) or isinstance(node_budget, bool):
+        raise TypeError(f"node_budget must be an int or None, got {_short(node_budget)}")
+    if node_budget < 0:
+        raise ValueError(f"node_budget must be >= 0, got {_short(node_budget)}")
+    if node_budget > MAX_COUNT:
+        raise ValueError(f"node_budget must be <= {MAX_COUNT}, got {_short(node_budget)}")
+    return int(node_budget)
 
 
 def _short(value: object, limit: int = 80) -> str:

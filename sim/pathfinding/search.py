@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from numbers import Integral
 
 import numpy as np
 
@@ -27,7 +26,8 @@ from .checks import (
     Point,
     _check_out_array,
     _check_point,
-    _short,
+    check_budget,
+    check_threads,
     padded_pairs,
     resolve_options,
 )
@@ -160,12 +160,8 @@ class PathGrid(FieldsAndLines, CodedGrid):
             diagonal, heuristic, weight, algorithm, max_nodes
         )
         flat_s, flat_t = padded_pairs(starts, goals, self.width, self.height)
-        if node_budget is not None and (not isinstance(node_budget, Integral) or isinstance(node_budget, bool)):
-            raise TypeError(f"node_budget must be an int or None, got {_short(node_budget)}")
-        if node_budget is not None and node_budget < 0:
-            raise ValueError(f"node_budget must be >= 0, got {node_budget}")
-        if threads is not None and (not isinstance(threads, Integral) or isinstance(threads, bool) or threads < 1):
-            raise ValueError(f"threads must be a whole number >= 1 or None, got {_short(threads)}")
+        node_budget = check_budget(node_budget)
+        threads = check_threads("threads", threads, allow_none=True)
         if algorithm == "jps":
             self._check_jps(diag)
         params = self._params(diag, heuristic, weight, algorithm, max_nodes)

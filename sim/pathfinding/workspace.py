@@ -21,6 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from .checks import MAX_THREADS, _short
 from .kernel import BUCKET_SLOTS, MAX_GEN
 
 T = TypeVar("T")
@@ -145,8 +146,8 @@ def workspace() -> Workspace:
 def set_threads(n: int) -> None:
     """How many threads large batches are split across (0: the machine's cores)."""
     global _threads
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"threads must be a whole number >= 0 (0: every core), got {n!r}")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 0 to {MAX_THREADS} (0: every core), got {_short(n)}")
     _threads = n
 
 

@@ -12,6 +12,7 @@ is the species.
 from __future__ import annotations
 
 import json
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -19,7 +20,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from ..files import write_atomically
 from ..geometry import CellRect
+from ..mapdata import MapError
 from ..terrain import DEFAULT_COLOURS, Terrain
 
 TILE = 16  # pixels per tile in the exported tileset
@@ -35,19 +38,54 @@ def write_tiled(
     animals: dict[str, int] | None = None,
     colours: dict[Terrain, tuple[int, int, int]] | None = None,
 ) -> list[Path]:
-    """Write the map at ``path`` (format by suffix) and its tileset image; returns both paths."""
+    """Write the map at ``path`` (format by suffix) and its tileset image, as one unit (both or
+    neither, see :func:`~sim.files.write_atomically`); returns both paths."""
+    files = tiled_files(path, name, terrain, description, spawn, animals, colours)
+    write_atomically(files, MapError)
+    return [p for p, _ in files[::-1]]
+
+
+def tiled_files(
+    path: Path,
+    name: str,
+    terrain: np.ndarray,
+    description: str = "",
+    spawn: dict[str, list[CellRect]] | None = None,
+    animals: dict[str, int] | None = None,
+    colours: dict[Terrain, tuple[int, int, int]] | None = None,
+) -> list[tuple[Path, bytes]]:
+    """``[(image, png bytes), (path, map bytes)]``: what :func:`write_tiled` writes, image first."""
     image = image_path(path)
-    image.write_bytes(tileset_png(colours or DEFAULT_COLOURS))
+    xml = path.suffix.lower() == ".tmx"
+    for key, value in (("name", name), ("description", description)):
+        check_writable_text(path, key, value, xml)
     props = [("name", "string", name), ("description", "string", description)]
     props += [(f"animals.{k}", "int", int(v)) for k, v in (animals or {}).items()]
     areas = [(k, CellRect(*r)) for k, rects in (spawn or {}).items() for r in rects]
-    if path.suffix.lower() == ".tmx":
+    if xml:
         text = _tmx(terrain, props, areas, image.name)
     else:
         text = json.dumps(_tmj(terrain, props, areas, image.name), indent=1, ensure_ascii=False)
         text = text.replace('"data": null', f'"data": [{_csv(terrain, ",")}]')  # rows, not a number per line
-    path.write_text(text, encoding="utf-8")
-    return [path, image]
+    return [(image, tileset_png(colours or DEFAULT_COLOURS)), (path, text.encode("utf-8"))]
+
+
+#: Characters XML 1.0 cannot hold at all, not even as ``&#1;`` (tab, newline and return it can).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_writable_text(path: Path, key: str, value: str, xml: bool) -> None:
+    """Text a map file must hold and give back equal: a ``MapError`` before anything is written
+    if it cannot (a lone surrogate anywhere; in XML, a control character)."""
+    if _SURROGATE.search(value):
+        raise MapError(f"{path}: the map's {key} holds a lone surrogate, which no file can hold")
+    bad = _NOT_XML.search(value) if xml else None
+    if bad is not None:
+        raise MapError(
+            f"{path}: the map's {key} holds the control character U+{ord(bad.group()):04X}, which a .tmx file "
+            "cannot hold; remove it, or write .tmj or .yaml"
+        )
 
 
 def image_path(path: Path) -> Path:
@@ -94,8 +132,12 @@ def _tmx(terrain: np.ndarray, props: list, areas: list[tuple[str, CellRect]], im
 def _tmx_property(name: str, kind: str, value: object, indent: str) -> str:
     typed = "" if kind == "string" else f' type="{kind}"'
     if isinstance(value, str) and "\n" in value:  # Tiled writes multi-line text as the element's content
-        return f"{indent}<property name={quoteattr(name)}{typed}>{escape(value)}</property>"
+        # A return or a tab as a character reference: an XML reader turns a literal "\r" into "\n".
+        return f"{indent}<property name={quoteattr(name)}{typed}>{escape(value, _TEXT_REFS)}</property>"
     return f"{indent}<property name={quoteattr(name)}{typed} value={quoteattr(str(value))}/>"
+
+
+_TEXT_REFS = {"\r": "&#13;", "\t": "&#9;"}
 
 
 def _tmj(terrain: np.ndarray, props: list, areas: list[tuple[str, CellRect]], image: str) -> dict:
