@@ -58,6 +58,12 @@ def tmx(layers: str = '<layer name="g" width="2" height="1"><data encoding="csv"
             f'tileheight="16"{head}>\n{tileset}\n{layers}\n</map>\n')  # fmt: skip
 
 
+def spawn(obj: dict) -> dict:
+    """The grass map with one spawn rectangle ``obj`` for cows."""
+    group = {"type": "objectgroup", "name": "spawn", "objects": [{"type": "cow", **obj}]}
+    return tmj(layers=[*tmj()["layers"], group])
+
+
 def refused(path: Path, text: str | bytes, fragment: str, error: type[Exception] = MapError) -> str:
     """Write ``text`` to ``path``; loading it is one short ``error`` line naming the file and ``fragment``."""
     if isinstance(text, str):
@@ -74,7 +80,7 @@ def refused(path: Path, text: str | bytes, fragment: str, error: type[Exception]
 
 # ------------------------------------------------------------------ 1. small inputs, no traceback
 SMALL = {
-    "json_long_int.tmj": ('{"type": "map", "width": %s}' % BIG, ":1: a number with more than 24 digits"),
+    "json_long_int.tmj": ('{"type": "map", "width": ' + BIG + "}", ":1: a number with more than 24 digits"),
     "json_long_int_deep.tmj": (json.dumps(tmj(layers=[])).replace('"tileheight": 16', f'"tileheight": {BIG}'),
                                "a number with more than 24 digits"),
     "firstgid_2_63.tmj": (json.dumps(tmj(tilesets=[{"firstgid": 2**63, "name": "t", "tiles": GRASS}])),
@@ -93,10 +99,10 @@ SMALL = {
     "property_long_int.tmx": (tmx(head="").replace("</map>", '<properties><property name="animals.cow" type="int" '
                                                              f'value="{BIG}"/></properties></map>'),
                               "property 'animals.cow' is not a valid int"),
-    "spawn_1e308.tmj": (json.dumps(tmj(layers=tmj()["layers"] + [{"type": "objectgroup", "name": "spawn", "objects": [
-        {"type": "cow", "x": 1e308, "y": 0, "width": 1e308, "height": 16}]}])), "spawn area is far outside the map"),
-    "spawn_huge_int.tmj": (json.dumps(tmj(layers=tmj()["layers"] + [{"type": "objectgroup", "name": "spawn", "objects": [
-        {"type": "cow", "x": 10**23, "y": 0, "width": 16, "height": 16}]}])), "spawn area is far outside the map"),
+    "spawn_1e308.tmj": (json.dumps(spawn({"x": 1e308, "y": 0, "width": 1e308, "height": 16})),
+                        "spawn area is far outside the map"),
+    "spawn_huge_int.tmj": (json.dumps(spawn({"x": 10**23, "y": 0, "width": 16, "height": 16})),
+                           "spawn area is far outside the map"),
     "tile_width_400.tmj": (json.dumps(tmj(tilewidth=int("9" * 400))), "a number with more than 24 digits"),
     "source_nul.tmj": (json.dumps(tmj(tilesets=[{"firstgid": 1, "source": "a\x00b.tsj"}])),
                        "tileset source 'a\\x00b.tsj' is not a file name"),
@@ -117,7 +123,8 @@ def test_small_hostile_inputs_are_one_line_not_a_traceback(tmp_path, name):
     refused(tmp_path / name, *SMALL[name])
 
 
-@pytest.mark.parametrize("text", [f"seed: {BIG}\n", f"search:\n  max_nodes: {BIG}\n", f"species:\n  cow:\n    count: {BIG}\n"])
+@pytest.mark.parametrize("text", [f"seed: {BIG}\n", f"search:\n  max_nodes: {BIG}\n",
+                                  f"species:\n  cow:\n    count: {BIG}\n"])
 def test_a_config_with_a_number_of_thousands_of_digits_is_one_line(tmp_path, text):
     refused(tmp_path / "config.yaml", text, "has more than 24 digits", ConfigError)
 
@@ -151,7 +158,7 @@ def peak_mb(call) -> float:
     [
         tmj(tilesets=[{"firstgid": 1, "name": "t", "tilecount": 10**9, "tiles": GRASS}]),
         tmj(tilesets=[{"firstgid": 1, "name": "t", "tilecount": 2**28 - 1, "tiles": GRASS}]),
-        tmj(tilesets=[{"firstgid": 1, "name": "t", "tiles": [dict(GRASS[0], id=2**28 - 1)] + GRASS}]),
+        tmj(tilesets=[{"firstgid": 1, "name": "t", "tiles": [dict(GRASS[0], id=2**28 - 1), *GRASS]}]),
         tmj(tilesets=[{"firstgid": 1, "name": "t", "tiles": [dict(GRASS[0], id=10**12)]}]),
     ],
 )
@@ -177,8 +184,8 @@ def test_csv_data_is_counted_before_it_is_split(tmp_path):
         data = "1," * (n - 1) + "1"
         path.write_text(tmx(f'<layer name="g" width="2048" height="2048"><data encoding="csv">{data}</data></layer>',
                             width="2048", height="2048"))  # fmt: skip
-        message = []
-        peak = peak_mb(lambda p=path: message.append(refused(p, p.read_bytes(), f"data holds {n} tiles")))
+        message: list[str] = []
+        peak = peak_mb(lambda p=path, n=n, m=message: m.append(refused(p, p.read_bytes(), f"data holds {n} tiles")))
         assert message and peak < 60, peak  # the file's own text is ~16 MB
 
 
@@ -197,7 +204,8 @@ def test_layers_are_bounded_in_total_not_only_one_by_one(tmp_path):
     import base64
 
     raw = base64.b64encode(zlib.compress(np.ones(2048 * 2048, "<u4").tobytes(), 9)).decode()
-    layer = f'<layer name="g" width="2048" height="2048"><data encoding="base64" compression="zlib">{raw}</data></layer>'
+    data = f'<data encoding="base64" compression="zlib">{raw}</data>'
+    layer = f'<layer name="g" width="2048" height="2048">{data}</layer>'
     path = tmp_path / "layers.tmx"
     path.write_text(tmx(layer * 12, width="2048", height="2048"))
     peak = peak_mb(lambda: refused(path, path.read_bytes(), "the map's tile layers hold more than 16,777,216 tiles"))
@@ -468,7 +476,8 @@ def test_the_scripting_api_bounds_every_integer_and_keeps_time_finite(sim):
         (lambda: sim.paint(10**20, 5, 1, "rock"), ValueError, "cx must be <= 1000000000, got 100000000000000000000"),
         (lambda: sim.paint(5, -(10**20), 1, "rock"), ValueError,
          "cy must be >= -1000000000, got -100000000000000000000"),
-        (lambda: sim.paint(5, 5, 2**70, "rock"), ValueError, "radius must be <= 1000000000, got 1180591620717411303424"),
+        (lambda: sim.paint(5, 5, 2**70, "rock"), ValueError,
+         "radius must be <= 1000000000, got 1180591620717411303424"),
         (lambda: sim.step(1e308), ValueError, "dt must be <= 3600, got 1e+308"),
         (lambda: sim.step(10**400), ValueError, f"dt must be a finite number >= 0, got {str(10**400)[:79]}…"),
         (lambda: sim.advance(1 / 60, 10**18), ValueError, "steps must be <= 100000, got 1000000000000000000"),
