@@ -109,6 +109,34 @@ def write_atomically(files: list[tuple[Path, bytes]], error: type[ValueError]) -
             old.unlink(missing_ok=True)
 
 
+def write_new(path: Path, data: bytes, error: type[ValueError]) -> None:
+    """Write a file that must not exist yet: complete or not at all. ``FileExistsError``
+    when it exists (nothing written); a failure (a full disk) leaves no file behind."""
+    try:
+        tmp = _write_temp(path, data)
+    except OSError as exc:
+        raise error(f"{path}: cannot write: {exc.strerror or exc}; nothing was saved") from None
+    try:
+        os.link(tmp, path)  # fails if the name is taken: no race with another writer
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: exclusive create, then the bytes
+        _write_exclusive(path, data, error)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_exclusive(path: Path, data: bytes, error: type[ValueError]) -> None:
+    try:
+        with open(path, "xb") as fh:
+            fh.write(data)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        path.unlink(missing_ok=True)
+        raise error(f"{path}: cannot write: {exc.strerror or exc}; nothing was saved") from None
+
+
 def _write_temp(path: Path, data: bytes) -> Path:
     fd, name = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".tmp", dir=_folder(path))
     tmp = Path(name)

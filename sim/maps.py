@@ -37,7 +37,7 @@ import numpy as np
 import yaml
 
 from .checks import MAX_ANIMALS, Checker, did_you_mean, short
-from .files import as_path, check_file, load_yaml, parse_yaml
+from .files import as_path, check_file, load_yaml, parse_yaml, write_new
 from .geometry import CellRect
 from .mapdata import MapData, MapError
 from .mapgen import generate_island
@@ -45,6 +45,7 @@ from .movingai import load_movingai
 from .terrain import DEFAULT_LEGEND, Terrain, parse_terrain
 from .tiled import READS as TILED_READS
 from .tiled import read_tiled
+from .tiled.write import check_writable_text
 
 MAP_KEYS = (
     "name",
@@ -317,23 +318,26 @@ def save_map(
     fallback_dir: Path,
     spawn: dict[str, list[CellRect]] | None = None,
     animals: dict[str, int] | None = None,
+    description: str = "",
 ) -> Path:
-    """Write the map as ``<stem>-edited.yaml`` next to ``source``, or in ``fallback_dir`` when the
-    source is a bundled map (never written to) or its folder is not writable; never
-    overwrites: ``-edited-2``, ``-edited-3``, … ."""
+    """Write the map (with its ``description``) as ``<stem>-edited.yaml`` next to ``source``, or in
+    ``fallback_dir`` when the source is a bundled map (never written to) or its folder is not
+    writable; never overwrites: ``-edited-2``, ``-edited-3``, … ; complete or not at all."""
     from .resources import is_bundled
 
     beside = source is not None and not is_bundled(source) and os.access(source.parent, os.W_OK)
     directory = source.parent if beside else fallback_dir
     directory.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"-edited(-\d+)?$", "", source.stem if source is not None else re.sub(r"\W+", "-", name).lower())
+    title = f"{name} (edited)" if "(edited)" not in name else name
+    for key, value in (("name", title), ("description", description)):
+        check_writable_text(directory / f"{stem}-edited.yaml", key, value, xml=False)
+    text = dump_map(title, terrain, description, spawn=spawn, animals=animals).encode("utf-8")
     n = 1
     while True:
         target = directory / (f"{stem}-edited.yaml" if n == 1 else f"{stem}-edited-{n}.yaml")
         try:
-            with open(target, "x", encoding="utf-8") as fh:  # "x": fails if it exists, no race
-                title = f"{name} (edited)" if "(edited)" not in name else name
-                fh.write(dump_map(title, terrain, spawn=spawn, animals=animals))
+            write_new(target, text, MapError)  # complete or not there at all; never replaces a file
             return target
         except FileExistsError:
             n += 1

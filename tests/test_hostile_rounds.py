@@ -534,3 +534,34 @@ def test_convert_reads_and_writes_all_three_formats_through_the_function(tmp_pat
     assert [p.name for p in out] == ["i.tmj", "i-tiles.png"]
     back = convert(tmp_path / "i.tmj", tmp_path / "i.yaml")
     assert back == [tmp_path / "i.yaml"] and (load_map(tmp_path / "i.yaml").terrain == load_map(SRC).terrain).all()
+
+
+def test_a_json_file_of_millions_of_keys_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "keys.tmj"
+    path.write_text("{" + ",".join(f'"k{i}":0' for i in range(1_100_000)) + "}")
+    assert peak_mb(lambda: refused(path, path.read_bytes(), "more than 1,000,000 keys")) < 60
+
+
+def test_saving_keeps_the_description_and_a_full_disk_leaves_no_half_file(tmp_path):
+    from sim.maps import save_map
+
+    terrain = load_map(SRC).terrain
+    path = save_map("Mine", terrain, None, tmp_path, description="a bay\nwith two lines")
+    assert (load_map(path).name, load_map(path).description) == ("Mine (edited)", "a bay\nwith two lines")
+    code = (
+        "import resource, signal, sys\n"
+        "from pathlib import Path\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from sim.maps import load_map, save_map, MapError\n"
+        f"t = load_map({str(SRC)!r}).terrain\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "try:\n"
+        f"    save_map('Full', t, None, Path({str(tmp_path / 'full')!r}))\n"
+        "except MapError as e:\n"
+        "    print(e)\n"
+    )
+    (tmp_path / "full").mkdir()
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "cannot write" in r.stdout and "nothing was saved" in r.stdout, r.stdout + r.stderr
+    assert os.listdir(tmp_path / "full") == []

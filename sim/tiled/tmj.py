@@ -16,7 +16,7 @@ from ..checks import MAX_DIGITS, parse_whole, short
 from ..files import read_text
 from ..mapdata import MapError
 from .layers import LayerDataError, gids_from_base64, gids_from_numbers
-from .model import MAX_GID, Layer, Reading, TiledDoc, Tileset, terrain_table, tile_terrain
+from .model import MAX_GID, MAX_LAYER_BYTES, Layer, Reading, TiledDoc, Tileset, terrain_table, tile_terrain
 from .tmx import MAX_TILE_PIXELS, cells, check_shape
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -48,8 +48,17 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
+#: Keys (counted from the colons) and values (from the commas) one JSON file may hold at most: counted
+#: in the text before it is parsed, since a dict of millions of keys costs ~100 bytes a key.
+MAX_JSON_KEYS = 1_000_000
+MAX_JSON_VALUES = MAX_LAYER_BYTES // 4 + 1_000_000
+
+
 def load_json(path: Path) -> dict[str, Any]:
     text = read_text(path, MapError)
+    if text.count(":") > MAX_JSON_KEYS or text.count(",") > MAX_JSON_VALUES:
+        limits = f"{MAX_JSON_KEYS:,} keys or {MAX_JSON_VALUES:,} values"
+        raise MapError(f"{path}: more than {limits}; not a map Tiled writes")
     try:
         data = json.loads(text, parse_int=_int, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:

@@ -88,8 +88,9 @@ class MapFiles:
         source = Path(self.sim.world.source) if self.sim.world.source else None
         try:
             m = self.sim.map
-            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals)
-        except OSError as exc:
+            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals,
+                            m.description)
+        except (OSError, MapError) as exc:
             self.message(f"could not save the map: {exc}", WARN, 10)
             return None
         self.message(f"saved {path}", GOOD)
