@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .checks import parse_whole
 from .files import read_text
 from .mapdata import MapData, MapError
 from .terrain import TERRAINS, Terrain
@@ -79,9 +80,10 @@ def read_map(path: str | Path) -> np.ndarray:
     size = {}
     for i, key in ((1, "height"), (2, "width")):
         value = _header_value(path, lines, i, key)
-        if not value.isdigit() or not 0 < int(value) <= 1_000_000:
+        number = parse_whole(value, 1, 1_000_000) if value.isdigit() else None
+        if number is None:
             raise MapFormatError(f"{path}:{i + 1}: {key} must be a whole number from 1 to 1000000, got {value[:30]!r}")
-        size[key] = int(value)
+        size[key] = number
     _header_value(path, lines, 3, "map")
     height, width = size["height"], size["width"]
     rows = lines[4 : 4 + height]

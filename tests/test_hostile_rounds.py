@@ -114,6 +114,7 @@ SMALL = {
     "key_surrogate.tmj": ('{"\\ud800": 1}', "lone surrogate"),
     "yaml_long_int.yaml": (f"generator: island\nwidth: {BIG}\nheight: 10\n", ":2: the number"),
     "yaml_long_key.yaml": (f"rows: |\n  ..\n{'9' * 900}: 1\n", ":3: the number"),
+    "movingai_long.map": (f"type octile\nheight {BIG}\nwidth 2\nmap\n..\n", ":2: height must be a whole number"),
     "yaml_long_hex.yaml": (f"rows: |\n  ..\nanimals: {{cow: 0x{'f' * 3000}}}\n", ":3: the number"),
 }  # fmt: skip
 
