@@ -37,7 +37,7 @@ import numpy as np
 import yaml
 
 from .checks import MAX_ANIMALS, Checker, did_you_mean, short
-from .files import as_path, check_file, load_yaml, parse_yaml, write_new
+from .files import SafeLoader, as_path, check_file, load_yaml, parse_yaml, write_new
 from .geometry import CellRect
 from .mapdata import MapData, MapError
 from .mapgen import generate_island
@@ -301,7 +301,7 @@ def dump_map(
     for ch, t in DEFAULT_LEGEND.items():
         by_id[t] = ch
     rows = ["".join(by_id[row]) for row in terrain]
-    head = yaml.safe_dump({"name": name, "description": description}, sort_keys=False, allow_unicode=True)
+    head = _yaml_text({"name": name, "description": description})
     legend = "legend:\n" + "".join(f'  "{ch}": {t.label}\n' for ch, t in DEFAULT_LEGEND.items())
     tail = ""
     if spawn:
@@ -309,6 +309,15 @@ def dump_map(
     if animals:
         tail += "animals: {" + ", ".join(f"{k}: {v}" for k, v in animals.items()) + "}\n"
     return head + legend + "rows: |\n" + "".join(f"  {r}\n" for r in rows) + tail
+
+
+def _yaml_text(fields: dict[str, str]) -> str:
+    """``fields`` as YAML that loads back equal: readable Unicode where it round-trips, escaped
+    where it would not (YAML folds line breaks such as U+0085 and U+2028 inside a quoted line)."""
+    text = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True)
+    if yaml.load(text, Loader=SafeLoader) != fields:
+        text = yaml.safe_dump(fields, sort_keys=False, allow_unicode=False)
+    return text
 
 
 def save_map(

@@ -29,6 +29,7 @@ from .observe import SearchBatch, SearchObserver
 from .pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from .pathfinding.batch import MIN_SPLIT
 from .pathfinding.field import smooth_all
+from .pathfinding.interpreted import search_interpreted
 from .pathfinding.kernel import MODE_JPS, search_batch
 from .pathfinding.workspace import run_split, thread_count, workspace
 from .platform import monotonic_s
@@ -82,6 +83,9 @@ class Planner:
         self.queue = queue
         self.budget = budget
         self.threads: int | None = None  # None: the engine's default (every core)
+        # True while the compiled kernels are being compiled (a first start): searches are served by
+        # the interpreted search within the same budget, fewer a frame (see sim.prepare).
+        self.interpreted = False
         self._mean_charge_ms = 0.05  # running estimate of one search's charge (sizes the rounds)
         self._kinds_for: tuple | None = None  # what the last _kinds() was built from, and what it built
 
@@ -135,7 +139,7 @@ class Planner:
         """Requests to search in the next round: what the rest of the budget should hold, plus a few."""
         left = max(0.0, self.budget.budget_ms - spent_ms)
         estimate = math.ceil(left / max(self._mean_charge_ms, 1e-4)) + 2
-        return int(min(ROUND_MAX, max(ROUND_MIN, estimate)))
+        return int(min(ROUND_MAX, max(1 if self.interpreted else ROUND_MIN, estimate)))
 
     def _search(self, rows: np.ndarray, want_trace: bool) -> Round:
         """Search the requests ``rows`` (per species, one compiled function each); results in ``rows`` order.
@@ -150,6 +154,8 @@ class Planner:
         t0 = time.perf_counter()
         k = rows.size
         species_of = a.species[rows]
+        if self.interpreted:
+            return self._search_interpreted(rows, species_of, t0)
         threads = self.threads or thread_count()
         # A round the threads would not share: too small to pay for handing work over.
         serial = threads == 1 or (k < PARALLEL_ROUND and (k < MIN_SPLIT or np.bincount(species_of).max() < MIN_SPLIT))
@@ -163,6 +169,40 @@ class Planner:
                                           for lo, hi in itertools.pairwise(bounds) if hi > lo], threads)  # fmt: skip
             return self._joined(rows, species_of, parts, want_trace, t0)
         return self._search_by_species(rows, species_of, threads, want_trace, t0)
+
+    def _search_interpreted(self, rows: np.ndarray, species_of: np.ndarray, t0: float) -> Round:
+        """:meth:`_search` while the kernels compile: each request by the engine's interpreted
+        search (same costs and rules; no traces, flyers' paths not pulled straight)."""
+        k = rows.size
+        outcome = np.full(k, _OTHER_REGION, dtype=np.int8)
+        expanded = np.zeros(k, dtype=np.int64)
+        cost = np.full(k, np.nan)
+        path_at = np.zeros(k, dtype=np.int64)
+        path_n = np.zeros(k, dtype=np.int64)
+        pieces: list[list[int]] = []
+        at = 0
+        species_ms: dict[int, float] = {}
+        cell, goal = self.agents.cell, self.agents.goal
+        for j in range(k):
+            t = time.perf_counter()
+            i, sp = int(rows[j]), self.species[int(species_of[j])]
+            (sx, sy), (gx, gy) = cell[i].tolist(), goal[i].tolist()
+            labels = sp.regions
+            if labels[sy, sx] == 0 or labels[sy, sx] != labels[gy, gx]:
+                continue
+            _grid, (codes, lut, moves, wp), params = sp.astar._kernel_batch()
+            status, expanded[j], c, path = search_interpreted(
+                codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
+            )
+            outcome[j] = _OUTCOME_OF_STATUS[status]
+            cost[j] = c if outcome[j] == _FOUND else np.nan
+            path_at[j], path_n[j] = at, len(path)
+            pieces.append(path)
+            at += len(path)
+            species_ms[sp.index] = species_ms.get(sp.index, 0.0) + (time.perf_counter() - t) * 1000.0
+        paths = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int32, count=at)
+        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, {}, species_ms,
+                     (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
     def _search_by_species(self, rows: np.ndarray, species_of: np.ndarray, threads: int, want_trace: bool,
                            t0: float) -> Round:  # fmt: skip
