@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export SDL_AUDIODRIVER ?= dummy
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-all test-slow lint bench clean
 
 $(VENV)/.run-installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,9 +21,18 @@ $(VENV)/.dev-installed: pyproject.toml
 run: $(VENV)/.run-installed
 	$(PY) main.py
 
+# The everyday suite: every behaviour, without the runs that compile from an empty cache.
 test: $(VENV)/.dev-installed
+	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -m "not slow"
+	$(VENV)/bin/ruff check .
+
+# Everything, the slow runs too (first starts from an empty cache, the installed wheel).
+test-all: $(VENV)/.dev-installed
 	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q
 	$(VENV)/bin/ruff check .
+
+test-slow: $(VENV)/.dev-installed
+	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -m slow
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .

@@ -76,7 +76,8 @@ def convert_main(argv: list[str]) -> int:
     from .maps import MapError
 
     try:
-        config = load_config(args.config or default_config_path())
+        config_path = args.config or default_config_path()
+        config = load_config(config_path)
         written = convert(
             args.src,
             args.dst,
@@ -112,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         check_output("--json", args.json)
         check_output("--screenshot", args.screenshot)
-        config = load_config(args.config or default_config_path())
+        config_path = args.config or default_config_path()
+        config = load_config(config_path)
         if args.seed is not None:
             config = replace(config, seed=args.seed)
         path = resolve_map(args.map or config.map, maps_dir())
@@ -129,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             clock="model" if args.headless else "wall",
             headless=args.headless,
             screenshot_dir=Path("screenshots"),
+            config_path=Path(config_path),
         )
     except (ConfigError, MapError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)

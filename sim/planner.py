@@ -135,6 +135,11 @@ class Planner:
                 break
         stats.waiting = len(self.queue)
 
+    def search_rows(self, rows: np.ndarray, want_trace: bool = False) -> Round:
+        """Search the requests of animals ``rows`` (their cells to their goals) at once, as a
+        round does, without serving them: the answers only (used to compile the round)."""
+        return self._search(np.asarray(rows, dtype=np.int64), want_trace)
+
     def _round_size(self, spent_ms: float) -> int:
         """Requests to search in the next round: what the rest of the budget should hold, plus a few."""
         left = max(0.0, self.budget.budget_ms - spent_ms)
@@ -155,7 +160,7 @@ class Planner:
         k = rows.size
         species_of = a.species[rows]
         if self.interpreted:
-            return self._search_interpreted(rows, species_of, t0)
+            return _interpreted_round(self.species, a.cell, a.goal, rows, species_of, t0)
         threads = self.threads or thread_count()
         # A round the threads would not share: too small to pay for handing work over.
         serial = threads == 1 or (k < PARALLEL_ROUND and (k < MIN_SPLIT or np.bincount(species_of).max() < MIN_SPLIT))
@@ -169,40 +174,6 @@ class Planner:
                                           for lo, hi in itertools.pairwise(bounds) if hi > lo], threads)  # fmt: skip
             return self._joined(rows, species_of, parts, want_trace, t0)
         return self._search_by_species(rows, species_of, threads, want_trace, t0)
-
-    def _search_interpreted(self, rows: np.ndarray, species_of: np.ndarray, t0: float) -> Round:
-        """:meth:`_search` while the kernels compile: each request by the engine's interpreted
-        search (same costs and rules; no traces, flyers' paths not pulled straight)."""
-        k = rows.size
-        outcome = np.full(k, _OTHER_REGION, dtype=np.int8)
-        expanded = np.zeros(k, dtype=np.int64)
-        cost = np.full(k, np.nan)
-        path_at = np.zeros(k, dtype=np.int64)
-        path_n = np.zeros(k, dtype=np.int64)
-        pieces: list[list[int]] = []
-        at = 0
-        species_ms: dict[int, float] = {}
-        cell, goal = self.agents.cell, self.agents.goal
-        for j in range(k):
-            t = time.perf_counter()
-            i, sp = int(rows[j]), self.species[int(species_of[j])]
-            (sx, sy), (gx, gy) = cell[i].tolist(), goal[i].tolist()
-            labels = sp.regions
-            if labels[sy, sx] == 0 or labels[sy, sx] != labels[gy, gx]:
-                continue
-            _grid, (codes, lut, moves, wp), params = sp.astar._kernel_batch()
-            status, expanded[j], c, path = search_interpreted(
-                codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
-            )
-            outcome[j] = _OUTCOME_OF_STATUS[status]
-            cost[j] = c if outcome[j] == _FOUND else np.nan
-            path_at[j], path_n[j] = at, len(path)
-            pieces.append(path)
-            at += len(path)
-            species_ms[sp.index] = species_ms.get(sp.index, 0.0) + (time.perf_counter() - t) * 1000.0
-        paths = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int32, count=at)
-        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, {}, species_ms,
-                     (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
     def _search_by_species(self, rows: np.ndarray, species_of: np.ndarray, threads: int, want_trace: bool,
                            t0: float) -> Round:  # fmt: skip
@@ -287,21 +258,13 @@ class Planner:
         it is kept while nothing it is built from changes: each species, its engine and the
         settings the engine reads, and the world's revision (painting: the grids and the
         regions follow it)."""
-        key = tuple(self._kind_key(sp) for sp in self.species)
+        key = tuple(_kind_key(sp) for sp in self.species)
         if self._kinds_for is not None and self._kinds_for[0] == key:
             return self._kinds_for[1]
         kinds = self._build_kinds()
         # The objects are kept with their ids, so no new object can take an id of the key.
         self._kinds_for = (key, kinds, [*self.species, *(sp.astar for sp in self.species)])
         return kinds
-
-    @staticmethod
-    def _kind_key(sp: SpeciesRuntime) -> tuple:
-        """Everything :meth:`_build_kinds` reads from ``sp`` that can change between rounds
-        (objects by identity: a world compares its terrain, not itself)."""
-        astar = sp.astar
-        return (id(sp), id(sp.kind), id(astar), id(astar.world), astar.world.revision, id(sp.world),
-                sp.world.revision, astar.diagonal, astar.heuristic_name, astar.max_nodes, astar.use_jps)  # fmt: skip
 
     def _build_kinds(self) -> tuple | None:
         """:meth:`_kinds`, built afresh."""
@@ -358,6 +321,49 @@ class Planner:
                 SearchBatch(now, sp.index, rows, a.last_start[rows], a.last_goal[rows], rnd.outcome[pos],
                             rnd.expanded[pos], rnd.cost[pos], cells, offsets, width, trace)
             )  # fmt: skip
+
+
+def _kind_key(sp: SpeciesRuntime) -> tuple:
+    """Everything :meth:`Planner._build_kinds` reads from ``sp`` that can change between rounds
+    (objects by identity: a world compares its terrain, not itself)."""
+    astar = sp.astar
+    return (id(sp), id(sp.kind), id(astar), id(astar.world), astar.world.revision, id(sp.world),
+            sp.world.revision, astar.diagonal, astar.heuristic_name, astar.max_nodes, astar.use_jps)  # fmt: skip
+
+
+def _interpreted_round(species: list[SpeciesRuntime], cell: np.ndarray, goal: np.ndarray, rows: np.ndarray,
+                       species_of: np.ndarray, t0: float) -> Round:  # fmt: skip
+    """:meth:`Planner._search` while the kernels compile: each request by the engine's
+    interpreted search (same costs and rules; no traces, flyers' paths not pulled straight)."""
+    k = rows.size
+    outcome = np.full(k, _OTHER_REGION, dtype=np.int8)
+    expanded = np.zeros(k, dtype=np.int64)
+    cost = np.full(k, np.nan)
+    path_at = np.zeros(k, dtype=np.int64)
+    path_n = np.zeros(k, dtype=np.int64)
+    pieces: list[list[int]] = []
+    at = 0
+    species_ms: dict[int, float] = {}
+    for j in range(k):
+        t = time.perf_counter()
+        i, sp = int(rows[j]), species[int(species_of[j])]
+        (sx, sy), (gx, gy) = cell[i].tolist(), goal[i].tolist()
+        labels = sp.regions
+        if labels[sy, sx] == 0 or labels[sy, sx] != labels[gy, gx]:
+            continue
+        _grid, (codes, lut, moves, wp), params = sp.astar._kernel_batch()
+        status, expanded[j], c, path = search_interpreted(
+            codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
+        )
+        outcome[j] = _OUTCOME_OF_STATUS[status]
+        cost[j] = c if outcome[j] == _FOUND else np.nan
+        path_at[j], path_n[j] = at, len(path)
+        pieces.append(path)
+        at += len(path)
+        species_ms[sp.index] = species_ms.get(sp.index, 0.0) + (time.perf_counter() - t) * 1000.0
+    paths = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int32, count=at)
+    return Round(rows, outcome, expanded, cost, paths, path_at, path_n, {}, species_ms,
+                 (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
 
 def _gather(cells: np.ndarray, path_at: np.ndarray, path_n: np.ndarray, pos: np.ndarray) -> tuple:

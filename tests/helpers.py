@@ -1,15 +1,20 @@
-"""Independent references for the tests: a plain Dijkstra and a path checker.
-
-Written separately from the engine (no shared code), so agreement means something.
-"""
+"""Shared helpers of the tests: independent references (a plain Dijkstra and a path checker,
+written separately from the engine, so agreement means something) and the synthetic input
+that drives the demo (keys and mouse strokes as pygame events)."""
 
 from __future__ import annotations
 
 import heapq
 import itertools
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
+import pygame
+
+from tests.conftest import ROOT
 
 RULES = ("never", "no-corner-cutting", "one-obstacle", "always")
 
@@ -69,3 +74,98 @@ def path_cost(costs: np.ndarray, path: list[tuple[int, int]], rule: str) -> floa
         assert step_allowed(costs, a, b, rule), f"illegal step {a} -> {b} under {rule}"
         total += step_cost(costs, a, b)
     return total
+
+
+# ------------------------------------------------------------------ driving the demo
+STEP = 1 / 60
+
+
+def key(k, mod=0):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod))
+
+
+def drag(app, cells, button=1):
+    """Post a mouse stroke through these cells (x, y) with the given button held."""
+    pts = [tuple(int(v) for v in app.cam.to_screen(x, y)) for x, y in cells]
+    held = tuple(int(button == b) for b in (1, 2, 3))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pts[0], button=button))
+    prev = pts[0]
+    for p in pts[1:]:
+        rel = (p[0] - prev[0], p[1] - prev[1])
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=rel, buttons=held))
+        prev = p
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pts[-1], button=button))
+
+
+def remaining_steps_legal(sim, sp, rows) -> bool:
+    """Vectorised: the steps from each animal's last cell through the rest of its path."""
+    a = sim.agents
+    if rows.size == 0:
+        return True
+    w = sim.world.width
+    free = (sp.costs > 0).ravel()
+    paths = a.paths[rows]
+    cols = np.arange(paths.shape[1] - 1)
+    ahead = (cols >= a.path_pos[rows, None] - 1) & (cols + 1 < a.path_len[rows, None])
+    p, q = paths[:, :-1], paths[:, 1:]
+    dx, dy = q % w - p % w, q // w - p // w
+    ok = free[q] & (np.abs(dx) <= 1) & (np.abs(dy) <= 1)
+    diag = (dx != 0) & (dy != 0)
+    rule = sim.config.search.diagonal
+    side_a, side_b = free[p + dx], free[p + dy * w]
+    if rule == "no-corner-cutting":
+        ok &= ~diag | (side_a & side_b)
+    elif rule == "one-obstacle":
+        ok &= ~diag | side_a | side_b
+    elif rule == "never":
+        ok &= ~diag
+    return bool((ok | ~ahead).all())
+
+
+# ------------------------------------------------------------------ species the tests define
+def _species():
+    from sim.species import CowAStar, WaterCreatureAStar
+
+    class JumpingFish(WaterCreatureAStar):
+        """Water creatures that opt into jump point search."""
+
+        use_jps = True
+
+    class EdgeHookCow(CowAStar):
+        """The original design's per-edge hook, same semantics as the table."""
+
+        def cost(self, source, target):
+            m = CowAStar.terrain_costs.get(int(self.world.terrain[target[1], target[0]]), 0.0)
+            return m * (math.sqrt(2) if source[0] != target[0] and source[1] != target[1] else 1.0)
+
+    return JumpingFish, EdgeHookCow
+
+
+JumpingFish, EdgeHookCow = _species()
+
+
+# ------------------------------------------------------------------ running the program
+def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``main.py --headless --frames 1 ARGS`` in a child process, on SDL's dummy drivers."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--headless", "--frames", "1", *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )  # fmt: skip
+
+
+def assert_one_line(r: subprocess.CompletedProcess, path: object, fragment: str) -> None:
+    """Exit status 2 and one short stderr line that names ``path`` and holds ``fragment``."""
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"error: {path}"), r.stderr
+    assert fragment in r.stderr, r.stderr
+    assert len(r.stderr) < 300  # every quoted value is cut short
+
+
+def assert_file_refused(option: str, path, text: str, fragment: str) -> None:
+    """Write ``text`` to ``path``, give it to the program as ``option``: exit 2, one line naming it."""
+    path.write_text(text)
+    assert_one_line(run_cli(option, str(path)), path, fragment)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import subprocess
 import sys
 
@@ -13,7 +12,7 @@ from sim.pathfinding import AStar, find_path
 from sim.species import BirdAStar, CowAStar, WaterCreatureAStar
 from sim.terrain import Terrain as T
 from sim.world import World
-from tests.helpers import dijkstra
+from tests.helpers import EdgeHookCow, JumpingFish, dijkstra
 
 
 def island() -> np.ndarray:
@@ -45,10 +44,6 @@ def test_cows_take_the_causeway_and_never_swim():
     assert (9, 5) in r.path or (10, 5) in r.path  # through the sand, not the swamp
     best = dijkstra(cow.grid.costs, (3, 3), "no-corner-cutting")[(16, 8)]
     assert r.cost == pytest.approx(best)  # optimal although grass costs 0.85 < 1
-
-
-class JumpingFish(WaterCreatureAStar):
-    use_jps = True
 
 
 def test_use_jps_searches_uniform_grids_with_jps_and_water_creatures_stay_in_water():
@@ -83,14 +78,6 @@ def test_config_style_table_override_and_bad_entries():
     assert cow.grid.costs[3, 9] == 1.0 and cow.grid.costs[3, 3] == 1.0
     with pytest.raises(ValueError, match=r"terrain cost for terrain 2 must be a number >= 0, got -1"):
         CowAStar(world, terrain_costs={T.GRASS: -1})
-
-
-class EdgeHookCow(CowAStar):
-    """The original design's per-edge hook, same semantics as the table."""
-
-    def cost(self, source, target):
-        m = CowAStar.terrain_costs.get(int(self.world.terrain[target[1], target[0]]), 0.0)
-        return m * (math.sqrt(2) if source[0] != target[0] and source[1] != target[1] else 1.0)
 
 
 class ZeroHeuristicCow(CowAStar):

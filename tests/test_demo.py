@@ -19,52 +19,7 @@ from sim.planner import PARALLEL_ROUND
 from sim.simulation import Simulation, species_counts
 from sim.terrain import Terrain as T
 from tests.conftest import ROOT
-from tests.helpers import step_allowed
-
-STEP = 1 / 60
-
-
-def key(k, mod=0):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod))
-
-
-def drag(app, cells, button=1):
-    """Post a mouse stroke through these cells (x, y) with the given button held."""
-    pts = [tuple(int(v) for v in app.cam.to_screen(x, y)) for x, y in cells]
-    held = tuple(int(button == b) for b in (1, 2, 3))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pts[0], button=button))
-    prev = pts[0]
-    for p in pts[1:]:
-        rel = (p[0] - prev[0], p[1] - prev[1])
-        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=rel, buttons=held))
-        prev = p
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pts[-1], button=button))
-
-
-def remaining_steps_legal(sim, sp, rows) -> bool:
-    """Vectorised: the steps from each animal's last cell through the rest of its path."""
-    a = sim.agents
-    if rows.size == 0:
-        return True
-    w = sim.world.width
-    free = (sp.costs > 0).ravel()
-    paths = a.paths[rows]
-    cols = np.arange(paths.shape[1] - 1)
-    ahead = (cols >= a.path_pos[rows, None] - 1) & (cols + 1 < a.path_len[rows, None])
-    p, q = paths[:, :-1], paths[:, 1:]
-    dx, dy = q % w - p % w, q // w - p // w
-    ok = free[q] & (np.abs(dx) <= 1) & (np.abs(dy) <= 1)
-    diag = (dx != 0) & (dy != 0)
-    rule = sim.config.search.diagonal
-    side_a, side_b = free[p + dx], free[p + dy * w]
-    if rule == "no-corner-cutting":
-        ok &= ~diag | (side_a & side_b)
-    elif rule == "one-obstacle":
-        ok &= ~diag | side_a | side_b
-    elif rule == "never":
-        ok &= ~diag
-    return bool((ok | ~ahead).all())
+from tests.helpers import STEP, drag, key, remaining_steps_legal, step_allowed
 
 
 def check_invariants(sim, last_search_at, log):
@@ -414,27 +369,6 @@ def test_model_layers_never_import_pygame():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
-
-
-def test_windowed_start_compiles_behind_a_progress_screen(tmp_path):
-    # Not headless: the kernels are loaded (or compiled) in a thread while a progress screen shows.
-    code = (
-        "import pygame; from pathlib import Path; from sim.config import load_config; "
-        "from sim.maps import load_map; from sim.view.app import App; import sim.view.progress as m; shown = []; "
-        "orig = m.progress_screen; m.progress_screen = lambda *a: (shown.append(a[2].label), orig(*a)); "
-        "app = App(load_config('config.yaml'), load_map('maps/tutorial.yaml'), maps_dir=Path('maps')); "
-        "app.frame(1 / 60); print(sum('compiling the search kernel' in s for s in shown), app.sim.agents.n)"
-    )
-    env = {
-        **__import__("os").environ,
-        "SDL_VIDEODRIVER": "dummy",
-        "SDL_AUDIODRIVER": "dummy",
-        "NUMBA_CACHE_DIR": str(tmp_path),
-    }  # an empty cache: it must really compile
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr
-    frames, animals = map(int, r.stdout.split())
-    assert frames >= 1 and animals == 80  # the tutorial map's own counts
 
 
 def test_start_view_fits_readable_maps_and_centres_large_ones():

@@ -19,7 +19,7 @@ from sim.maps import load_map
 from sim.simulation import Simulation
 from sim.terrain import Terrain as T
 from tests.conftest import ROOT
-from tests.test_demo import STEP, drag, key, remaining_steps_legal
+from tests.helpers import STEP, drag, key, remaining_steps_legal
 
 CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
 

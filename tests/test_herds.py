@@ -15,8 +15,7 @@ from sim.inspector import describe
 from sim.maps import load_map
 from sim.simulation import Simulation
 from tests.conftest import ROOT
-from tests.helpers import path_cost
-from tests.test_demo import STEP, key
+from tests.helpers import STEP, key, path_cost
 
 GOAL = (87, 40)  # grass in the middle of the island's main land
 

@@ -8,8 +8,6 @@ loops, outputs that cannot be written; and the engine's boundary with exact mess
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tracemalloc
 
 import numpy as np
@@ -22,6 +20,7 @@ from sim.files import parse_yaml
 from sim.maps import MapError, load_map
 from sim.pathfinding import AStar, PathGrid, find_path
 from tests.conftest import ROOT
+from tests.helpers import assert_file_refused, assert_one_line, run_cli
 
 # A "billion laughs" bomb: a few hundred bytes that expand to 9**8 strings.
 BOMB = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9) if i else ', '.join(['lol'] * 9)}]\n" for i in range(8))
@@ -71,29 +70,6 @@ BAD_CONFIGS = {
         "key 'species.water.costs': every terrain costs 0",
     ),
 }
-
-
-def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "--headless", "--frames", "1", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=timeout,
-        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
-    )  # fmt: skip
-
-
-def assert_one_line(r: subprocess.CompletedProcess, path: object, fragment: str) -> None:
-    assert r.returncode == 2, r.stderr[-2000:]
-    assert "Traceback" not in r.stderr
-    assert r.stderr.count("\n") == 1, r.stderr
-    assert r.stderr.startswith(f"error: {path}"), r.stderr
-    assert fragment in r.stderr, r.stderr
-    assert len(r.stderr) < 300  # every quoted value is cut short
-
-
-def assert_file_refused(option: str, path, text: str, fragment: str) -> None:
-    """Write ``text`` to ``path``, give it to the program as ``option``: exit 2, one line naming it."""
-    path.write_text(text)
-    assert_one_line(run_cli(option, str(path)), path, fragment)
 
 
 @pytest.mark.parametrize("name", sorted(BAD_MAPS))

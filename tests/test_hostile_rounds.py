@@ -35,6 +35,7 @@ from sim.convert import convert, write_map
 from sim.maps import MapData, MapError, load_map
 from sim.pathfinding import PathGrid, set_threads
 from tests.conftest import ROOT
+from tests.helpers import assert_one_line, run_cli
 from tests.tiled_fuzz import check_files, tiled_files
 
 BIG = "9" * 5000
@@ -131,7 +132,6 @@ def test_a_config_with_a_number_of_thousands_of_digits_is_one_line(tmp_path, tex
 
 
 def test_a_tiled_map_with_a_surrogate_in_its_name_fails_in_one_line_through_the_program(tmp_path):
-    from tests.test_hostile import assert_one_line, run_cli
 
     path = tmp_path / "s.tmj"
     path.write_text(json.dumps(tmj(properties=[{"name": "name", "type": "string", "value": "\ud800"}])))

@@ -43,6 +43,7 @@ def test_the_wheel_carries_the_bundled_files_once(installed):
     assert not any("-edited" in n for n in names)  # maps a user saved in the checkout are not shipped
 
 
+@pytest.mark.slow  # the installed copy compiles its kernels from an empty cache
 def test_python_m_sim_runs_from_any_folder_on_the_bundled_files(installed, tmp_path):
     _wheel, site = installed
     r = run_installed(site, tmp_path, "-c", "import sim, sim.resources as r; print(sim.__file__); print(r.data_root())")

@@ -23,7 +23,7 @@ from sim.pathfinding.kernel import MODE_JPS
 from sim.platform import monotonic_s
 from sim.simulation import Simulation, species_counts
 from tests.conftest import ROOT
-from tests.test_demo import STEP
+from tests.helpers import STEP, EdgeHookCow, JumpingFish
 
 
 def island(animals: int, **search) -> Simulation:
@@ -185,7 +185,6 @@ def test_a_round_too_small_for_the_threads_is_one_compiled_call(k):
 
 
 def test_a_species_with_python_hooks_is_served_through_the_engine():
-    from tests.test_astar_species import EdgeHookCow
 
     sim = island(60)
     cow = sim.species[0]
@@ -197,7 +196,6 @@ def test_a_species_with_python_hooks_is_served_through_the_engine():
 
 
 def test_a_kind_that_jumps_is_served_in_the_one_call_round():
-    from tests.test_astar_species import JumpingFish
 
     sim = island(300)
     water = sim.species[2]

@@ -21,7 +21,7 @@ from sim.maps import MapError, list_maps, load_map, resolve_map
 from sim.terrain import Terrain
 from sim.tiled import write_tiled
 from tests.conftest import ROOT
-from tests.test_hostile import assert_file_refused
+from tests.helpers import assert_file_refused
 
 DATA = ROOT / "tests" / "data" / "tiled"
 NAMES = [t.label for t in Terrain]

@@ -18,7 +18,6 @@ from ..camera import Camera
 from ..config import Config
 from ..instruments import SearchInstruments
 from ..maps import MapData
-from ..pathfinding import warm_up
 from ..resources import user_maps_dir
 from ..simulation import Simulation
 from ..speed import Speed
@@ -27,9 +26,9 @@ from .live import LiveFiles
 from .mapfiles import MapFiles
 from .modes import Mode, PlayMode
 from .panels import DIM, INK, WARN, Text, help_panel, overlay, status_line
-from .progress import Report, run_with_progress
-from .render import WorldView, rehearse
+from .render import WorldView
 from .search_views import SearchViews
+from .startup import Startup
 from .window import Window
 
 Colour = tuple[int, int, int]
@@ -60,6 +59,7 @@ class App(MapFiles):
         clock: str = "wall",
         headless: bool = False,
         screenshot_dir: Path = Path("screenshots"),
+        config_path: Path | None = None,
     ) -> None:
         self.config = config
         self.maps_dir = maps_dir  # the bundled maps (never written to)
@@ -69,13 +69,14 @@ class App(MapFiles):
         pygame.font.init()
         self.text = Text()
         self.running = True
-        self._warm_up(show=not headless)
         self.threaded_loads = not headless  # long loads on a thread, with a progress screen
         self.progress_frames = 0  # progress screens drawn by the last long load
         self.progress_delay_s = 0.15  # work shorter than this shows no progress screen
+        self.startup = Startup(self, headless, config_path)
         self.sim = self.long_work(
             f"preparing {map_data.name}", lambda _report: Simulation(config, map_data, counts=counts, clock=clock)
         )
+        self.startup.begin(self.sim)
         self.instruments = SearchInstruments(self.sim)
         w, h = self.screen.get_size()
         self.cam = Camera(w, h, self.sim.world.width, self.sim.world.height, tile=config.window.tile_px)
@@ -100,18 +101,6 @@ class App(MapFiles):
         self.clock = pygame.time.Clock()
         self.live = LiveFiles(self)
         self.draw()  # the first picture, not shown yet: the view's caches are built before the first frame
-
-    def _warm_up(self, show: bool) -> None:
-        """Compile or load the kernels; in a window, a progress screen meanwhile instead of freezing."""
-
-        def work(_report: Report) -> None:
-            warm_up()
-            rehearse(self.config, self.screen)  # the model's (regions included) and the view's compiled functions
-
-        if show:
-            run_with_progress(self, "compiling the search kernel (first run only: numba caches it)", work, 0.0)
-        else:
-            work(lambda *_: None)
 
     # ---------------------------------------------------------------- modes
     @property
@@ -191,6 +180,7 @@ class App(MapFiles):
         """Advance the model: ``speed`` steps of ``dt`` a frame, none while paused but for a single step."""
         steps = (1 if self.step_once else 0) if self.paused else self.speed.steps()
         self.step_once = False
+        self.startup.poll(self.sim)
         self.sim.advance(dt, steps)
         if steps:
             self.instruments.after_step(dt * steps)
@@ -237,6 +227,7 @@ class App(MapFiles):
 
     def run(self) -> None:
         """The interactive loop, until Esc or the window is closed."""
+        self.startup.window_ready()
         while self.running:
             dt = self.clock.tick(self.config.window.fps_cap) / 1000.0
             self.fps = self.clock.get_fps()

@@ -14,7 +14,7 @@ from ..agents import State
 from ..camera import Camera
 from ..config import Config
 from ..geometry import CellRect
-from ..mapdata import MapData, MapError
+from ..prepare import rehearsal
 from ..simulation import Simulation
 from ..terrain import Terrain
 from .sprites import TILE_BITS, Pixels, SpriteBank, render_animals
@@ -241,22 +241,17 @@ class WorldView:
         self.dirty.append(rect)
 
 
-def rehearse(config: Config, screen: pygame.Surface) -> None:
-    """Run and draw a few frames of a tiny island off screen (in ``screen``'s pixel format), with
-    a paint stroke: numba loads (or, on a first run, compiles) every compiled function a
-    frame uses, so the first real frame does not stall on it (~60 ms at 500 animals)."""
-    terrain = np.repeat(np.array(list(Terrain), dtype=np.uint8), 3)[:, None].repeat(12, axis=1)  # a band of each
-    try:
-        sim = Simulation(config, MapData("rehearsal", terrain), counts={key: 2 for key in config.species})
-    except MapError:
+def rehearse_view(config: Config, screen: pygame.Surface) -> None:
+    """Draw a tiny island a few times off screen (in ``screen``'s pixel format), with a paint
+    stroke between: numba loads (or, on a first run, compiles) every compiled function the
+    drawing uses, so the first real frame does not stall on it. The model is not stepped:
+    its kernels are :mod:`sim.prepare`'s business."""
+    sim = rehearsal(config)
+    if sim is None:
         return  # a species that can stand nowhere: the real map will say so
     view = WorldView(sim, Camera(48, 84, sim.world.width, sim.world.height, tile=4))
     surface = pygame.Surface((48, 84), 0, screen)
-    for frame in range(8):  # half-second steps: the animals rest, ask for paths, walk, get painted over
-        if frame == 5:  # rock on a walking animal's path: the re-planning checks run too
-            a = sim.agents
-            walking = np.flatnonzero((a.state == State.WALKING) & (a.path_len - a.path_pos >= 2))
-            cell = int(a.paths[walking[0], a.path_len[walking[0]] - 1]) if walking.size else 4 * sim.world.width + 5
-            sim.paint(cell % sim.world.width, cell // sim.world.width, 0, int(Terrain.ROCK))
-        sim.step(0.5)
+    for frame in range(3):
+        if frame == 1:
+            sim.paint(5, 4, 0, int(Terrain.ROCK))
         view.draw_scene(surface, True)  # the first draws everything, the next only what changed

@@ -1,0 +1,87 @@
+"""The start: the compiled kernels loaded, or on a machine's first start compiled in another
+process while the window already runs (see :mod:`sim.prepare`). One line per phase, with
+seconds, goes to the terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..prepare import Background, kernels_cached, rehearse_model
+from ..simulation import Simulation
+from .panels import GOOD
+from .progress import run_with_progress
+from .render import rehearse_view
+
+if TYPE_CHECKING:
+    from .app import App
+
+
+def say(line: str) -> None:
+    """One line on the terminal about what the program is doing (stderr: a headless run's
+    figures stay alone on stdout)."""
+    print(f"astar-island: {line}", file=sys.stderr, flush=True)
+
+
+class Startup:
+    """Gets the kernels ready for ``app``: loaded when cached (a second or so); else compiled
+    by a :class:`~sim.prepare.Background` process while this one draws (and, in a window,
+    searches interpreted until :meth:`poll` sees the round compiled). A headless run waits
+    for the round instead: its figures and checksum are the compiled kernels' own."""
+
+    def __init__(self, app: App, headless: bool, config_path: Path | None) -> None:
+        self.app = app
+        self.headless = headless
+        self.started = time.perf_counter()
+        self.prep: Background | None = None
+        if headless:
+            self._load_or_start(config_path)
+        else:
+            label = "preparing the drawing (a first start compiles it: a few seconds)"
+            run_with_progress(app, label, lambda _report: self._load_or_start(config_path), 0.3)
+
+    def _load_or_start(self, config_path: Path | None) -> None:
+        config, screen = self.app.config, self.app.screen
+        if kernels_cached(config):
+            rehearse_view(config, screen)  # loads the drawing's kernels too
+            return
+        say("first start on this machine: compiling the search kernels in another process "
+            "(numba caches them; later starts take about a second)")  # fmt: skip
+        self.prep = Background(config_path, round_only=self.headless, log=say)
+        # Meanwhile, here: the model's other kernels and the drawing's.
+        rehearse_model(config, interpreted=True)
+        rehearse_view(config, screen)
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def begin(self, sim: Simulation) -> None:
+        """The simulation exists: a headless run waits for the round, a window interprets meanwhile."""
+        if self.prep is None:
+            return
+        if self.headless:
+            self.prep.wait_round()
+            say(f"search round compiled: running ({self.seconds():.1f} s since the start)")
+        else:
+            sim.planner.interpreted = True
+
+    def window_ready(self) -> None:
+        if self.prep is not None and not self.prep.round_ready:
+            say(f"window ready after {self.seconds():.1f} s; until the kernels are compiled, "
+                "the animals search with the interpreted A* (fewer a frame)")  # fmt: skip
+
+    def poll(self, sim: Simulation) -> None:
+        """Once the background has the round cached, searches switch to the compiled kernels."""
+        prep = self.prep
+        if prep is None or not sim.planner.interpreted or not (prep.round_ready or prep.done):
+            return
+        sim.planner.interpreted = False
+        if prep.round_ready:
+            say(f"search kernels ready after {self.seconds():.1f} s: full speed")
+            self.app.message(f"search kernels compiled ({self.seconds():.0f} s, cached for later starts): full speed",
+                             GOOD)  # fmt: skip
+        else:  # the child failed: compile here, behind a progress screen
+            say("compiling in another process failed; compiling here")
+            self.app.long_work("compiling the search kernel", lambda _r: rehearse_model(self.app.config))

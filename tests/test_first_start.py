@@ -1,0 +1,139 @@
+"""The first start on a machine: nothing waits for the compiler longer than it must.
+
+A window starts at once, its animals served by the interpreted search while another
+process compiles the kernels into numba's cache; a headless run waits for the round
+only and gives the same checksum as a warm one. The cold-cache runs compile for real
+(tens of seconds), so they are marked ``slow`` (``make test-all``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sim.agents import State
+from sim.config import load_config
+from sim.maps import load_map
+from sim.pathfinding.interpreted import search_interpreted
+from sim.simulation import Simulation
+from tests.conftest import ROOT
+from tests.helpers import remaining_steps_legal
+
+
+def cold_env(tmp_path) -> dict:
+    """An empty numba cache: whatever runs must compile (or find out that it would)."""
+    return {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "NUMBA_CACHE_DIR": str(tmp_path)}
+
+
+def test_a_cold_cache_is_found_out_before_anything_compiles(tmp_path):
+    code = (
+        "from numba.core import event\n"
+        "from sim.config import load_config\n"
+        "from sim.prepare import kernels_cached\n"
+        "done = event.install_recorder('numba:compile')\n"
+        "with done as rec:\n"
+        "    cached = kernels_cached(load_config('config.yaml'))\n"
+        "print(cached, sum(1 for _, e in rec.buffer if e.is_start))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=cold_env(tmp_path),
+                       timeout=120)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["False", "1"]  # found out at the first kernel it would compile: stopped there
+
+
+def test_a_warm_cache_is_seen_as_warm():
+    from sim.prepare import compile_round, kernels_cached, rehearse_model
+
+    config = load_config(ROOT / "config.yaml")
+    compile_round(config)  # what the background process does (here: loads it, or compiles once)
+    rehearse_model(config)
+    assert kernels_cached(config)
+
+
+def test_the_interpreted_planner_moves_the_crowd_on_legal_paths():
+    sim = Simulation(load_config(ROOT / "config.yaml"), load_map(ROOT / "maps" / "island.yaml"), clock="wall")
+    sim.planner.interpreted = True
+    for _ in range(90):
+        sim.step(1 / 60)
+    a = sim.agents
+    walking = np.flatnonzero(a.state == State.WALKING)
+    assert sim.totals["searches"] > 50 and walking.size > 50
+    for sp in sim.species:
+        rows = walking[a.species[walking] == sp.index]
+        assert remaining_steps_legal(sim, sp, rows)
+    sim.planner.interpreted = False  # the kernels are ready: the same simulation goes on compiled
+    for _ in range(30):
+        sim.step(1 / 60)
+    assert sim.totals["searches"] > 0
+
+
+def test_the_interpreted_search_costs_what_the_kernels_cost():
+    sim = Simulation(load_config(ROOT / "config.yaml"), load_map(ROOT / "maps" / "island.yaml"),
+                     counts={"cow": 1, "bird": 1, "water": 1})  # fmt: skip
+    rng = np.random.default_rng(3)
+    for sp in sim.species:
+        _grid, (codes, lut, moves, wp), params = sp.astar._kernel_batch()
+        free = np.argwhere(sp.regions > 0)[:, ::-1]  # (x, y)
+        starts, goals = free[rng.integers(0, len(free), 150)], free[rng.integers(0, len(free), 150)]
+        result = sp.astar.search_many(starts, goals)
+        result = result[0] if isinstance(result, tuple) else result
+        for i, ((sx, sy), (gx, gy)) in enumerate(zip(starts.tolist(), goals.tolist(), strict=True)):
+            status, _expanded, cost, path = search_interpreted(
+                codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
+            )
+            assert (status == 0) == bool(result.found[i])
+            if status == 0:
+                assert cost == pytest.approx(result.cost[i], rel=1e-9)
+                assert path[0] == sy * (wp - 2) + sx and path[-1] == gy * (wp - 2) + gx
+
+
+@pytest.mark.slow
+def test_a_window_first_start_runs_interpreted_then_switches_to_the_compiled_kernels(tmp_path):
+    code = """
+import time
+from pathlib import Path
+from sim.agents import State
+from sim.config import load_config
+from sim.maps import load_map
+from sim.view.app import App
+app = App(load_config('config.yaml'), load_map('maps/island.yaml'), maps_dir=Path('maps'),
+          config_path=Path('config.yaml'))
+print('background', app.startup.prep is not None, 'interpreted', app.sim.planner.interpreted)
+frames = 0
+while not (app.sim.agents.state == State.WALKING).any() and frames < 600:
+    app.frame(1 / 60); frames += 1
+print('walking after', frames, 'frames, interpreted', app.sim.planner.interpreted)
+app.startup.prep.wait_round(600)
+app.frame(1 / 60)
+print('compiled', not app.sim.planner.interpreted, 'searches', app.sim.totals['searches'])
+app.startup.prep.stop()
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=cold_env(tmp_path),
+                       timeout=900)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[0] == "background True interpreted True"
+    words = lines[1].split()
+    assert int(words[2]) < 600 and words[-1] == "True"  # animals walked while the kernels compiled
+    assert lines[2].startswith("compiled True")
+    assert "first start on this machine" in r.stderr and "search kernels ready after" in r.stderr
+
+
+@pytest.mark.slow
+def test_a_headless_first_start_waits_for_the_round_and_gives_the_warm_checksum(tmp_path):
+    def run(env: dict) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(ROOT / "main.py"), "--headless", "--frames", "120"],
+                              capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)  # fmt: skip
+
+    cold = run(cold_env(tmp_path))
+    warm = run(cold_env(tmp_path))  # the same cache, now full
+    assert cold.returncode == 0 and warm.returncode == 0, cold.stderr + warm.stderr
+    assert "compiling the search kernels in another process" in cold.stderr
+    assert "search round compiled: running" in cold.stderr
+    assert "first start" not in warm.stderr
+    checksum = [line for line in cold.stdout.splitlines() if line.startswith("checksum")]
+    assert checksum and checksum == [line for line in warm.stdout.splitlines() if line.startswith("checksum")]
