@@ -94,7 +94,8 @@ def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_
 @njit(cache=True)
 def _grown(a):
     out = np.empty(a.size * 2, dtype=a.dtype)
-    out[: a.size] = a
+    for i in range(a.size):  # a loop, not out[:n] = a: no shape check to compile (~0.5 s a first start)
+        out[i] = a[i]
     return out
 
 
@@ -761,7 +762,8 @@ def _write_path(end, n, parent, jump_parent, jps, width, out, at):
 @njit(cache=True)
 def _grow_int(arr, need):
     out = np.empty(max(need, 2 * arr.size), dtype=arr.dtype)
-    out[: arr.size] = arr
+    for i in range(arr.size):  # see _grown
+        out[i] = arr[i]
     return out
 
 
