@@ -2,7 +2,7 @@
 
 import sys
 
-from sim.cli import main
+from sim.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -14,9 +14,8 @@ import typing
 from dataclasses import replace
 from pathlib import Path
 
-from .checks import MAX_ANIMALS
-from .files import check_writable
-from .resources import default_config_path, maps_dir
+from .checks import MAX_ANIMALS  # standard library only, like everything imported here at the top:
+from .resources import default_config_path, maps_dir  # a missing dependency is then reported by run()
 
 
 class UsageError(ValueError):
@@ -57,6 +56,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def check_output(option: str, path: Path | None) -> None:
     """An output file must be writable where it is asked for: checked before the run, not after."""
     if path is not None:
+        from .files import check_writable
+
         check_writable(path, UsageError, f"{option} {path}")
 
 
@@ -96,6 +97,23 @@ def convert_main(argv: list[str]) -> int:
         print("note: a Moving AI map keeps only ground, trees, swamp, water and walls: sand became ground '.', "
               "mountain and rock '@'; name, description, spawn areas and counts are not kept")  # fmt: skip
     return 0
+
+
+#: What the program needs installed (import names): without one, one line says how to set up.
+NEEDS = ("numpy", "numba", "llvmlite", "pygame", "yaml")
+
+
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main`, or one line on how to set up when a dependency is missing (say, ``python3
+    main.py`` outside the project's ``.venv``) instead of a ``ModuleNotFoundError`` traceback."""
+    try:
+        return main(argv)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in NEEDS:
+            raise
+        print(f"error: the Python package '{exc.name}' is not installed for {sys.executable}; "
+              "run `make run` (sets up .venv with everything) or `pip install .`", file=sys.stderr)  # fmt: skip
+        return 2
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -137,3 +137,11 @@ def test_a_headless_first_start_waits_for_the_round_and_gives_the_warm_checksum(
     assert "first start" not in warm.stderr
     checksum = [line for line in cold.stdout.splitlines() if line.startswith("checksum")]
     assert checksum and checksum == [line for line in warm.stdout.splitlines() if line.startswith("checksum")]
+
+
+@pytest.mark.parametrize("missing", ["numba", "pygame", "yaml"])
+def test_a_missing_dependency_is_one_line_that_says_how_to_set_up(missing):
+    code = f"import sys; sys.modules[{missing!r}] = None; from sim.cli import run; sys.exit(run(['--headless']))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1 and "make run" in r.stderr and "pip install ." in r.stderr

@@ -53,7 +53,7 @@ def test_every_scenario_of_the_bundled_maps_is_optimal(name):
     assert n >= 300
 
 
-@pytest.mark.skipif(not SUITE_MAPS, reason=f"Moving AI suite not present at {SUITE}")
+@pytest.mark.skipif(not SUITE_MAPS, reason="no Moving AI suite here (shared/benchmarks/movingai or MOVINGAI_DIR)")
 @pytest.mark.parametrize("name", SUITE_MAPS or ["-"])
 def test_sample_of_every_map_in_the_suite_is_optimal(name):
     check_scenarios(SUITE / f"{name}.map", SUITE / f"{name}.map.scen", sample=40)
