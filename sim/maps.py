@@ -37,7 +37,7 @@ import numpy as np
 import yaml
 
 from .checks import MAX_ANIMALS, Checker, did_you_mean, short
-from .files import SafeLoader, as_path, check_file, load_yaml, parse_yaml, write_new
+from .files import as_path, check_file, load_yaml, parse_yaml, write_new
 from .geometry import CellRect
 from .mapdata import MapData, MapError
 from .mapgen import generate_island
@@ -315,7 +315,7 @@ def _yaml_text(fields: dict[str, str]) -> str:
     """``fields`` as YAML that loads back equal: readable Unicode where it round-trips, escaped
     where it would not (YAML folds line breaks such as U+0085 and U+2028 inside a quoted line)."""
     text = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True)
-    if yaml.load(text, Loader=SafeLoader) != fields:
+    if parse_yaml(text, "<map header>", MapError).data != fields:
         text = yaml.safe_dump(fields, sort_keys=False, allow_unicode=False)
     return text
 

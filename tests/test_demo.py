@@ -248,8 +248,17 @@ def test_keys(make_app):
     sim.paint(20, 12, 3, T.ROCK)
     key(pygame.K_r)
     app.frame(STEP)
+    assert not (sim.world.terrain == sim.world.original).all()  # unsaved painting: R asks first
+    key(pygame.K_RETURN)
+    app.frame(STEP)
     assert (sim.world.terrain == sim.world.original).all()
-    key(pygame.K_ESCAPE)
+    key(pygame.K_ESCAPE)  # closes the paths view (P), the innermost thing open
+    app.frame(STEP)
+    assert app.running and not play.show_paths
+    key(pygame.K_ESCAPE)  # the plain play screen: asks
+    app.frame(STEP)
+    assert app.running
+    key(pygame.K_ESCAPE)  # Esc again: quits
     app.frame(STEP)
     assert not app.running
 

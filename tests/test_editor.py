@@ -168,6 +168,9 @@ def test_reset_is_one_step_of_undo(make_app):
     painted = app.sim.world.terrain.copy()
     key(pygame.K_r)
     app.frame(STEP)
+    assert np.array_equal(app.sim.world.terrain, painted)  # unsaved painting: R asks first
+    key(pygame.K_RETURN)
+    app.frame(STEP)
     assert np.array_equal(app.sim.world.terrain, app.sim.world.original)
     key(pygame.K_z, CTRL)
     app.frame(STEP)
@@ -365,6 +368,9 @@ def test_a_changed_map_reloads_when_unpainted_else_l_does(live_app):
     assert np.array_equal(app.sim.world.terrain, painted)  # the painting is not thrown away unasked
     assert any("L reloads it" in m[0] for m in app.messages)
     key(pygame.K_l)
+    app.frame(STEP)
+    assert np.array_equal(app.sim.world.terrain, painted)  # L asks first: the painting is not saved
+    key(pygame.K_RETURN)
     app.frame(STEP)
     assert np.array_equal(app.sim.world.terrain, load_map(mp).terrain)
 

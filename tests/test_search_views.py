@@ -85,9 +85,17 @@ def test_inspect_tool_deselect_follow_and_escape(make_app):
     assert app.play.selected is None
     click(app, tuple(app.sim.agents.pos[1]))
     assert app.play.selected == 1
+    # Esc closes the innermost thing open: the animal, then the inspect tool; then it asks.
     key(app, pygame.K_ESCAPE)
-    assert app.play.selected is None and app.running
+    assert app.play.selected is None and app.play.tool == "inspect" and app.running
     key(app, pygame.K_ESCAPE)
+    assert app.play.tool == "paint" and app.top is app.play and app.running
+    key(app, pygame.K_ESCAPE)
+    assert type(app.top).__name__ == "ConfirmMode" and app.running  # "quit? (Esc again / Enter)"
+    key(app, pygame.K_SPACE)  # any other key: no
+    assert app.top is app.play and app.running
+    key(app, pygame.K_ESCAPE)
+    key(app, pygame.K_ESCAPE)  # Esc again: yes
     assert not app.running
 
 

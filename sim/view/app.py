@@ -24,8 +24,9 @@ from ..speed import Speed
 from .keys import KeyTable, key
 from .live import LiveFiles
 from .mapfiles import MapFiles
-from .modes import Mode, PlayMode
-from .panels import DIM, INK, WARN, Text, help_panel, overlay, status_line
+from .messages import Messages
+from .modes import ConfirmMode, Mode, PlayMode
+from .panels import DIM, INK, WARN, Text, help_panel, log_panel, message_panel, overlay, status_line
 from .render import WorldView
 from .search_views import SearchViews
 from .startup import Startup
@@ -42,6 +43,7 @@ class App(MapFiles):
         "Everywhere",
         [
             key("F1 / H", "this help", "toggle_help", pygame.K_F1, pygame.K_h),
+            key("F2", "message log: the last 50 messages", "toggle_log", pygame.K_F2),
             key("F3", "search-cost overlay", "toggle_overlay", pygame.K_F3),
             key("F11", "fullscreen / window", "toggle_fullscreen", pygame.K_F11),
             key("F12", "save a screenshot (screenshots/)", "screenshot_key", pygame.K_F12),
@@ -89,7 +91,8 @@ class App(MapFiles):
         self.show_overlay = False
         self.show_help = False
         self.mouse = (w // 2, h // 2)
-        self.messages: list[tuple[str, Colour, float]] = []
+        self.messages = Messages(errors=(WARN,))  # errors are printed to stderr too
+        self.show_log = False
         self.play = PlayMode(self)
         self.modes: list[Mode] = [self.play]
         for notice in self.sim.notices:
@@ -125,22 +128,25 @@ class App(MapFiles):
 
     # ---------------------------------------------------------------- messages
     def message(self, text: str, colour: Colour = INK, seconds: float = 6.0) -> None:
-        """Show a line in the status bar for a few seconds."""
-        self.messages = [m for m in self.messages if m[0] != text][-3:]
-        self.messages.append((text, colour, time.monotonic() + seconds))
+        """Show ``text`` in full for a few seconds (it replaces the one shown) and log it (F2);
+        an error (``WARN``) goes to stderr too."""
+        self.messages.post(text, colour, seconds)
 
     # ---------------------------------------------------------------- input
     def handle(self, e: pygame.event.Event) -> None:
-        if e.type == pygame.QUIT:
-            self.running = False
+        if e.type == pygame.QUIT:  # the window's close button: asks only for unsaved painting
+            if self.unsaved() and not isinstance(self.top, ConfirmMode):
+                self.ask_to_quit()
+            else:
+                self.running = False
             return
         if e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             self._resized()
             return
         if hasattr(e, "pos") and e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = e.pos
-        if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and self.show_help:
-            self.show_help = False
+        if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and (self.show_help or self.show_log):
+            self.show_help = self.show_log = False  # Esc closes the innermost thing open
             return
         if self.top.handle(e):
             return
@@ -149,6 +155,9 @@ class App(MapFiles):
 
     def toggle_help(self, _e: object = None) -> None:
         self.show_help = not self.show_help
+
+    def toggle_log(self, _e: object = None) -> None:
+        self.show_log = not self.show_log
 
     def toggle_overlay(self, _e: object = None) -> None:
         self.show_overlay = not self.show_overlay
@@ -173,6 +182,15 @@ class App(MapFiles):
         self.screenshot()
 
     def escape(self, _e: object = None) -> None:
+        self.ask_to_quit()
+
+    def ask_to_quit(self) -> None:
+        """Quit after a yes (Esc again or Enter), offering to save unsaved painting."""
+        unsaved = self.unsaved()
+        question = "quit? your painting is not saved" if unsaved else "quit?"
+        self.push(ConfirmMode(self, question, self.quit, esc_says_yes=True, offer_save=unsaved))
+
+    def quit(self) -> None:
         self.running = False
 
     # ---------------------------------------------------------------- loop
@@ -196,16 +214,22 @@ class App(MapFiles):
             mode.draw(self.screen)
         if self.show_overlay:
             overlay(self.screen, self.text, self.sim, self.instruments, self.fps, self.frame_ms, self.paused)
-        now = time.monotonic()
-        self.messages = [m for m in self.messages if m[2] > now]
         w, h = self.sim.world.width, self.sim.world.height
         parts = [(f"{self.sim.world.name} {w}x{h}", INK)]
         parts += [(word, INK) for mode in self.modes for word in mode.status()]
         speed = self.speed.label if self.speed.factor != 1 else ""
         parts += [(f"{self.sim.agents.n} animals", INK), (speed, WARN), ("PAUSED" if self.paused else "", WARN)]
-        parts += [("F1 help  F3 overlay", DIM)] + [(t, c) for t, c, _ in self.messages]
+        parts += [("F1 help  F2 messages  F3 overlay", DIM)]
         # Opaque, full width and drawn every frame: nothing under it needs putting back (not "dirty").
         status_line(self.screen, self.text, [p for p in parts if p[0]])
+        # Panels over the scene: each says what it covered, so the next frame puts the scene back.
+        shown = self.messages.shown()
+        if shown is not None and not self.show_log:
+            self.view.dirty.append(message_panel(self.screen, self.text, shown.text, shown.colour))
+        if self.show_log:
+            now = time.monotonic()
+            entries = [(m.text, m.colour, _age(now - m.at)) for m in self.messages]
+            self.view.dirty.append(log_panel(self.screen, self.text, entries))
         if self.show_help:
             help_panel(self.screen, self.text, self.tables())
 
@@ -233,3 +257,8 @@ class App(MapFiles):
             self.fps = self.clock.get_fps()
             self.frame(min(dt, 0.1))
         pygame.quit()
+
+
+def _age(seconds: float) -> str:
+    """How long ago, short: 12 s, 4 min."""
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"

@@ -84,6 +84,22 @@ class MapFiles:
             if self.load(maps[(i + k) % len(maps)]):
                 return
 
+    def unsaved(self) -> bool:
+        """Whether the map was painted since it was loaded or saved (and differs from its file)."""
+        world = self.sim.world
+        if world.revision == getattr(self, "saved_revision", -1):
+            return False
+        return bool((world.terrain != self.sim.map.terrain).any())
+
+    def unless_unsaved(self, what: str, action: Callable[[], object]) -> None:
+        """Do ``action`` (which would throw away the painting: ``what``), asking first if unsaved."""
+        if not self.unsaved():
+            action()
+            return
+        from .modes.confirm import ConfirmMode
+
+        self.push(ConfirmMode(self, f"{what}: your painting is not saved. Go on?", action, offer_save=True))
+
     def save_map(self) -> Path | None:
         source = Path(self.sim.world.source) if self.sim.world.source else None
         try:
@@ -93,6 +109,7 @@ class MapFiles:
         except (OSError, MapError) as exc:
             self.message(f"could not save the map: {exc}", WARN, 10)
             return None
+        self.saved_revision = self.sim.world.revision
         self.message(f"saved {path}", GOOD)
         return path
 

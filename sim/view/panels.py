@@ -279,3 +279,53 @@ def map_picker(screen: pygame.Surface, text: Text, maps: list[Path], selected: i
     box = text.panel(screen, lines, at, 16)
     ls = font.get_linesize()
     return [pygame.Rect(box.x, box.y + 6 + (i + 2) * ls, box.w, ls) for i in range(len(maps))]
+
+
+def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int = 3) -> list[str]:
+    """``line`` in lines of at most ``width`` pixels, broken at spaces; a word too long for a
+    line (a path) loses its middle, never its end; past ``max_lines`` the middle of the
+    message goes (its start and its reason stay)."""
+    from ..checks import cut_middle
+
+    lines: list[str] = []
+    for word in line.split(" "):
+        while font.size(word)[0] > width and len(word) > 8:
+            word = cut_middle(word, len(word) - max(1, len(word) // 8))
+        if lines and font.size(lines[-1] + " " + word)[0] <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 2], "…", lines[-1]]
+    return lines
+
+
+def message_panel(screen: pygame.Surface, text: Text, message: str, colour: tuple[int, int, int]) -> pygame.Rect:
+    """The newest message in full, on an opaque panel at the top centre; returns its rectangle
+    (the caller marks it dirty: the scene under it is put back when it goes)."""
+    font = text.font(15)
+    lines = wrap(font, message, max(120, screen.get_width() - 56))
+    box = text.panel_surface([(line, colour) for line in lines], 15, opaque=True)
+    rect = box.get_rect(midtop=(screen.get_width() // 2, 8))
+    screen.blit(box, rect)
+    pygame.draw.rect(screen, colour, rect, 1)
+    return rect
+
+
+def log_panel(screen: pygame.Surface, text: Text, entries: list[tuple[str, tuple[int, int, int], str]]) -> pygame.Rect:
+    """The message log (``(text, colour, age)`` oldest first): as many of the newest as fit,
+    each wrapped to the window, on an opaque panel; returns its rectangle."""
+    font = text.font(13)
+    width = max(160, screen.get_width() - 48)
+    room = (screen.get_height() - status_height(text) - 40) // font.get_linesize() - 2
+    lines: list[Line] = []
+    for message, colour, age in reversed(entries):
+        wrapped = wrap(font, f"{age:>6}  {message}", width)
+        if len(lines) + len(wrapped) > room:
+            break
+        lines = [(w, colour) for w in wrapped] + lines
+    title = [(f"messages: the last {len(entries)} (F2 or Esc closes)", GOOD), ("", INK)]
+    box = text.panel_surface(title + (lines or [("no messages yet", DIM)]), 13, opaque=True)
+    rect = box.get_rect(topleft=(16, 16))
+    screen.blit(box, rect)
+    return rect

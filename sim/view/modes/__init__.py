@@ -5,7 +5,8 @@ it on the app's mode stack from a key of the mode that opens it.
 
 from .base import CameraControls, Mode
 from .compare import CompareMode
+from .confirm import ConfirmMode
 from .picker import MapPickerMode
 from .play import PlayMode
 
-__all__ = ["CameraControls", "CompareMode", "MapPickerMode", "Mode", "PlayMode"]
+__all__ = ["CameraControls", "CompareMode", "ConfirmMode", "MapPickerMode", "Mode", "PlayMode"]

@@ -63,8 +63,11 @@ class Painting:
         self.brush_radius = min(BRUSH_MAX, max(0, self.brush_radius + step))
 
     def reset_map(self, _e: object = None) -> None:
-        self.app.sim.reset_map()
-        self.app.message("map reset to how it was loaded (ctrl+Z undoes it)")
+        def reset() -> None:
+            self.app.sim.reset_map()
+            self.app.message("map reset to how it was loaded (ctrl+Z undoes it)")
+
+        self.app.unless_unsaved("resetting the map", reset)
 
     def save_map(self, _e: object = None) -> None:
         self.app.save_map()

@@ -51,7 +51,7 @@ class MapPickerMode(Mode):
         if self.maps:
             chosen = self.maps[self.selected]
             self.close()
-            self.app.load(chosen)
+            self.app.unless_unsaved(f"loading {chosen.name}", lambda: self.app.load(chosen))
 
     def draw(self, surface: pygame.Surface) -> None:
         current = str(self.app.sim.world.source or "")

@@ -63,7 +63,7 @@ class PlayMode(Painting, Herding, Mode):
             key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
             key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herd_tool", pygame.K_g),
             key("B", "show a herd's distance field (next, off)", "cycle_herd_field", pygame.K_b),
-            key("Esc", "deselect the animal, else quit", "escape", pygame.K_ESCAPE),
+            key("Esc", "close what is open (animal, tool, view), else ask to quit", "escape", pygame.K_ESCAPE),
         ],
     )
 
@@ -137,10 +137,10 @@ class PlayMode(Painting, Herding, Mode):
             self.app.sim.remove_animals(50)
 
     def reload_map(self, _e: object = None) -> None:
-        self.app.live.reload()
+        self.app.unless_unsaved("reloading the map from its file", self.app.live.reload)
 
     def next_map(self, _e: object = None) -> None:
-        self.app.next_map()
+        self.app.unless_unsaved("loading the next map", self.app.next_map)
 
     def open_picker(self, _e: object = None) -> None:
         from .picker import MapPickerMode
@@ -172,10 +172,9 @@ class PlayMode(Painting, Herding, Mode):
         ins.enable_heat(ins.heat is None)
 
     def escape(self, _e: object = None) -> None:
-        if self.selected is not None:
-            self.select(None)
-        else:
-            self.app.running = False
+        """Close the innermost thing open (see :func:`_close_innermost`), else ask to quit."""
+        if not _close_innermost(self):
+            self.app.ask_to_quit()
 
     # ---------------------------------------------------------------- inspecting
     @property
@@ -265,3 +264,27 @@ class PlayMode(Painting, Herding, Mode):
         if self.app.instruments.heat is not None:
             words.append("HEAT")
         return words
+
+
+def _close_innermost(play: PlayMode) -> bool:
+    """What Esc closes, innermost first: the inspected animal, the inspect tool, the herd
+    call, the cost field (V), the heat map (X), a herd's field (B), every path (P). False
+    when nothing was open."""
+    if play.selected is not None:
+        play.select(None)
+    elif play.tool != "paint":
+        play.toggle_inspect()
+    elif play.herd_species is not None:
+        play.herd_species = None
+        play.app.message("herd call off")
+    elif play.field_species is not None:
+        play.field_species = None
+    elif play.app.instruments.heat is not None:
+        play.toggle_heat()
+    elif play.field_index is not None:
+        play.field_index = None
+    elif play.show_paths:
+        play.show_paths = False
+    else:
+        return False
+    return True

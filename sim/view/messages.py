@@ -1,0 +1,75 @@
+"""What the demo tells the user: the newest message shown in full, and a log of the last 50.
+
+A message replaces the one shown (never a queue running off the screen); in the log, a
+message on the same topic as the one before it (the words before its first colon:
+"undo: 5 more steps" after "undo: 6 more steps") replaces it, so steps do not pile up.
+Errors are also printed to stderr, where a terminal keeps them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+Colour = tuple[int, int, int]
+LOG_SIZE = 50
+
+
+@dataclass
+class Message:
+    text: str
+    colour: Colour
+    at: float  # time.monotonic() when posted
+    until: float  # shown until then
+
+    @property
+    def topic(self) -> str:
+        head, colon, _ = self.text.partition(":")
+        return head if colon and len(head) <= 40 else self.text
+
+    def __getitem__(self, i: int) -> object:  # (text, colour, at), as tests and old callers read it
+        return (self.text, self.colour, self.at)[i]
+
+
+def _stderr(line: str) -> None:
+    print(f"astar-island: {line}", file=sys.stderr, flush=True)
+
+
+class Messages:
+    """The message shown now and the log (oldest first). ``errors`` are the colours that
+    count as errors: those messages are also handed to ``echo`` (stderr by default)."""
+
+    def __init__(self, errors: tuple[Colour, ...], echo: Callable[[str], None] = _stderr) -> None:
+        self.errors = errors
+        self.echo = echo
+        self.log: deque[Message] = deque(maxlen=LOG_SIZE)
+        self.current: Message | None = None
+
+    def post(self, text: str, colour: Colour, seconds: float = 6.0) -> None:
+        now = time.monotonic()
+        msg = Message(text, colour, now, now + seconds)
+        if self.log and self.log[-1].topic == msg.topic:
+            self.log.pop()  # the same topic again: it replaces the last one
+        self.log.append(msg)
+        self.current = msg
+        if colour in self.errors:
+            self.echo(text)
+
+    def shown(self, now: float | None = None) -> Message | None:
+        """The message on screen now (None once its time is up)."""
+        now = time.monotonic() if now is None else now
+        if self.current is not None and self.current.until <= now:
+            self.current = None
+        return self.current
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self.log)
+
+    def __len__(self) -> int:
+        return len(self.log)
+
+    def __getitem__(self, i: int) -> Message:
+        return self.log[i]
