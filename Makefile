@@ -23,16 +23,16 @@ run: $(VENV)/.run-installed
 
 # The everyday suite: every behaviour, without the runs that compile from an empty cache.
 test: $(VENV)/.dev-installed
-	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -m "not slow"
+	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4 -m "not slow"
 	$(VENV)/bin/ruff check .
 
 # Everything, the slow runs too (first starts from an empty cache, the installed wheel).
 test-all: $(VENV)/.dev-installed
-	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q
+	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4
 	$(VENV)/bin/ruff check .
 
 test-slow: $(VENV)/.dev-installed
-	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -m slow
+	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4 -m slow
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
