@@ -22,23 +22,32 @@ class Camera:
     y: float = 0.0
 
     def __post_init__(self) -> None:
-        self.tile = min(ZOOMS, key=lambda z: abs(z - self.tile))
+        self.tile = max(min(ZOOMS, key=lambda z: abs(z - self.tile)), self.fit_tile())
         self.clamp()
 
     def resize(self, view_w: int, view_h: int) -> None:
         self.view_w, self.view_h = view_w, view_h
+        if self.tile < self.fit_tile():  # zoomed out past the fit of the larger view: fit again
+            self.zoom_to_fit()
         self.clamp()
 
     def set_world(self, world_w: int, world_h: int, preferred: int = 8) -> None:
         self.world_w, self.world_h = world_w, world_h
         self.start_view(preferred)
 
-    def start_view(self, preferred: int = 8) -> None:
-        """The whole map if it fits at a readable zoom (>= 3 px per cell; small maps are
-        zoomed in to fill the view), else the ``preferred`` zoom; centred on the map."""
+    def fit_tile(self) -> int:
+        """The largest zoom that shows the whole map in the view (at least the smallest zoom)."""
         fitting = [z for z in ZOOMS if z * self.world_w <= self.view_w and z * self.world_h <= self.view_h]
-        best_fit = fitting[-1] if fitting else 0
-        self.tile = best_fit if best_fit >= 3 else min(ZOOMS, key=lambda z: abs(z - preferred))
+        return fitting[-1] if fitting else ZOOMS[0]
+
+    def start_view(self, preferred: int | None = None) -> None:
+        """The whole map, as large as fits the view, centred (every map opens fitted; small
+        maps are zoomed in to fill the view). ``preferred`` is kept for old callers."""
+        self.zoom_to_fit()
+
+    def zoom_to_fit(self) -> None:
+        """Home: the whole map, as large as it fits, centred."""
+        self.tile = self.fit_tile()
         self.x = (self.world_w * self.tile - self.view_w) / 2
         self.y = (self.world_h * self.tile - self.view_h) / 2
         self.clamp()
@@ -59,9 +68,10 @@ class Camera:
         self.clamp()
 
     def zoom(self, steps: int, px: float, py: float) -> None:
-        """Zoom ``steps`` levels in (+) or out (-), keeping the cell under ``(px, py)`` in place."""
+        """Zoom ``steps`` levels in (+) or out (-), keeping the cell under ``(px, py)`` in place;
+        zooming out stops where the whole map shows (never a postage stamp in a void)."""
         i = ZOOMS.index(self.tile)
-        new = ZOOMS[min(max(i + steps, 0), len(ZOOMS) - 1)]
+        new = ZOOMS[min(max(i + steps, ZOOMS.index(self.fit_tile())), len(ZOOMS) - 1)]
         if new == self.tile:
             return
         cx, cy = self.cell_at(px, py)
@@ -69,6 +79,15 @@ class Camera:
         self.x = cx * new - px
         self.y = cy * new - py
         self.clamp()
+
+    def zoom_to(self, tile: int, px: float | None = None, py: float | None = None) -> None:
+        """Zoom to ``tile`` pixels per cell (one of :data:`ZOOMS`, not below the fit), keeping
+        the cell under ``(px, py)`` (default: the view's centre) in place."""
+        if tile not in ZOOMS:
+            raise ValueError(f"tile must be one of {ZOOMS}, got {tile!r}")
+        px = self.view_w / 2 if px is None else px
+        py = self.view_h / 2 if py is None else py
+        self.zoom(ZOOMS.index(tile) - ZOOMS.index(self.tile), px, py)
 
     def cell_at(self, px: float, py: float) -> tuple[float, float]:
         """Map coordinates (in cells, fractional) under screen pixel ``(px, py)``."""

@@ -265,25 +265,40 @@ def test_keys(make_app):
 
 def test_pan_and_zoom(make_app):
     app = make_app("maps/archipelago.yaml", counts={"cow": 10, "bird": 10, "water": 10})
-    x0, tile = app.cam.x, app.cam.tile
+    cam = app.cam
+    assert cam.tile == cam.fit_tile()  # every map opens fitted: the whole map shows
+    c0, r0, c1, r1 = cam.visible_cells()
+    assert (c0, r0, c1, r1) == (0, 0, cam.world_w, cam.world_h)
+    tile = cam.tile
+    px, py = cam.to_screen(cam.world_w / 2, cam.world_h / 2)  # the map's centre: zooming there never clamps
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(int(px), int(py)), rel=(0, 0), buttons=(0, 0, 0)))
+    under = cam.cell_at(int(px), int(py))
+    for _ in range(3):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.frame(STEP)
+    assert cam.tile > tile
+    assert cam.cell_at(int(px), int(py)) == pytest.approx(under, abs=1 / tile)
+    x0 = cam.x
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0))
     for _ in range(10):
         app.frame(STEP)
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT, mod=0))
     app.frame(STEP)
-    assert app.cam.x > x0
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 200), rel=(0, 0), buttons=(0, 0, 0)))
-    under = app.cam.cell_at(300, 200)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    assert cam.x > x0
+    x1 = cam.x
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(200, 200), button=2))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 200), rel=(100, 0), buttons=(0, 1, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(300, 200), button=2))
     app.frame(STEP)
-    assert app.cam.tile > tile
-    assert app.cam.cell_at(300, 200) == pytest.approx(under, abs=1 / tile)
-    x1 = app.cam.x
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(300, 200), button=2))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(200, 200), rel=(-100, 0), buttons=(0, 1, 0)))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(200, 200), button=2))
+    assert cam.x == pytest.approx(x1 - 100)  # dragged right: the view moves left
+    for _ in range(20):  # zooming out stops where the whole map shows
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
     app.frame(STEP)
-    assert app.cam.x == pytest.approx(x1 + 100)
+    assert cam.tile == cam.fit_tile()
+    cam.zoom_to(16)
+    key(pygame.K_HOME)
+    app.frame(STEP)
+    assert cam.tile == cam.fit_tile() and cam.visible_cells() == (0, 0, cam.world_w, cam.world_h)
 
 
 def test_right_button_restores_the_original_terrain(make_app):
@@ -380,18 +395,22 @@ def test_model_layers_never_import_pygame():
     assert r.returncode == 0, r.stderr
 
 
-def test_start_view_fits_readable_maps_and_centres_large_ones():
+def test_every_map_opens_fitted_and_centred():
     from sim.camera import Camera
 
     small = Camera(1280, 800, 40, 25)
-    small.start_view(8)
+    small.start_view()
     assert small.tile == 32 and small.cell_at(640, 400) == pytest.approx((20, 12.5))
     island = Camera(1280, 800, 160, 100)
-    island.start_view(8)
+    island.start_view()
     assert island.tile == 8 and (island.x, island.y) == (0, 0)
     large = Camera(1280, 800, 1024, 768)
-    large.start_view(8)
-    assert large.tile == 8 and large.cell_at(640, 400) == pytest.approx((512, 384))
+    large.start_view()
+    assert large.tile == 1 and large.cell_at(640, 400) == pytest.approx((512, 384))
+    large.zoom(-3, 640, 400)
+    assert large.tile == 1  # never smaller than the fit
+    large.resize(640, 400)  # a smaller window: the fit is smaller too
+    assert large.tile == 1 and large.fit_tile() == 1
 
 
 def test_overlay_history_covers_the_last_five_seconds(make_app):

@@ -18,6 +18,7 @@ from sim.inspector import cell_info
 from sim.maps import load_map
 from sim.simulation import Simulation
 from sim.terrain import Terrain as T
+from sim.view.panels import bars_height
 from tests.conftest import ROOT
 from tests.helpers import STEP, drag, key, remaining_steps_legal
 
@@ -270,10 +271,11 @@ def test_f11_goes_fullscreen_and_back_and_the_camera_follows(make_app):
     key(pygame.K_F11)
     app.frame(STEP)
     assert app.window.fullscreen and app.screen.get_size() == pygame.display.get_desktop_sizes()[0]
-    assert (app.cam.view_w, app.cam.view_h) == app.screen.get_size()
+    bars = bars_height(app.text)  # the map's view ends above the bars at the bottom
+    assert (app.cam.view_w, app.cam.view_h + bars) == app.screen.get_size()
     key(pygame.K_F11)
     app.frame(STEP)
-    assert not app.window.fullscreen and app.screen.get_size() == windowed == (app.cam.view_w, app.cam.view_h)
+    assert not app.window.fullscreen and app.screen.get_size() == windowed == (app.cam.view_w, app.cam.view_h + bars)
 
 
 def test_a_failing_fullscreen_is_a_message_not_a_crash(make_app, monkeypatch):

@@ -104,6 +104,7 @@ def test_a_click_near_a_sprite_selects_its_animal_and_a_miss_says_so(make_app):
     from sim.view.sprites import SpriteBank
 
     app = make_app("maps/island.yaml", counts={"cow": 1, "bird": 0, "water": 0})
+    app.cam.zoom_to(8)
     app.frame(STEP)
     key(app, pygame.K_SPACE)
     key(app, pygame.K_i)
@@ -123,7 +124,7 @@ def test_a_click_near_a_sprite_selects_its_animal_and_a_miss_says_so(make_app):
 
 def test_camera_follows_the_selected_animal(make_app):
     app = make_app("maps/island.yaml", counts={"cow": 30, "bird": 0, "water": 0})
-    app.cam.zoom(3, 640, 400)  # zoomed in: the map is much larger than the window
+    app.cam.zoom_to(16, 640, 400)  # zoomed in: the map is much larger than the window
     a = app.sim.agents
     # At 16 px per cell the view is 80x50 cells: an animal can be centred while it stays more
     # than 40 cells (x) and 25 cells (y) from the edges. Cows walk at most 4.5 cells in 90 frames.

@@ -26,7 +26,7 @@ from .live import LiveFiles
 from .mapfiles import MapFiles
 from .messages import Messages
 from .modes import ConfirmMode, Mode, PlayMode
-from .panels import DIM, INK, WARN, Text, help_panel, log_panel, message_panel, overlay, status_line
+from .panels import DIM, INK, WARN, Text, bars_height, help_panel, log_panel, message_panel, overlay, status_line
 from .render import WorldView
 from .search_views import SearchViews
 from .startup import Startup
@@ -81,8 +81,8 @@ class App(MapFiles):
         self.startup.begin(self.sim)
         self.instruments = SearchInstruments(self.sim)
         w, h = self.screen.get_size()
-        self.cam = Camera(w, h, self.sim.world.width, self.sim.world.height, tile=config.window.tile_px)
-        self.cam.start_view(config.window.tile_px)
+        self.cam = Camera(w, h - bars_height(self.text), self.sim.world.width, self.sim.world.height)
+        self.cam.zoom_to_fit()
         self.view = WorldView(self.sim, self.cam)
         self.search_views = SearchViews(self.sim, self.view, self.instruments)
         self.user_paused = False  # Space; a mode may pause the simulation too
@@ -170,7 +170,8 @@ class App(MapFiles):
 
     def _resized(self) -> None:
         self.window.resized()
-        self.cam.resize(*self.screen.get_size())
+        w, h = self.screen.get_size()
+        self.cam.resize(w, h - bars_height(self.text))
         self.view.invalidate()
 
     @property

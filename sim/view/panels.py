@@ -250,6 +250,21 @@ def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple
     return pygame.Rect(0, top, screen.get_width(), h)
 
 
+def bars_height(text: Text) -> int:
+    """Pixels the bars at the bottom take (the status bar and, above it, the readout's strip):
+    the map's view ends above them, so no row of the map is hidden under a bar."""
+    return status_height(text) + text.panel_surface([("Xg", INK)], 13, opaque=True).get_height() + 8
+
+
+def bottom_strip(screen: pygame.Surface, text: Text) -> pygame.Rect:
+    """The strip between the map's view and the status bar, filled with the panel colour
+    (the readout is drawn on it); returns its rectangle."""
+    top = screen.get_height() - bars_height(text)
+    rect = pygame.Rect(0, top, screen.get_width(), bars_height(text) - status_height(text))
+    screen.fill(PANEL[:3], rect)
+    return rect
+
+
 def readout_rect(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:
     """Where :func:`readout_bar` puts ``line``: bottom left, just above the status bar."""
     box = text.panel_surface([(line, INK)], 13, opaque=True)

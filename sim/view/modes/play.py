@@ -7,7 +7,8 @@ import pygame
 from ...inspector import cell_info, describe, pick_animal
 from ...terrain import BRUSHES, Terrain
 from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
-from ..panels import readout_bar, readout_rect
+from ..minimap import Minimap
+from ..panels import bottom_strip, readout_bar, readout_rect
 from ..search_views import inspector_panel
 from ..sprites import SpriteBank
 from .base import CameraControls, Mode
@@ -23,55 +24,62 @@ PAN_KEYS = {
 PAN_SPEED = 700.0  # pixels per second
 
 
+#: The play mode's keys and mouse (data: the help and the README tables are made from it).
+PLAY_KEYS = KeyTable(
+    "Play",
+    [
+        mouse("left drag", "paint the brush (default: rock)"),
+        mouse("right drag", "restore the map's original terrain"),
+        mouse("ctrl+click", "inspect the animal under the cursor"),
+        mouse("wheel", "zoom at the cursor"),
+        mouse("middle or shift+right drag", "pan"),
+        key(
+            f"1 … {len(BRUSHES)}",
+            "brush: " + " ".join(t.label for t in BRUSHES),
+            "pick_brush",
+            *range(pygame.K_1, pygame.K_1 + len(BRUSHES)),
+        ),
+        key("[  ]", "brush size", "brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
+        key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),
+        key("Space", "pause", "toggle_pause", pygame.K_SPACE),
+        key(", (comma)  . (period)", "slower / faster: ½x 1x 2x 4x 8x", "change_speed",
+            pygame.K_COMMA, pygame.K_PERIOD),
+        key("/", "pause and step one frame", "step_frame", pygame.K_SLASH),
+        key("ctrl+Z", "undo the last stroke (or reset)", "undo", pygame.K_z, mods=CTRL),
+        key("ctrl+Y / ctrl+shift+Z", "redo", "redo", pygame.K_y, mods=CTRL),
+        key("P", "show every path", "toggle_paths", pygame.K_p),
+        key("+  -", "add / remove 50 animals", "change_animals", *PLUS_KEYS, *MINUS_KEYS),
+        key("R", "reset the map to how it was loaded", "reset_map", pygame.K_r),
+        key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
+        key("L", "reload the map from its file (it changed on disk)", "reload_map", pygame.K_l),
+        key("M", "map picker", "open_picker", pygame.K_m),
+        key("Home", "zoom to fit: the whole map", "fit_view", pygame.K_HOME),
+        key("O", "minimap for maps larger than the window (click it to jump)", "toggle_minimap", pygame.K_o),
+        key("ctrl+S", "save the painted map as a new YAML file", "save_map", pygame.K_s, mods=CTRL),
+        key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
+        key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
+        key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, field", "open_compare", pygame.K_c),
+        key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
+        key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
+        key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herd_tool", pygame.K_g),
+        key("B", "show a herd's distance field (next, off)", "cycle_herd_field", pygame.K_b),
+        key("Esc", "close what is open (animal, tool, view), else ask to quit", "escape", pygame.K_ESCAPE),
+    ],
+)
+
+
 class PlayMode(Painting, Herding, Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
     help_order = 0
-    keys = KeyTable(
-        "Play",
-        [
-            mouse("left drag", "paint the brush (default: rock)"),
-            mouse("right drag", "restore the map's original terrain"),
-            mouse("ctrl+click", "inspect the animal under the cursor"),
-            mouse("wheel", "zoom at the cursor"),
-            mouse("middle or shift+right drag", "pan"),
-            key(
-                f"1 … {len(BRUSHES)}",
-                "brush: " + " ".join(t.label for t in BRUSHES),
-                "pick_brush",
-                *range(pygame.K_1, pygame.K_1 + len(BRUSHES)),
-            ),
-            key("[  ]", "brush size", "brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
-            key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),
-            key("Space", "pause", "toggle_pause", pygame.K_SPACE),
-            key(", (comma)  . (period)", "slower / faster: ½x 1x 2x 4x 8x", "change_speed",
-                pygame.K_COMMA, pygame.K_PERIOD),
-            key("/", "pause and step one frame", "step_frame", pygame.K_SLASH),
-            key("ctrl+Z", "undo the last stroke (or reset)", "undo", pygame.K_z, mods=CTRL),
-            key("ctrl+Y / ctrl+shift+Z", "redo", "redo", pygame.K_y, mods=CTRL),
-            key("P", "show every path", "toggle_paths", pygame.K_p),
-            key("+  -", "add / remove 50 animals", "change_animals", *PLUS_KEYS, *MINUS_KEYS),
-            key("R", "reset the map to how it was loaded", "reset_map", pygame.K_r),
-            key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
-            key("L", "reload the map from its file (it changed on disk)", "reload_map", pygame.K_l),
-            key("M", "map picker", "open_picker", pygame.K_m),
-            key("ctrl+S", "save the painted map as a new YAML file", "save_map", pygame.K_s, mods=CTRL),
-            key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
-            key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
-            key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, field", "open_compare", pygame.K_c),
-            key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
-            key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
-            key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herd_tool", pygame.K_g),
-            key("B", "show a herd's distance field (next, off)", "cycle_herd_field", pygame.K_b),
-            key("Esc", "close what is open (animal, tool, view), else ask to quit", "escape", pygame.K_ESCAPE),
-        ],
-    )
+    keys = PLAY_KEYS
 
     def __init__(self, app) -> None:
         super().__init__(app)
         self.init_painting()
         self.init_herding()
         self.camera = CameraControls(app)
+        self.minimap = Minimap()
         self.tool = "paint"  # or "inspect" (I)
         self.follow = False
         self.show_paths = False
@@ -83,6 +91,8 @@ class PlayMode(Painting, Herding, Mode):
 
     # ---------------------------------------------------------------- events
     def handle(self, e: pygame.event.Event) -> bool:
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and self.minimap.jump(self.app.cam, e.pos):
+            return True
         if self.camera.handle(e):
             return True
         if e.type == pygame.KEYUP:
@@ -141,6 +151,12 @@ class PlayMode(Painting, Herding, Mode):
 
     def next_map(self, _e: object = None) -> None:
         self.app.unless_unsaved("loading the next map", self.app.next_map)
+
+    def fit_view(self, _e: object = None) -> None:
+        self.app.cam.zoom_to_fit()
+
+    def toggle_minimap(self, _e: object = None) -> None:
+        self.minimap.enabled = not self.minimap.enabled
 
     def open_picker(self, _e: object = None) -> None:
         from .picker import MapPickerMode
@@ -241,6 +257,11 @@ class PlayMode(Painting, Herding, Mode):
         if app.top is self and not app.show_help and self.tool == "paint":
             colour = app.view.terrain.colours[self.brush]  # the config's colours, as the map shows them
             app.view.draw_brush(surface, app.mouse, self.brush_radius, colour)
+        world = app.sim.world
+        mini = self.minimap.draw(surface, app.cam, world.terrain, world.revision, app.view.terrain.colours)
+        if mini is not None:
+            app.view.dirty.append(mini)
+        bottom_strip(surface, app.text)  # under the map's view, above the status bar: opaque, every frame
         if line is not None:  # opaque and drawn every frame, like the status bar: never "dirty"
             readout_bar(surface, app.text, line)
 
