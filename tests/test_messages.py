@@ -84,3 +84,46 @@ def test_closing_the_window_asks_only_when_painting_is_unsaved(make_app):
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     clean.frame(STEP)
     assert not clean.running
+
+
+def test_the_first_start_card_shows_once_lets_the_key_through_and_is_remembered(make_app, tmp_path):
+    from sim.view.welcome import MARKER, Welcome
+
+    card = Welcome()
+    assert card.showing  # a fresh user folder (ASTAR_ISLAND_HOME is the test's own)
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    app.welcome = card
+    app.frame(STEP)
+    key(pygame.K_SPACE)
+    app.frame(STEP)
+    assert not card.showing and app.user_paused  # dismissed, and Space still paused
+    assert Welcome().showing is False  # remembered in the user folder
+    assert (tmp_path / "user" / MARKER).exists()
+
+
+def test_a_quick_ctrl_click_inspects_even_when_ctrl_is_up_before_the_frame(make_app):
+    """Ctrl down, click, ctrl up, all in one frame: the click sees ctrl as of itself."""
+    app = make_app("maps/island.yaml", counts={"cow": 1, "bird": 0, "water": 0})
+    app.cam.zoom_to(8)
+    app.frame(STEP)
+    key(pygame.K_SPACE)
+    app.frame(STEP)
+    before = app.sim.world.terrain.copy()
+    sx, sy = app.cam.to_screen(*app.sim.agents.pos[0])
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LCTRL, mod=pygame.KMOD_LCTRL, unicode=""))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(sx), int(sy)), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(int(sx), int(sy)), button=1))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_LCTRL, mod=0))
+    app.frame(STEP)
+    assert app.play.selected == 0 and (app.sim.world.terrain == before).all()  # inspected, nothing painted
+
+
+def test_the_reach_of_a_click_grows_in_cells_as_the_zoom_shrinks(make_app):
+    app = make_app("maps/archipelago.yaml", counts={"cow": 1, "bird": 0, "water": 0})
+    play = app.play
+    reach = {}
+    for tile in (2, 8, 32):
+        if tile >= app.cam.fit_tile():
+            app.cam.zoom_to(tile)
+            reach[tile] = play._reach_px() / app.cam.tile
+    assert reach[8] > reach[32] and (2 not in reach or reach[2] > reach[8])

@@ -30,6 +30,7 @@ from .panels import DIM, INK, WARN, Text, bars_height, help_panel, log_panel, me
 from .render import WorldView
 from .search_views import SearchViews
 from .startup import Startup
+from .welcome import Welcome
 from .window import Window
 
 Colour = tuple[int, int, int]
@@ -92,6 +93,8 @@ class App(MapFiles):
         self.show_help = False
         self.mouse = (w // 2, h // 2)
         self.messages = Messages(errors=(WARN,))  # errors are printed to stderr too
+        self.welcome = Welcome(enabled=not headless)  # the first-start card
+        self.mods = 0  # modifier keys held, from the key events in order (a click reads them as of itself)
         self.show_log = False
         self.play = PlayMode(self)
         self.modes: list[Mode] = [self.play]
@@ -145,6 +148,14 @@ class App(MapFiles):
             return
         if hasattr(e, "pos") and e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = e.pos
+        if e.type in (pygame.KEYDOWN, pygame.KEYUP):  # the modifiers as of this event, in event order
+            self.mods = getattr(e, "mod", self.mods)
+            if e.key in _MOD_KEYS:  # the modifier key itself: down sets it, up clears it
+                self.mods = self.mods | _MOD_KEYS[e.key] if e.type == pygame.KEYDOWN else self.mods & ~_MOD_KEYS[e.key]
+        if self.welcome.showing:
+            self.welcome.handle(e)
+            if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE:
+                return  # Esc closed the card, the innermost thing open
         if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and (self.show_help or self.show_log):
             self.show_help = self.show_log = False  # Esc closes the innermost thing open
             return
@@ -232,7 +243,10 @@ class App(MapFiles):
             entries = [(m.text, m.colour, _age(now - m.at)) for m in self.messages]
             self.view.dirty.append(log_panel(self.screen, self.text, entries))
         if self.show_help:
-            help_panel(self.screen, self.text, self.tables())
+            self.view.dirty.append(help_panel(self.screen, self.text, self.tables()))
+        card = self.welcome.draw(self.screen, self.text)
+        if card is not None:
+            self.view.dirty.append(card)
 
     def frame(self, dt: float) -> float:
         """One frame: events, update, draw, flip. Returns its wall time in ms."""
@@ -263,3 +277,10 @@ class App(MapFiles):
 def _age(seconds: float) -> str:
     """How long ago, short: 12 s, 4 min."""
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+#: Modifier keys -> their bits: a key event for the modifier itself may not carry it in ``mod`` yet.
+_MOD_KEYS = {
+    pygame.K_LCTRL: pygame.KMOD_LCTRL, pygame.K_RCTRL: pygame.KMOD_RCTRL,
+    pygame.K_LSHIFT: pygame.KMOD_LSHIFT, pygame.K_RSHIFT: pygame.KMOD_RSHIFT,
+}  # fmt: skip

@@ -196,26 +196,58 @@ def _graph(screen: pygame.Surface, rect: pygame.Rect, history, budget: float) ->
     pygame.draw.line(screen, WARN, (rect.x, yb), (rect.right - 1, yb), 1)
 
 
-def help_panel(screen: pygame.Surface, text: Text, tables: list[KeyTable]) -> None:
-    """Every mode's keys, from their key tables, in as many columns as the screen needs."""
-    keys_width = max(len(keys) for t in tables for keys, _ in t.rows()) + 2
-    blocks = [
-        [(t.title, GOOD)] + [(f"  {keys:{keys_width}}{does}", INK) for keys, does in t.rows()] + [("", INK)]
-        for t in tables
-    ]
-    title: list[Line] = [("astar-island — keys and mouse (F1 closes)", GOOD), ("", INK)]
-    for size in (14, 13, 12, 11, 10):
-        columns = _columns(title, blocks, (screen.get_height() - 60) // text.font(size).get_linesize())
-        widths = [max(text.font(size).size(t)[0] for t, _ in col) + 16 for col in columns]
-        if sum(widths) + 8 * len(columns) <= screen.get_width():
+KEY = (250, 214, 120)  # key names in the help: apart from what they do at a glance
+
+
+def help_panel(screen: pygame.Surface, text: Text, tables: list[KeyTable]) -> pygame.Rect:
+    """Every mode's keys, grouped by mode, in as many columns as the window needs, on an opaque
+    page over everything but the status bar (nothing shows through); returns its rectangle.
+    The font shrinks until the columns fit (a 1000x640 window takes them at 11 px)."""
+    page = pygame.Rect(0, 0, screen.get_width(), screen.get_height() - status_height(text))
+    screen.fill(PANEL[:3], page)
+    title = text.render("astar-island: keys and mouse   (F1 or Esc closes)", GOOD, 15)
+    screen.blit(title, (16, 10))
+    top = 16 + title.get_height()
+    for size in (14, 13, 12, 11, 10, 9):
+        font = text.font(size)
+        rows_fit = max(8, (page.height - top - 8) // font.get_linesize())
+        columns = _columns([], [_block(t) for t in tables], rows_fit)
+        widths = [_column_width(font, col) for col in columns]
+        if sum(widths) + 24 * len(columns) <= page.width - 16:
             break
-    x = max(8, (screen.get_width() - sum(widths) - 8 * (len(columns) - 1)) // 2)
-    for col, w in zip(columns, widths, strict=True):
-        text.panel(screen, col, (x, 8), size)
-        x += w + 8
+    x = 16
+    for col, (kw, dw) in zip(columns, [_split_width(font, c) for c in columns], strict=True):
+        y = top
+        for keys, does, kind in col:
+            if kind == "title":
+                screen.blit(text.render(keys, GOOD, size), (x, y))
+            elif kind == "row":
+                screen.blit(text.render(keys, KEY, size), (x + 8, y))
+                screen.blit(text.render(does, INK, size), (x + 8 + kw + 12, y))
+            y += font.get_linesize()
+        x += 8 + kw + 12 + dw + 24
+    return page
 
 
-def _columns(title: list[Line], blocks: list[list[Line]], rows_fit: int) -> list[list[Line]]:
+def _block(table: KeyTable) -> list[tuple[str, str, str]]:
+    """A mode's table as help lines: its title, its rows, a blank line."""
+    return [(table.title, "", "title")] + [(k, d, "row") for k, d in table.rows()] + [("", "", "gap")]
+
+
+def _split_width(font: pygame.font.Font, col: list[tuple[str, str, str]]) -> tuple[int, int]:
+    """Widths of a column's key part and description part, in pixels."""
+    keys = max((font.size(k)[0] for k, _d, kind in col if kind == "row"), default=0)
+    does = max([font.size(d)[0] for _k, d, kind in col if kind == "row"] +
+               [font.size(k)[0] - keys - 20 for k, _d, kind in col if kind == "title"], default=0)  # fmt: skip
+    return keys, max(does, 0)
+
+
+def _column_width(font: pygame.font.Font, col: list[tuple[str, str, str]]) -> int:
+    kw, dw = _split_width(font, col)
+    return 8 + kw + 12 + dw
+
+
+def _columns(title: list, blocks: list[list], rows_fit: int) -> list[list]:
     """Blocks stacked into columns of at most ``rows_fit`` lines (a block is never split)."""
     columns = [list(title)]
     for block in blocks:

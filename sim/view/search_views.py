@@ -103,6 +103,15 @@ class SearchViews:
                 pts = [cam.to_screen(x, y) for x, y in event.result.path]
                 pygame.draw.lines(screen, (255, 255, 255), False, pts, 1)
 
+    def draw_hover(self, screen: pygame.Surface, i: int) -> pygame.Rect:
+        """A thin ring on the animal a click would pick; returns what it covered."""
+        cam = self.view.cam
+        x, y = cam.to_screen(*self.sim.agents.pos[i])
+        r = max(7, cam.tile * 0.8)
+        pygame.draw.circle(screen, (0, 0, 0), (x, y), r + 1, 3)
+        pygame.draw.circle(screen, (255, 255, 255), (x, y), r, 1)
+        return _ring_rect(x, y, r)
+
     def draw_highlight(self, screen: pygame.Surface, i: int) -> None:
         """The selected animal (above the sprites): its remaining path and a ring."""
         cam = self.view.cam
@@ -111,6 +120,10 @@ class SearchViews:
         r = max(8, cam.tile)
         pygame.draw.circle(screen, (0, 0, 0), (x, y), r + 2, 3)
         pygame.draw.circle(screen, (255, 255, 120), (x, y), r, 2)
+
+
+def _ring_rect(x: float, y: float, r: float) -> pygame.Rect:
+    return pygame.Rect(int(x - r - 4), int(y - r - 4), int(2 * r + 9), int(2 * r + 9))
 
 
 def inspector_panel(screen: pygame.Surface, text: Text, lines: list[str], colour) -> None:

@@ -71,7 +71,7 @@ class CameraControls:
             cam.zoom(1 if e.y > 0 else -1, *self.app.mouse)
             return True
         if e.type == pygame.MOUSEBUTTONDOWN:
-            mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+            mods = getattr(e, "mod", self.app.mods)
             if e.button == 2 or (e.button == 3 and mods & pygame.KMOD_SHIFT):
                 self.panning = True
                 return True

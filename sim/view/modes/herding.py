@@ -41,7 +41,7 @@ class Herding:
             return False
         sim = self.app.sim
         x, y = self.app.cam.cell_index_at(*e.pos)
-        mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+        mods = getattr(e, "mod", self.app.mods)
         sp = sim.species[self.herd_species]
         herd = sim.herds.call(sp.index, (x, y), None if mods & pygame.KMOD_SHIFT else HERD_RADIUS)
         if herd is None:

@@ -106,19 +106,27 @@ class PlayMode(Painting, Herding, Mode):
         return super().handle(e)
 
     def _inspect_at(self, pos: tuple[int, int]) -> None:
-        """Select the animal nearest the click: within its sprite's reach plus a few pixels
-        (sprites are drawn larger than a cell), else say that nobody is there."""
-        tile = self.app.cam.tile
-        reach_px = SpriteBank.size_for(tile) / 2 + 6
-        x, y = self.app.cam.cell_at(*pos)
-        i = pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, reach_px / tile))
+        """Select the animal nearest the click within :meth:`_reach_px`, else say nobody is there."""
+        i = self._animal_at(pos)
         if i is None and self.selected is None:
-            self.app.message(f"no animal within {reach_px:.0f} px of the click")
+            self.app.message(f"no animal within {self._reach_px():.0f} px of the click")
         self.select(i)
 
+    def _reach_px(self) -> float:
+        """How near a click must be to an animal, in pixels: its sprite's reach plus a few, and
+        never under 18 px, so at small zoom (a few px a cell) the reach in cells grows."""
+        return max(SpriteBank.size_for(self.app.cam.tile) / 2 + 6, 18.0)
+
+    def _animal_at(self, pos: tuple[int, int]) -> int | None:
+        tile = self.app.cam.tile
+        x, y = self.app.cam.cell_at(*pos)
+        return pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, self._reach_px() / tile))
+
     def _inspecting(self, e: pygame.event.Event) -> bool:
-        """A left click inspects with the inspect tool (I) or with ctrl held."""
-        mods = pygame.key.get_mods() | getattr(e, "mod", 0)
+        """A left click inspects with the inspect tool (I) or with ctrl held at the click: the
+        modifiers come from the events in order (:attr:`App.mods`), never from a later poll."""
+        mods = getattr(e, "mod", None)
+        mods = self.app.mods if mods is None else mods
         return self.tool == "inspect" or bool(mods & pygame.KMOD_CTRL)
 
     # ---------------------------------------------------------------- actions (the key table's)
@@ -247,6 +255,9 @@ class PlayMode(Painting, Herding, Mode):
             app.view.draw_animals(surface)
         if sel is not None:
             views.draw_highlight(surface, sel)
+        hover = self._hover()
+        if hover is not None and hover != sel:  # who a click would pick, before the click
+            app.view.dirty.append(views.draw_hover(surface, hover))
         if self.field_species is not None:
             views.cost_field_legend(surface, app.text, self.field_species)
         elif herd is not None:
@@ -264,6 +275,13 @@ class PlayMode(Painting, Herding, Mode):
         bottom_strip(surface, app.text)  # under the map's view, above the status bar: opaque, every frame
         if line is not None:  # opaque and drawn every frame, like the status bar: never "dirty"
             readout_bar(surface, app.text, line)
+
+    def _hover(self) -> int | None:
+        """The animal under the cursor while a click would inspect (the tool, or ctrl held)."""
+        app = self.app
+        if app.top is not self or not (self.tool == "inspect" or app.mods & pygame.KMOD_CTRL):
+            return None
+        return self._animal_at(app.mouse)
 
     def _readout_line_now(self) -> str | None:
         """The readout of the cell under the cursor: terrain, each species' cost and region (None off the map)."""

@@ -1,0 +1,48 @@
+"""The first-start card: what to try first, shown once (until dismissed) on a user's first window.
+
+Any key or click dismisses it and still does what it does (the card never swallows
+input); the user folder remembers it was seen (``welcome-seen``), so it does not come back.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ..resources import user_dir
+from .panels import GOOD, INK, Text
+
+LINES = (
+    "Welcome to astar-island: every animal finds its way with A*.",
+    "paint with the mouse  ·  C compare  ·  G call a herd  ·  I inspect  ·  F1 all keys",
+    "(any key or click closes this)",
+)
+MARKER = "welcome-seen"
+
+
+class Welcome:
+    """The card; :attr:`showing` until the first key or click (or when seen before)."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.showing = enabled and not (user_dir() / MARKER).exists()
+
+    def handle(self, e: pygame.event.Event) -> None:
+        if self.showing and e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.dismiss()
+
+    def dismiss(self) -> None:
+        self.showing = False
+        try:
+            user_dir().mkdir(parents=True, exist_ok=True)
+            (user_dir() / MARKER).write_text("the first-start card was seen\n", encoding="utf-8")
+        except OSError:
+            pass  # a read-only home: the card comes back next time, nothing worse
+
+    def draw(self, surface: pygame.Surface, text: Text) -> pygame.Rect | None:
+        if not self.showing:
+            return None
+        lines = [(LINES[0], GOOD), (LINES[1], INK), (LINES[2], (160, 164, 160))]
+        box = text.panel_surface(lines, 16, opaque=True)
+        rect = box.get_rect(center=(surface.get_width() // 2, surface.get_height() // 2))
+        surface.blit(box, rect)
+        pygame.draw.rect(surface, GOOD, rect, 2)
+        return rect
