@@ -33,6 +33,9 @@ class StrategyRun:
     note: str = ""  # why a strategy did not run (JPS on a grid it does not fit)
 
 
+REPLAY_S = 6.0  # seconds every search's replay takes at speed 1
+
+
 def strategies(weight: float) -> list[tuple[str, str, float]]:
     """(label, algorithm, weight) of the strategies compared ("field": a distance field from the goal)."""
     return [
@@ -57,9 +60,9 @@ class Comparison:
     goal: tuple[int, int] | None = None
     runs: list[StrategyRun] = field(default_factory=list)
     shown: int | None = None  # None: all side by side; else the index shown alone
-    step: float = 0.0  # replay position: expansions revealed
+    steps: list[float] = field(default_factory=list)  # per run: its expansions revealed so far
     playing: bool = True
-    speed: float = 200.0  # expansions per second
+    speed: float = 1.0  # replay speed: 1 = every search's replay takes REPLAY_S seconds
 
     def run(self, grid: PathGrid, straight: bool = False) -> None:
         """Search the query with every strategy and restart the replay (``straight``: also pull
@@ -70,9 +73,7 @@ class Comparison:
             for run in self.runs:
                 if run.result.found:
                     run.straight = grid.smooth_path(run.result.path, diagonal=self.diagonal)[1]
-        longest = max((r.result.expanded for r in self.runs), default=1)
-        self.speed = max(30.0, longest / 6.0)  # the longest replay takes about 6 s
-        self.step = 0.0
+        self.steps = [0.0] * len(self.runs)
         self.playing = True
 
     def _one(self, grid: PathGrid, label: str, algorithm: str, weight: float) -> StrategyRun:
@@ -112,19 +113,46 @@ class Comparison:
     def longest(self) -> int:
         return max((r.result.expanded for r in self.runs), default=0)
 
+    @property
+    def step(self) -> float:
+        """The replay's position in expansions of the longest search (setting it moves every
+        search to the same share of its own replay)."""
+        if not self.runs or not self.longest:
+            return 0.0
+        return max(s / max(r.result.expanded, 1) for s, r in zip(self.steps, self.runs, strict=True)) * self.longest
+
+    @step.setter
+    def step(self, value: float) -> None:
+        share = min(max(value / max(self.longest, 1), 0.0), 1.0)
+        self.steps = [share * r.result.expanded for r in self.runs]
+
     def advance(self, dt: float) -> None:
+        """Each search's replay at its own pace, all ending together after ``REPLAY_S / speed``
+        seconds: a 43-expansion JPS search is watched step by step beside a 7,000-expansion Dijkstra."""
         if self.playing and self.runs:
-            self.step = min(self.longest, self.step + self.speed * dt)
-            if self.step >= self.longest:
+            share = self.speed * dt / REPLAY_S
+            self.steps = [min(float(r.result.expanded), s + share * r.result.expanded)
+                          for s, r in zip(self.steps, self.runs, strict=True)]  # fmt: skip
+            if all(s >= r.result.expanded for s, r in zip(self.steps, self.runs, strict=True)):
                 self.playing = False
 
     def step_by(self, n: int) -> None:
+        """Every search ``n`` of its own expansions on (or back), each within its replay."""
         self.playing = False
-        self.step = float(min(max(0, int(self.step) + n), self.longest))
+        self.steps = [float(min(max(0, int(s) + n), r.result.expanded))
+                      for s, r in zip(self.steps, self.runs, strict=True)]  # fmt: skip
+
+    def shown_steps(self, run: StrategyRun) -> int:
+        """How many of ``run``'s expansions the replay shows now."""
+        return int(self.steps[self.runs.index(run)]) if run in self.runs and self.steps else 0
+
+    @property
+    def done(self) -> bool:
+        return bool(self.runs) and all(s >= r.result.expanded for s, r in zip(self.steps, self.runs, strict=True))
 
     def revealed(self, run: StrategyRun) -> np.ndarray:
         """Flat cells this run has expanded by the current replay step, in order."""
-        return run.order[: int(self.step)]
+        return run.order[: self.shown_steps(run)]
 
     def cycle_diagonal(self) -> None:
         rules = list(DIAGONAL_RULES)

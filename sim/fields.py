@@ -55,14 +55,19 @@ def heat_colours(heat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rgb.astype(np.uint8), alpha
 
 
+CLOSED_RGB = (235, 50, 215)  # a search's expanded cells
+OPEN_RGB = (255, 150, 20)  # cells it left on its open list
+
+
 def footprint_colours(record: np.ndarray, upto: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Closed cells (expanded, up to ``upto`` if given) blue-violet, open cells amber."""
+    """Closed cells (expanded, up to ``upto`` if given) magenta, open cells orange: colours no
+    terrain has (a blue footprint read as water), strong enough to read over every terrain."""
     closed = record > 0 if upto is None else (record > 0) & (record <= upto)
     opened = record == -1 if upto is None else np.zeros(record.shape, dtype=bool)
     rgb = np.zeros((*record.shape, 3), dtype=np.uint8)
-    rgb[closed] = (120, 110, 255)
-    rgb[opened] = (255, 190, 60)
-    alpha = np.where(closed | opened, 150, 0).astype(np.uint8)
+    rgb[closed] = CLOSED_RGB
+    rgb[opened] = OPEN_RGB
+    alpha = np.where(closed | opened, 175, 0).astype(np.uint8)
     return rgb, alpha
 
 

@@ -98,27 +98,39 @@ def test_the_size_check_can_fail(tmp_path, monkeypatch):
     assert oversized() == ["sim/long.py:1 f(): 71 lines"]
 
 
-def readme_key_tables() -> dict[str, list[str]]:
-    """Under '### Keys', each '#### <title>' table's first column (without backticks)."""
-    text = (ROOT / "README.md").read_text()
-    section = text.split("\n### Keys\n", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
-    tables = {}
-    for block in section.split("\n#### ")[1:]:
-        title, body = block.split("\n", 1)
-        rows = [line for line in body.splitlines() if line.startswith("|")][2:]  # skip header + rule
-        tables[title.strip()] = [row.split("|")[1].strip().strip("`") for row in rows]
-    return tables
+def test_the_docs_key_tables_are_the_modes_own():
+    """docs/demo.md's key tables are made from the modes' tables (``python -m sim.view.keys
+    --write docs/demo.md``): this fails when a mode's keys change and the docs do not."""
+    from sim.view.keys import BEGIN, END, all_tables, markdown
+
+    text = (ROOT / "docs" / "demo.md").read_text()
+    block = text.split(BEGIN, 1)[1].split(END, 1)[0].strip()
+    assert block == markdown(all_tables()).strip(), "run: python -m sim.view.keys --write docs/demo.md"
 
 
-def test_readme_key_tables_list_the_same_keys_as_the_modes():
-    from sim.view.app import App
-    from sim.view.modes import Mode
+def test_the_modes_listed_are_every_mode_the_package_defines():
+    import inspect
 
-    tables = [App.keys] + [m.keys for m in Mode.registry]
-    documented = readme_key_tables()
-    assert set(documented) == {t.title for t in tables}
-    for t in tables:
-        assert documented[t.title] == [keys for keys, _ in t.rows()], t.title
+    import sim.view.modes as modes_package
+    from sim.view.modes import MODES, Mode
+
+    defined = set()
+    for info in pkgutil.iter_modules(modes_package.__path__, "sim.view.modes."):
+        module = importlib.import_module(info.name)
+        defined |= {c for _, c in inspect.getmembers(module, inspect.isclass)
+                    if issubclass(c, Mode) and c is not Mode and c.__module__ == module.__name__}  # fmt: skip
+    assert defined == set(MODES)
+
+
+def test_no_key_is_bound_twice_in_one_table():
+    from sim.view.keys import all_tables
+
+    for table in all_tables():
+        seen: dict[tuple[int, int], str] = {}
+        for b in table.bindings:
+            for code in b.codes:
+                assert (code, b.mods) not in seen, f"{table.title}: {b.keys!r} and {seen[(code, b.mods)]!r}"
+                seen[(code, b.mods)] = b.keys
 
 
 def test_the_help_overlay_shows_every_modes_keys(make_app):

@@ -21,7 +21,7 @@ from ..maps import MapData
 from ..resources import user_maps_dir
 from ..simulation import Simulation
 from ..speed import Speed
-from .keys import KeyTable, key
+from .keys import KeyTable, all_tables, key
 from .live import LiveFiles
 from .mapfiles import MapFiles
 from .messages import Messages
@@ -127,7 +127,7 @@ class App(MapFiles):
 
     def tables(self) -> list[KeyTable]:
         """Every key table, for the help: global keys first, then each mode's."""
-        return [self.keys] + [m.keys for m in sorted(Mode.registry, key=lambda m: m.help_order)]
+        return all_tables()
 
     # ---------------------------------------------------------------- messages
     def message(self, text: str, colour: Colour = INK, seconds: float = 6.0) -> None:

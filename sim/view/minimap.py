@@ -41,7 +41,8 @@ class Minimap:
             self._picture = self._render(terrain, colours)
             self._key = key
         pic = self._picture
-        self.rect = pic.get_rect(topright=(surface.get_width() - MARGIN, MARGIN + 40))
+        # Bottom right of the map's view: the inspector and the overlay take the top corners.
+        self.rect = pic.get_rect(bottomright=(surface.get_width() - MARGIN, cam.view_h - MARGIN))
         frame = self.rect.inflate(4, 4)
         surface.fill(PANEL[:3], frame)
         surface.blit(pic, self.rect)

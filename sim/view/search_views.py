@@ -9,11 +9,11 @@ import pygame
 
 from .. import fields
 from ..camera import Camera
-from ..compare import Comparison
+from ..compare import REPLAY_S, Comparison
 from ..instruments import SearchInstruments
 from ..observe import SearchEvent
 from ..simulation import Simulation
-from .panels import DIM, GOOD, INK, WARN, Text, panel_right
+from .panels import DIM, GOOD, INK, WARN, Text, panel_right, status_height, wrap
 from .render import WorldView
 
 
@@ -128,7 +128,7 @@ def _ring_rect(x: float, y: float, r: float) -> pygame.Rect:
 
 def inspector_panel(screen: pygame.Surface, text: Text, lines: list[str], colour) -> None:
     rows = [(lines[0], colour)] + [(t, INK if not t.startswith("  ") else DIM) for t in lines[1:]]
-    rows += [("", INK), ("F follow  Esc / click ground: deselect", DIM), ("blue: closed  amber: left open", DIM)]
+    rows += [("", INK), ("F follow  Esc / click ground: deselect", DIM), ("magenta: closed  orange: left open", DIM)]
     panel_right(screen, text, rows, 8, 14)
 
 
@@ -159,40 +159,48 @@ def compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, i
     )
 
 
-def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Comparison, species_label: str) -> None:
-    """The comparison screen: every strategy's panel side by side, or one large (Tab)."""
+def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Comparison,
+                 species_label: str) -> list[tuple[int, pygame.Rect]]:  # fmt: skip
+    """The comparison screen: every strategy's panel side by side, or one large (Tab or a
+    click). Three header lines (settings, keys, replay), then the panels, ending above the
+    status bar. Returns ``(run, panel)`` for each panel drawn (what a click picks)."""
     sw, sh = screen.get_size()
+    bottom = sh - status_height(text) - 6
+    head = [f"compare — {species_label}", f"diagonal (D): {cmp.diagonal}", f"heuristic (E): {cmp.heuristic}",
+            f"weight (+/-): {cmp.weight:g}"]  # fmt: skip
+    picking = "click the start" if cmp.start is None else "click the goal" if not cmp.runs else "click a panel: large"
+    keys = [f"1-{len(view.sim.species)} species", picking, "right click or N: new query", "Space play/pause",
+            "← → step", "↑ ↓ speed", "R replay", "Tab one/all", "Esc or C: back"]  # fmt: skip
+    lines = [(fit_words(head, text.font(15), sw - 24), GOOD, 15)]
+    lines += [(line, DIM, 13) for line in wrap(text.font(13), fit_words(keys, text.font(13), sw - 24), sw - 24)]
     if cmp.runs:
-        screen.fill((14, 18, 26))
-    else:
-        pygame.draw.rect(screen, (14, 18, 26), (0, 0, sw, 50))
-    head = (
-        f"compare — {species_label}   diagonal (D): {cmp.diagonal}   heuristic (E): {cmp.heuristic}"
-        f"   weight (+/-): {cmp.weight:g}"
-    )
-    screen.blit(text.font(15).render(head, True, GOOD), (12, 8))
-    picking = "click the start" if cmp.start is None else "click the goal" if not cmp.runs else "click: new query"
-    keys = (
-        f"1-3 species   {picking}   Space play/pause   ← → step   ↑ ↓ speed   R replay   Tab one/all   Esc or C: back"
-    )
-    screen.blit(text.font(13).render(keys, True, DIM), (12, 30))
+        state = "playing" if cmp.playing else "done" if cmp.done else "paused"
+        status = (f"replay: each search at its own pace, all ending together ({REPLAY_S / cmp.speed:g} s)   "
+                  f"{state}   closed: magenta   left open: orange   jump points: rings")  # fmt: skip
+        lines += [(line, INK, 13) for line in wrap(text.font(13), status, sw - 24)]
+    top = 6 + sum(text.font(size).get_linesize() for _t, _c, size in lines) + 6
+    pygame.draw.rect(screen, (14, 18, 26), (0, 0, sw, bottom + 6 if cmp.runs else top))
+    y = 6
+    for line, colour, size in lines:
+        screen.blit(text.font(size).render(line, True, colour), (12, y))
+        y += text.font(size).get_linesize()
     if cmp.start is None or cmp.goal is None or not cmp.runs:
-        return
+        return []
     region = compare_region(cmp, view.sim.world.terrain.shape)
     c0, r0, c1, r1 = region
     terrain = view.terrain.base.subsurface((c0, r0, c1 - c0, r1 - r0))
-    area = pygame.Rect(8, 54, sw - 16, sh - 62)
+    area = pygame.Rect(8, top, sw - 16, bottom - top)
     shown = list(range(len(cmp.runs))) if cmp.shown is None else [cmp.shown]
-    cols = math.ceil(math.sqrt(len(shown)))
+    cols = 1 if len(shown) == 1 else 3 if area.w >= area.h else 2
     rows = math.ceil(len(shown) / cols)
     cw, ch = area.w // cols, area.h // rows
     font = text.font(13)
+    panels = []
     for slot, k in enumerate(shown):
         cell = pygame.Rect(area.x + (slot % cols) * cw, area.y + (slot // cols) * ch, cw - 8, ch - 8)
         _draw_run(screen, font, cmp, k, cell, region, terrain)
-    step = int(cmp.step)
-    status = f"replay {step}/{cmp.longest} expansions   {'playing' if cmp.playing else 'paused'}   {cmp.speed:.0f}/s"
-    screen.blit(font.render(status, True, DIM), (sw - font.size(status)[0] - 12, 10))
+        panels.append((k, cell))
+    return panels
 
 
 def fit_words(words: list[str], font: pygame.font.Font, width: int) -> str:
@@ -209,23 +217,28 @@ def _draw_run(
     screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, k: int, cell: pygame.Rect,
     region: tuple[int, int, int, int], terrain: pygame.Surface,
 ) -> None:  # fmt: skip
-    """One strategy's panel: its figures, the map, the cells expanded so far, then its path."""
+    """One strategy's panel: its figures (on two lines when one is too narrow), the map, the
+    cells expanded so far, then its path and clear markers at the start, the goal and (JPS)
+    every jump point."""
     run = cmp.runs[k]
     c0, r0, c1, r1 = region
-    step = int(cmp.step)
+    step = cmp.shown_steps(run)
     pygame.draw.rect(screen, (28, 34, 46), cell)
     r = run.result
     done = step >= r.expanded
     verb = "settled" if run.algorithm == "field" else "expanded"
     words = [f"{verb} {min(step, r.expanded)}/{r.expanded}"]
     words += [f"cost {r.cost:.2f}", f"length {len(r.path)}", f"{run.ms:.2f} ms"] if r.found else ["no path"]
-    figures = fit_words(words, font, cell.w - 12)
+    lines = [run.note] if run.note else _figure_lines(words, font, cell.w - 12)
     clip = screen.get_clip()
     screen.set_clip(cell)
     screen.blit(font.render(run.label, True, GOOD), (cell.x + 6, cell.y + 4))
-    screen.blit(font.render(run.note or figures, True, WARN if run.note else INK), (cell.x + 6, cell.y + 20))
+    y = cell.y + 4 + font.get_linesize()
+    for line in lines:
+        screen.blit(font.render(line, True, WARN if run.note else INK), (cell.x + 6, y))
+        y += font.get_linesize()
     screen.set_clip(clip)
-    box = pygame.Rect(cell.x + 4, cell.y + 40, cell.w - 8, cell.h - 44)
+    box = pygame.Rect(cell.x + 4, y + 2, cell.w - 8, cell.bottom - y - 6)
     scale, place = _fit(region, box)
     screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
     # Cells expanded so far, in the kernel's order; at the end the open list and the path.
@@ -235,12 +248,36 @@ def _draw_run(
     def at(x: int, y: int) -> tuple[float, float]:
         return place.x + (x - c0 + 0.5) * scale, place.y + (y - r0 + 0.5) * scale
 
+    if run.algorithm == "jps":  # the jump points: few, each a ring (a single cell would vanish)
+        w = run.record.shape[1]
+        for cell_index in run.order[:step].tolist():
+            p = at(cell_index % w, cell_index // w)
+            pygame.draw.circle(screen, (0, 0, 0), p, max(3.0, scale * 0.9), 3)
+            pygame.draw.circle(screen, (255, 255, 255), p, max(3.0, scale * 0.9), 1)
     if done and r.found and len(r.path) > 1:
         thin = len(run.straight) > 1
         width = max(2, int(scale / 2))
         pygame.draw.lines(screen, (255, 255, 255), False, [at(*p) for p in r.path], 1 if thin else width)
         if thin:  # the path pulled straight (birds): its segments over the grid path
             pygame.draw.lines(screen, (90, 230, 255), False, [at(*p) for p in run.straight], width)
-    for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
-        pygame.draw.circle(screen, colour, at(*p), max(4, scale * 0.8))
-        pygame.draw.circle(screen, (0, 0, 0), at(*p), max(4, scale * 0.8), 1)
+    _marker(screen, font, at(*cmp.start), max(5.0, scale * 1.2), (60, 220, 90), "S")
+    _marker(screen, font, at(*cmp.goal), max(5.0, scale * 1.2), (235, 60, 50), "G")
+
+
+def _figure_lines(words: list[str], font: pygame.font.Font, width: int) -> list[str]:
+    """The figures on one line when they fit, else on two (never cut at the panel's edge)."""
+    line = fit_words(words, font, width)
+    if font.size(line)[0] <= width or len(words) < 2:
+        return [line]
+    half = (len(words) + 1) // 2
+    return [fit_words(words[:half], font, width), fit_words(words[half:], font, width)]
+
+
+def _marker(screen: pygame.Surface, font: pygame.font.Font, p: tuple[float, float], r: float,
+            colour: tuple[int, int, int], letter: str) -> None:  # fmt: skip
+    """A start or goal marker: a filled disc with a dark rim and its letter when there is room."""
+    pygame.draw.circle(screen, (0, 0, 0), p, r + 2)
+    pygame.draw.circle(screen, colour, p, r)
+    if r >= 7:
+        label = font.render(letter, True, (0, 0, 0))
+        screen.blit(label, label.get_rect(center=(int(p[0]), int(p[1]))))

@@ -1,6 +1,7 @@
 """The demo's modes: one class each, with ``handle(event) -> bool``, ``update(dt)``, ``draw(surface)``
-and a key table. To add a mode, subclass :class:`~.base.Mode` in a new file here and push
-it on the app's mode stack from a key of the mode that opens it.
+and a key table. To add a mode, subclass :class:`~.base.Mode` in a new file here, list it in
+:data:`MODES` (the help and docs/demo.md list exactly these) and push it on the app's mode
+stack from a key of the mode that opens it.
 """
 
 from .base import CameraControls, Mode
@@ -9,4 +10,7 @@ from .confirm import ConfirmMode
 from .picker import MapPickerMode
 from .play import PlayMode
 
-__all__ = ["CameraControls", "CompareMode", "ConfirmMode", "MapPickerMode", "Mode", "PlayMode"]
+#: Every mode, listed explicitly (not registered by import side effect): the help shows their keys.
+MODES: tuple[type[Mode], ...] = (PlayMode, CompareMode, MapPickerMode, ConfirmMode)
+
+__all__ = ["MODES", "CameraControls", "CompareMode", "ConfirmMode", "MapPickerMode", "Mode", "PlayMode"]

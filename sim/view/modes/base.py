@@ -23,12 +23,6 @@ class Mode:
     pauses: ClassVar[bool] = False
     #: Where the mode's keys come in the help (lower first).
     help_order: ClassVar[int] = 50
-    #: Every mode class, registered by defining it: the help lists their key tables.
-    registry: ClassVar[list[type[Mode]]] = []
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        Mode.registry.append(cls)
 
     def __init__(self, app: App) -> None:
         self.app = app

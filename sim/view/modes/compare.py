@@ -22,7 +22,8 @@ class CompareMode(Mode):
     keys = KeyTable(
         "Compare (C)",
         [
-            mouse("click", "pick the start, then the goal (again: a new query)"),
+            mouse("click", "pick the start, then the goal; then a panel: it alone, large (again: all six)"),
+            mouse("right click", "a new query: back to the map"),
             key(f"1 … {len(SPECIES)}", "species: " + ", ".join(SPECIES), "pick_species", *SPECIES_KEYS),
             key("D", "diagonal rule", "cycle_diagonal", pygame.K_d),
             key("E", "heuristic", "cycle_heuristic", pygame.K_e),
@@ -32,6 +33,7 @@ class CompareMode(Mode):
             key("↑  ↓", "replay speed", "speed", pygame.K_UP, pygame.K_DOWN),
             key("R", "replay from the start", "replay", pygame.K_r),
             key("Tab", "one strategy large / all six", "cycle_shown", pygame.K_TAB),
+            key("N", "a new query: back to the map", "new_query", pygame.K_n),
             key("C / Esc", "back to the island", "close", pygame.K_c, pygame.K_ESCAPE),
         ],
     )
@@ -43,6 +45,7 @@ class CompareMode(Mode):
         species = int(sim.agents.species[selected]) if selected is not None else self._index("cow")
         s = sim.config.search
         self.cmp = Comparison(species, diagonal=s.diagonal, weight=s.compare_weight)
+        self.panels: list[tuple[int, pygame.Rect]] = []  # (run, its panel) as last drawn, for clicks
 
     @property
     def opaque(self) -> bool:
@@ -64,14 +67,19 @@ class CompareMode(Mode):
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
             self.click(e.pos)
             return True
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 3 and self.cmp.runs:
+            self.new_query()
+            return True
         if e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
             return True  # comparing: the mouse never paints
         return super().handle(e)
 
     def click(self, pos: tuple[int, int]) -> None:
         cmp = self.cmp
-        if cmp.runs:  # back to the map for a new query
-            cmp.runs, cmp.start, cmp.goal = [], None, None
+        if cmp.runs:  # a panel: it alone, large; again: all of them
+            k = next((k for k, rect in self.panels if rect.collidepoint(pos)), None)
+            if k is not None:
+                cmp.shown = None if cmp.shown is not None else k
             return
         x, y = self.app.cam.cell_index_at(*pos)
         sp = self.app.sim.species[cmp.species]
@@ -85,6 +93,10 @@ class CompareMode(Mode):
             self.run()
 
     # ---------------------------------------------------------------- actions
+    def new_query(self, _e: object = None) -> None:
+        cmp = self.cmp
+        cmp.runs, cmp.start, cmp.goal, cmp.shown = [], None, None, None
+
     def pick_species(self, e: pygame.event.Event) -> None:
         cmp = self.cmp
         cmp.species = self._index(list(SPECIES)[e.key - pygame.K_1])
@@ -106,7 +118,7 @@ class CompareMode(Mode):
     def toggle_play(self, _e: object = None) -> None:
         cmp = self.cmp
         cmp.playing = not cmp.playing
-        if cmp.playing and cmp.step >= cmp.longest:
+        if cmp.playing and cmp.done:
             cmp.step = 0.0
 
     def step(self, e: pygame.event.Event) -> None:
@@ -115,7 +127,7 @@ class CompareMode(Mode):
 
     def speed(self, e: pygame.event.Event) -> None:
         cmp = self.cmp
-        cmp.speed = cmp.speed * 2 if e.key == pygame.K_UP else max(1.0, cmp.speed / 2)
+        cmp.speed = min(64.0, cmp.speed * 2) if e.key == pygame.K_UP else max(1 / 16, cmp.speed / 2)
 
     def replay(self, _e: object = None) -> None:
         self.cmp.step, self.cmp.playing = 0.0, True
@@ -135,7 +147,7 @@ class CompareMode(Mode):
             for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
                 if p is not None:
                     pygame.draw.circle(surface, colour, app.cam.to_screen(*p), max(4, app.cam.tile))
-        draw_compare(surface, app.text, app.view, cmp, app.sim.species[cmp.species].label)
+        self.panels = draw_compare(surface, app.text, app.view, cmp, app.sim.species[cmp.species].label)
 
     def status(self) -> list[str]:
         return ["COMPARE"]
