@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pygame
 
@@ -312,20 +310,50 @@ def readout_bar(screen: pygame.Surface, text: Text, line: str) -> pygame.Rect:
     return text.panel(screen, [(line, INK)], rect.topleft, 13, opaque=True)
 
 
-def map_picker(screen: pygame.Surface, text: Text, maps: list[Path], selected: int, current: str) -> list[pygame.Rect]:
-    """The list of maps; returns each entry's rectangle (for clicks)."""
-    font = text.font(16)
-    lines = [("Choose a map (↑ ↓ Enter, click; Esc closes)", GOOD), ("", INK)]
-    for i, p in enumerate(maps):
-        mark = "▶ " if i == selected else "  "
-        here = "   (current)" if str(p) == current else ""
-        lines.append((f"{mark}{p.name}{here}", GOOD if i == selected else INK))
-    w = max(font.size(t)[0] for t, _ in lines) + 16
-    h = len(lines) * font.get_linesize() + 12
-    at = ((screen.get_width() - w) // 2, max(8, (screen.get_height() - h) // 2))
-    box = text.panel(screen, lines, at, 16)
-    ls = font.get_linesize()
-    return [pygame.Rect(box.x, box.y + 6 + (i + 2) * ls, box.w, ls) for i in range(len(maps))]
+def map_picker(screen: pygame.Surface, text: Text, sections: list[tuple[str, list]], selected: int,
+               current: str) -> list[pygame.Rect]:  # fmt: skip
+    """The maps under their headings (``sections``: heading and :class:`~.previews.Preview` list),
+    each with a thumbnail, its size, name and description; as many as fit around the selected
+    one. Returns each entry's rectangle (for clicks; empty where not shown)."""
+    from .previews import THUMB, one_line
+
+    font, small = text.font(15), text.font(13)
+    row_h = max(THUMB[1] + 8, font.get_linesize() + 2 * small.get_linesize() + 6)
+    sw, sh = screen.get_size()
+    width = min(sw - 32, 760)
+    entries = [(h, p) for h, previews in sections for p in previews]
+    room = max(1, (sh - status_height(text) - 120) // row_h)
+    first = min(max(0, selected - room // 2), max(0, len(entries) - room))
+    box = pygame.Rect((sw - width) // 2, 16, width, sh - status_height(text) - 32)
+    screen.fill(PANEL[:3], box)
+    pygame.draw.rect(screen, GOOD, box, 1)
+    screen.blit(text.render("Choose a map (↑ ↓ Enter, or click; Esc closes)", GOOD, 16), (box.x + 12, box.y + 8))
+    y = box.y + 40
+    rects = [pygame.Rect(0, 0, 0, 0)] * len(entries)
+    heading = None
+    for i in range(first, min(len(entries), first + room)):
+        head, p = entries[i]
+        if head != heading:
+            heading = head
+            screen.blit(text.render(head, DIM, 13), (box.x + 12, y))
+            y += small.get_linesize() + 2
+        rect = pygame.Rect(box.x + 8, y, width - 16, row_h - 4)
+        if i == selected:
+            screen.fill((40, 52, 70), rect)
+            pygame.draw.rect(screen, GOOD, rect, 1)
+        if p.thumbnail is not None:
+            screen.blit(p.thumbnail, p.thumbnail.get_rect(center=(rect.x + 6 + THUMB[0] // 2, rect.centery)))
+        x = rect.x + THUMB[0] + 18
+        here = "   (current)" if str(p.path) == current else ""
+        title = f"{p.name}   {p.size}   {p.path.name}{here}" if not p.error else f"{p.path.name}{here}"
+        screen.blit(text.render(title, GOOD if i == selected else INK, 15), (x, rect.y + 2))
+        about = f"does not load: {p.error}" if p.error else one_line(p.description) or "(no description)"
+        for k, line in enumerate(wrap(small, about, rect.right - x - 8, max_lines=2)):
+            at = (x, rect.y + 4 + font.get_linesize() + k * small.get_linesize())
+            screen.blit(text.render(line, WARN if p.error else DIM, 13), at)
+        rects[i] = rect
+        y += row_h
+    return rects
 
 
 def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int = 3) -> list[str]:
@@ -375,4 +403,55 @@ def log_panel(screen: pygame.Surface, text: Text, entries: list[tuple[str, tuple
     box = text.panel_surface(title + (lines or [("no messages yet", DIM)]), 13, opaque=True)
     rect = box.get_rect(topleft=(16, 16))
     screen.blit(box, rect)
+    return rect
+
+
+def swatch_panel(screen: pygame.Surface, text: Text, title: str,
+                 rows: list[tuple[tuple[int, int, int] | None, str]], footer: str = "") -> pygame.Rect:  # fmt: skip
+    """A legend at the top right: a title, then a colour swatch (None: hatched, "impassable")
+    and its label per row, and a footer; returns its rectangle."""
+    font = text.font(13)
+    ls = font.get_linesize()
+    width = max([font.size(title)[0]] + [font.size(label)[0] + 30 for _, label in rows] + [font.size(footer)[0]]) + 16
+    height = ls * (len(rows) + 1 + (1 if footer else 0)) + 12
+    rect = pygame.Rect(screen.get_width() - width - 8, 8, width, height)
+    screen.fill(PANEL[:3], rect)
+    screen.blit(text.render(title, GOOD, 13), (rect.x + 8, rect.y + 6))
+    for i, (colour, label) in enumerate(rows):
+        y = rect.y + 6 + ls * (i + 1)
+        box = pygame.Rect(rect.x + 8, y + 2, 18, ls - 4)
+        if colour is None:
+            screen.fill((40, 40, 40), box)
+            for k in range(-box.h, box.w, 4):
+                pygame.draw.line(screen, (120, 120, 120), (box.x + max(k, 0), box.y + max(-k, 0)),
+                                 (box.x + min(k + box.h, box.w), box.y + min(box.h, box.w - k)))  # fmt: skip
+        else:
+            screen.fill(colour, box)
+        pygame.draw.rect(screen, (0, 0, 0), box, 1)
+        screen.blit(text.render(label, INK, 13), (box.right + 8, y))
+    if footer:
+        screen.blit(text.render(footer, DIM, 13), (rect.x + 8, rect.y + 6 + ls * (len(rows) + 1)))
+    return rect
+
+
+def scale_panel(
+    screen: pygame.Surface, text: Text, title: str, colours: np.ndarray, low: str, high: str
+) -> pygame.Rect:
+    """A legend at the top right with a colour scale (``colours``: (n, 3) uint8 from low to high)
+    and its two end labels; returns its rectangle."""
+    font = text.font(13)
+    ls = font.get_linesize()
+    bar_w = max(220, font.size(low)[0] + font.size(high)[0] + 24)  # both end labels fit under it
+    width = max(font.size(title)[0], bar_w) + 16
+    rect = pygame.Rect(screen.get_width() - width - 8, 8, width, ls * 3 + 20)
+    screen.fill(PANEL[:3], rect)
+    screen.blit(text.render(title, GOOD, 13), (rect.x + 8, rect.y + 6))
+    bar = pygame.Rect(rect.x + 8, rect.y + 8 + ls, bar_w, ls)
+    for i in range(bar_w):
+        c = colours[min(len(colours) - 1, i * len(colours) // bar_w)]
+        pygame.draw.line(screen, (int(c[0]), int(c[1]), int(c[2])), (bar.x + i, bar.y), (bar.x + i, bar.bottom))
+    pygame.draw.rect(screen, (0, 0, 0), bar, 1)
+    screen.blit(text.render(low, INK, 13), (bar.x, bar.bottom + 2))
+    hi = text.render(high, INK, 13)
+    screen.blit(hi, (bar.right - hi.get_width(), bar.bottom + 2))
     return rect

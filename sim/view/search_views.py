@@ -13,7 +13,7 @@ from ..compare import REPLAY_S, Comparison
 from ..instruments import SearchInstruments
 from ..observe import SearchEvent
 from ..simulation import Simulation
-from .panels import DIM, GOOD, INK, WARN, Text, panel_right, status_height, wrap
+from .panels import DIM, GOOD, INK, WARN, Text, panel_right, scale_panel, status_height, swatch_panel, wrap
 from .render import WorldView
 
 
@@ -74,14 +74,33 @@ class SearchViews:
         screen.blit(hatch(screen.get_size()), (0, 0))
         blit_cells(screen, self.view.cam, *self._field)
 
-    def cost_field_legend(self, screen: pygame.Surface, text: Text, species: int) -> None:
+    def cost_field_legend(self, screen: pygame.Surface, text: Text, species: int) -> pygame.Rect:
+        """Each terrain's multiplier with the colour it gets (the same log scale as the field)."""
         sp = self.sim.species[species]
         n_regions = int(sp.regions.max())
-        lines = [(f"how {sp.label} see the island (V: next, off)", GOOD)]
-        for name, m in sorted(sp.spec.costs.items(), key=lambda kv: kv[1]):
-            lines.append((f"  {name:9} {'impassable (hatched)' if m <= 0 else f'x{m:g}'}", INK))
-        lines.append((f"green cheap -> red costly; outlined: {n_regions} connected regions", DIM))
-        panel_right(screen, text, lines, 8, 13)
+        costs = sorted(sp.spec.costs.items(), key=lambda kv: kv[1])
+        passable = [m for _, m in costs if m > 0]
+        lo, hi = (math.log(min(passable)), math.log(max(passable))) if passable else (0.0, 0.0)
+        rows: list[tuple[tuple[int, int, int] | None, str]] = []
+        for name, m in costs:
+            if m <= 0:
+                rows.append((None, f"{name}: impassable"))
+                continue
+            t = (math.log(m) - lo) / (hi - lo) if hi > lo else 0.0
+            r, g, b = fields.ramp(np.array(t)).astype(np.uint8).tolist()
+            rows.append(((r, g, b), f"{name}: x{m:g}"))
+        title = f"how {sp.label} see the island (V: next, off)"
+        return swatch_panel(screen, text, title, rows, f"outlined: {n_regions} connected regions")
+
+    def heat_legend(self, screen: pygame.Surface, text: Text) -> pygame.Rect | None:
+        """The heat map's scale: expansions per cell over the last ~10 s, log-scaled."""
+        heat = self.instruments.heat
+        if heat is None:
+            return None
+        top = float(heat.max())
+        colours = fields.ramp(np.linspace(0.0, 1.0, 64)).astype(np.uint8)
+        title = "heat map: search work per cell, last ~10 s (X: off)"
+        return scale_panel(screen, text, title, colours, "little", f"{top:.1f} expansions (log scale)")
 
     def draw_heat(self, screen: pygame.Surface) -> None:
         heat = self.instruments.heat

@@ -8,6 +8,7 @@ import pygame
 
 from ..keys import KeyTable, key, mouse
 from ..panels import map_picker
+from ..previews import Preview, preview
 from .base import Mode
 
 
@@ -27,7 +28,9 @@ class MapPickerMode(Mode):
 
     def __init__(self, app) -> None:
         super().__init__(app)
-        self.maps: list[Path] = app.list_maps()
+        maps: list[Path] = app.list_maps()
+        # In the order shown: the bundled maps, then the user's.
+        self.maps = [p for p in maps if p.parent == app.maps_dir] + [p for p in maps if p.parent != app.maps_dir]
         current = str(app.sim.world.source or "")
         self.selected = next((i for i, p in enumerate(self.maps) if str(p) == current), 0)
         self._rects: list[pygame.Rect] = []
@@ -53,6 +56,17 @@ class MapPickerMode(Mode):
             self.close()
             self.app.unless_unsaved(f"loading {chosen.name}", lambda: self.app.load(chosen))
 
+    def sections(self) -> list[tuple[str, list[Preview]]]:
+        """The maps under two headings: bundled with the program, and the user's own."""
+        colours = self.app.view.terrain.colours
+        bundled = [preview(p, colours) for p in self.maps if p.parent == self.app.maps_dir]
+        yours = [preview(p, colours) for p in self.maps if p.parent != self.app.maps_dir]
+        out = [("bundled maps", bundled)]
+        if yours:
+            out.append((f"your maps ({self.app.user_maps_dir})", yours))
+        return out
+
     def draw(self, surface: pygame.Surface) -> None:
         current = str(self.app.sim.world.source or "")
-        self._rects = map_picker(surface, self.app.text, self.maps, self.selected, current)
+        self._rects = map_picker(surface, self.app.text, self.sections(), self.selected, current)
+        self.app.view.dirty.append(pygame.Rect(0, 0, *surface.get_size()))

@@ -262,6 +262,8 @@ class PlayMode(Painting, Herding, Mode):
             views.cost_field_legend(surface, app.text, self.field_species)
         elif herd is not None:
             self.herd_legend(surface)
+        elif ins.heat is not None and sel is None:
+            views.heat_legend(surface, app.text)
         if sel is not None:
             colour = app.sim.species[app.sim.agents.species[sel]].spec.colour
             inspector_panel(surface, app.text, describe(app.sim, sel), colour)
@@ -300,8 +302,17 @@ class PlayMode(Painting, Herding, Mode):
     def status(self) -> list[str]:
         words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]
         words += self.herd_status()
+        # Every view that is on says so (Esc closes them, innermost first).
+        if self.field_species is not None:
+            words.append(f"COST FIELD {self.app.sim.species[self.field_species].label} (V)")
         if self.app.instruments.heat is not None:
-            words.append("HEAT")
+            words.append("HEAT MAP (X)")
+        if self.field_index is not None:
+            words.append("HERD FIELD (B)")
+        if self.show_paths:
+            words.append("ALL PATHS (P)")
+        if self.follow:
+            words.append("FOLLOW (F)")
         return words
 
 

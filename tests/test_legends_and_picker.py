@@ -1,0 +1,59 @@
+"""Legends for every view that is on, and a map picker that shows what each map is."""
+
+from __future__ import annotations
+
+import pygame
+
+from tests.helpers import STEP, key
+
+
+def test_every_view_that_is_on_says_so_in_the_status_bar(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    for k in (pygame.K_v, pygame.K_x, pygame.K_p):
+        key(k)
+    app.frame(STEP)
+    words = app.play.status()
+    assert "COST FIELD cows (V)" in words and "HEAT MAP (X)" in words and "ALL PATHS (P)" in words
+    for _ in range(3):
+        key(pygame.K_ESCAPE)  # Esc closes them one by one
+    app.frame(STEP)
+    assert not any(w.endswith(("(V)", "(X)", "(P)")) for w in app.play.status())
+
+
+def test_the_cost_field_legend_has_a_swatch_per_terrain_in_the_fields_own_colours(make_app):
+    from sim import fields
+
+    app = make_app("maps/island.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    key(pygame.K_v)
+    app.frame(STEP)
+    sp = app.sim.species[0]
+    rect = app.search_views.cost_field_legend(app.screen, app.text, 0)
+    # The swatch of the cheapest terrain has the colour the field gives its cells.
+    cheapest = min((m, t) for t, m in sp.spec.costs.items() if m > 0)
+    expected = tuple(int(v) for v in fields.ramp(__import__("numpy").array(0.0)))
+    line = app.text.font(13).get_linesize()
+    costs = sorted(sp.spec.costs.items(), key=lambda kv: kv[1])
+    row = [t for t, _ in costs].index(cheapest[1])
+    swatch = app.screen.get_at((rect.x + 16, rect.y + 6 + line * (row + 1) + line // 2))[:3]
+    assert tuple(swatch) == expected
+    assert rect.h >= line * (len(costs) + 2)
+
+
+def test_the_picker_shows_headings_thumbnails_sizes_and_why_a_map_does_not_load(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    app.user_maps_dir.mkdir(parents=True, exist_ok=True)
+    (app.user_maps_dir / "broken.yaml").write_text("rows: |\n  ~~\n  ~\n")
+    key(pygame.K_m)
+    app.frame(STEP)
+    picker = app.top
+    sections = picker.sections()
+    assert [head.split(" (")[0] for head, _ in sections] == ["bundled maps", "your maps"]
+    bundled, yours = sections[0][1], sections[1][1]
+    tutorial = next(p for p in bundled if p.path.name == "tutorial.yaml")
+    assert tutorial.size == "40x25" and tutorial.thumbnail is not None and tutorial.description
+    assert yours[0].error.startswith("line 3: row 2 has 1 characters") and yours[0].thumbnail is None
+    island = next(i for i, p in enumerate(picker.maps) if p.name == "island.yaml")
+    picker.selected = island
+    key(pygame.K_RETURN)
+    app.frame(STEP)
+    assert app.sim.world.name == "Island"
