@@ -775,7 +775,7 @@ MODE_BUCKETS = 2  # bucket_core: uniform costs, A*/Dijkstra with an exact intege
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _search(
     codes, lut, moves, width, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
     g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats,
