@@ -37,8 +37,8 @@ from .observe import SearchObserver
 from .simulation import Simulation
 from .terrain import Terrain
 
-#: The line the child prints when the model's round is compiled and cached.
-ROUND_READY = "round ready"
+#: The line a child prints when what its parent waits for is compiled and cached.
+READY = "ready"
 
 
 class _WouldCompile(Exception):
@@ -104,53 +104,45 @@ def kernels_cached(config: Config) -> bool:
 
 
 class Background:
-    """``python -m sim.prepare`` in a child process: compiles into numba's cache (shared
-    through the file system), while this process goes on. Its lines go to ``log``
-    (default: this process's stderr) as they come; :attr:`round_ready` turns true when
-    the model's round is cached."""
+    """``python -m MODULE ARGS`` in a child process that compiles into numba's cache (shared
+    through the file system) while this process goes on. Its lines go to ``log`` (default:
+    this process's stderr) as they come; :attr:`ready` turns true when it prints
+    :data:`READY` (what this process waits for is cached; the child may go on with more)."""
 
-    def __init__(self, config_path: object | None, round_only: bool = False,
-                 log: Callable[[str], None] | None = None) -> None:  # fmt: skip
-        args = [sys.executable, "-m", "sim.prepare"]
-        if config_path is not None:
-            args += ["--config", os.fspath(config_path)]  # type: ignore[arg-type]
-        if round_only:
-            args.append("--round-only")
+    def __init__(self, module: str, args: list[str], log: Callable[[str], None] | None = None) -> None:
         self.started = time.perf_counter()
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
-        self.round_ready = False
-        self.round_s: float | None = None
+        self.ready = False
         self._done = threading.Event()
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, env=env)  # fmt: skip
-        threading.Thread(target=self._read, daemon=True, name="prepare-log").start()
+        self.proc = subprocess.Popen([sys.executable, "-m", module, *args], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)  # fmt: skip
+        threading.Thread(target=self._read, daemon=True, name=f"{module}-log").start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             line = line.rstrip("\n")
-            if line == ROUND_READY:
-                self.round_s = time.perf_counter() - self.started
-                self.round_ready = True
+            if line == READY:
+                self.ready = True
             elif line:
                 self.log(line)
         self.proc.wait()
-        self.round_ready = self.round_ready or self.proc.returncode == 0
+        self.ready = self.ready or self.proc.returncode == 0
         self._done.set()
 
     @property
     def done(self) -> bool:
         return self._done.is_set()
 
-    def wait_round(self, timeout: float | None = None) -> bool:
-        """Block until the round is cached (or the child ended); whether the round is ready."""
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Block until the child is ready (or ended); whether it is ready."""
         end = None if timeout is None else time.perf_counter() + timeout
-        while not self.round_ready and not self.done:
+        while not self.ready and not self.done:
             if end is not None and time.perf_counter() > end:
                 break
             time.sleep(0.02)
-        return self.round_ready
+        return self.ready
 
     def stop(self) -> None:
         """End the child if it still runs (what it cached so far stays cached)."""
@@ -160,6 +152,10 @@ class Background:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+def config_args(config_path: object | None) -> list[str]:
+    return [] if config_path is None else ["--config", os.fspath(config_path)]  # type: ignore[arg-type]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config(args.config or default_config_path())
     compile_round(config)
     print(f"  compiled the search round in {time.perf_counter() - t0:.1f} s (cached for later starts)", flush=True)
-    print(ROUND_READY, flush=True)
+    print(READY, flush=True)
     if args.round_only:
         return 0
     t1 = time.perf_counter()

@@ -107,7 +107,7 @@ frames = 0
 while not (app.sim.agents.state == State.WALKING).any() and frames < 600:
     app.frame(1 / 60); frames += 1
 print('walking after', frames, 'frames, interpreted', app.sim.planner.interpreted)
-app.startup.prep.wait_round(600)
+app.startup.prep.wait_ready(600)
 app.frame(1 / 60)
 print('compiled', not app.sim.planner.interpreted, 'searches', app.sim.totals['searches'])
 app.startup.prep.stop()

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..prepare import Background, kernels_cached, rehearse_model
+from ..prepare import Background, config_args, kernels_cached, rehearse_model
 from ..simulation import Simulation
 from .panels import GOOD
 from .progress import run_with_progress
@@ -26,10 +26,12 @@ def say(line: str) -> None:
 
 
 class Startup:
-    """Gets the kernels ready for ``app``: loaded when cached (a second or so); else compiled
-    by a :class:`~sim.prepare.Background` process while this one draws (and, in a window,
-    searches interpreted until :meth:`poll` sees the round compiled). A headless run waits
-    for the round instead: its figures and checksum are the compiled kernels' own."""
+    """Gets the kernels ready for ``app``: loaded when cached (a second or so). On a first
+    start another process compiles the search round, then the rest (:mod:`sim.prepare`),
+    while this one compiles the frames' other kernels (the model's small ones, the
+    drawing's) behind a progress screen, then runs with the interpreted search until
+    :meth:`poll` sees the round cached. A headless run waits for the round instead: its
+    figures and checksum are the compiled kernels' own."""
 
     def __init__(self, app: App, headless: bool, config_path: Path | None) -> None:
         self.app = app
@@ -44,15 +46,15 @@ class Startup:
 
     def _load_or_start(self, config_path: Path | None) -> None:
         config, screen = self.app.config, self.app.screen
-        if kernels_cached(config):
-            rehearse_view(config, screen)  # loads the drawing's kernels too
-            return
-        say("first start on this machine: compiling the search kernels in another process "
-            "(numba caches them; later starts take about a second)")  # fmt: skip
-        self.prep = Background(config_path, round_only=self.headless, log=say)
-        # Meanwhile, here: the model's other kernels and the drawing's.
-        rehearse_model(config, interpreted=True)
-        rehearse_view(config, screen)
+        if not kernels_cached(config):
+            say("first start on this machine: compiling the search kernels in another process "
+                "(numba caches them; later starts take about a second)")  # fmt: skip
+            args = config_args(config_path) + (["--round-only"] if self.headless else [])
+            self.prep = Background("sim.prepare", args, log=say)
+            # Meanwhile, here: the model's other kernels and the drawing's (~6 s on two cores; this
+            # process peaks at ~250 MB doing it, the round's process on its own).
+            rehearse_model(config, interpreted=True)
+        rehearse_view(config, screen)  # loads the drawing's kernels (or, on a first start, compiles them)
 
     def seconds(self) -> float:
         return time.perf_counter() - self.started
@@ -62,26 +64,27 @@ class Startup:
         if self.prep is None:
             return
         if self.headless:
-            self.prep.wait_round()
+            self.prep.wait_ready()
             say(f"search round compiled: running ({self.seconds():.1f} s since the start)")
         else:
             sim.planner.interpreted = True
 
     def window_ready(self) -> None:
-        if self.prep is not None and not self.prep.round_ready:
+        if self.prep is not None and not self.prep.ready:
             say(f"window ready after {self.seconds():.1f} s; until the kernels are compiled, "
                 "the animals search with the interpreted A* (fewer a frame)")  # fmt: skip
 
     def poll(self, sim: Simulation) -> None:
         """Once the background has the round cached, searches switch to the compiled kernels."""
         prep = self.prep
-        if prep is None or not sim.planner.interpreted or not (prep.round_ready or prep.done):
+        if prep is None or not sim.planner.interpreted or not (prep.ready or prep.done):
             return
         sim.planner.interpreted = False
-        if prep.round_ready:
+        if prep.ready:
             say(f"search kernels ready after {self.seconds():.1f} s: full speed")
             self.app.message(f"search kernels compiled ({self.seconds():.0f} s, cached for later starts): full speed",
                              GOOD)  # fmt: skip
         else:  # the child failed: compile here, behind a progress screen
             say("compiling in another process failed; compiling here")
             self.app.long_work("compiling the search kernel", lambda _r: rehearse_model(self.app.config))
+
