@@ -1,7 +1,7 @@
 """Build hook: the wheel carries the top-level config.yaml, maps/ and assets/ as sim/_data.
 
 The repository keeps one copy of them at the top (where ``make run`` and a checkout read
-them, see ``sim/resources.py``); a built package gets a copy, made here at build time.
+them, see ``sim/support/resources.py``); a built package gets a copy, made here at build time.
 Everything else is declared in pyproject.toml.
 """
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.movingai import GROUND, Scenario, ground_costs, read_map, read_scenarios
+from sim.maps.movingai import GROUND, Scenario, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
 
 UNIT = 100_000  # tcod works in integers

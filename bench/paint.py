@@ -35,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from sim.config import load_config
     from sim.maps import load_map
-    from sim.platform import peak_rss_mb, resident_split_mb
     from sim.simulation import species_counts
+    from sim.support.platform import peak_rss_mb, resident_split_mb
     from sim.view.app import App
 
     with tempfile.TemporaryDirectory() as tmp:

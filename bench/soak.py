@@ -20,7 +20,7 @@ import numpy as np
 from sim.config import load_config
 from sim.maps import load_map, resolve_map
 from sim.simulation import Simulation, species_counts
-from sim.terrain import Terrain
+from sim.world.terrain import Terrain
 
 MAPS = ("tutorial", "river", "fortress", "island")  # every one holds every species
 STEP = 1 / 60
@@ -86,7 +86,7 @@ def rss_mb() -> float:
 
         return psutil.Process().memory_info().rss / 2**20
     except ImportError:  # psutil is a dev extra: fall back to the peak
-        from sim.platform import peak_rss_mb
+        from sim.support.platform import peak_rss_mb
 
         return peak_rss_mb() or 0.0
 

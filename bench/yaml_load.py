@@ -15,8 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from sim.mapgen import generate_island
 from sim.maps import load_map, save_map
+from sim.maps.generate import generate_island
 
 
 def _median_ms(fn, repeat: int) -> float:

@@ -14,8 +14,8 @@ import typing
 from dataclasses import replace
 from pathlib import Path
 
-from .checks import MAX_ANIMALS  # standard library only, like everything imported here at the top:
-from .resources import default_config_path, maps_dir  # a missing dependency is then reported by run()
+from sim.support.checks import MAX_ANIMALS  # standard library only, like everything imported here at the top:
+from sim.support.resources import default_config_path, maps_dir  # a missing dependency is then reported by run()
 
 
 class UsageError(ValueError):
@@ -56,7 +56,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def check_output(option: str, path: Path | None) -> None:
     """An output file must be writable where it is asked for: checked before the run, not after."""
     if path is not None:
-        from .files import check_writable
+        from sim.support.files import check_writable
 
         check_writable(path, UsageError, f"{option} {path}")
 
@@ -72,9 +72,9 @@ def convert_main(argv: list[str]) -> int:
     ap.add_argument("--force", action="store_true", help="replace DST if it exists")
     ap.add_argument("--config", type=Path, default=None, help="settings whose colours the Tiled tileset shows")
     args = ap.parse_args(argv)
-    from .config import ConfigError, load_config
-    from .convert import convert
-    from .maps import MapError
+    from sim.config import ConfigError, load_config
+    from sim.maps import MapError
+    from sim.maps.convert import convert
 
     try:
         config_path = args.config or default_config_path()
@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if args.headless:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from .config import ConfigError, load_config
-    from .maps import MapError, load_map, resolve_map
+    from sim.config import ConfigError, load_config
+    from sim.maps import MapError, load_map, resolve_map
 
     try:
         check_output("--json", args.json)
@@ -137,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
             config = replace(config, seed=args.seed)
         path = resolve_map(args.map or config.map, maps_dir())
         map_data = load_map(path, max_size=(config.max_map_width, config.max_map_height))
-        from .simulation import species_counts
-        from .view.app import App
+        from sim.simulation import species_counts
+        from sim.view.app import App
 
         counts = species_counts(config, args.agents) if args.agents is not None else None
         app = App(
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         if args.headless:
-            from .view import headless
+            from sim.view import headless
 
             result = headless.run(app, args.frames)
             for line in headless.summary_lines(result):

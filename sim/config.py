@@ -15,9 +15,9 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .checks import MAX_ANIMALS, Checker, InputError, short
-from .files import as_path, load_yaml
-from .terrain import DEFAULT_COLOURS, Terrain, parse_terrain
+from sim.support.checks import MAX_ANIMALS, Checker, InputError, short
+from sim.support.files import as_path, load_yaml
+from sim.world.terrain import DEFAULT_COLOURS, Terrain, parse_terrain
 
 Colour = tuple[int, int, int]
 
@@ -124,7 +124,7 @@ def _section(check: Checker, key: str, data: Any, cls: type) -> Any:
 
 
 def _species_defaults() -> dict[str, SpeciesConfig]:
-    from .species import SPECIES
+    from sim.model.species import SPECIES
 
     out = {}
     for key, kind in SPECIES.items():
@@ -136,7 +136,7 @@ def _species_defaults() -> dict[str, SpeciesConfig]:
 
 def _species(check: Checker, data: Any) -> dict[str, SpeciesConfig]:
     """The ``species`` section: each species' settings over its built-in defaults."""
-    from .species import SPECIES
+    from sim.model.species import SPECIES
 
     species = _species_defaults()
     if data is None:
@@ -184,7 +184,7 @@ def parse_config(data: Any, source: str = "config.yaml") -> Config:
             parse_terrain(name)
         except ValueError as exc:
             check.fail(f"colours.{name}", str(exc))
-    from .pathfinding import DIAGONAL_RULES
+    from sim.pathfinding import DIAGONAL_RULES
 
     check.choice("search.diagonal", cfg.search.diagonal, DIAGONAL_RULES)
     return replace(cfg, species=species, source=source)
@@ -194,7 +194,7 @@ def load_config(path: str | Path | None = None) -> Config:
     """Read and validate a settings file (default: the bundled ``config.yaml``); ``ConfigError``
     names the file and what is wrong."""
     if path is None:
-        from .resources import default_config_path
+        from sim.support.resources import default_config_path
 
         path = default_config_path()
     path = as_path("path", path)

@@ -14,20 +14,29 @@ import hashlib
 import numpy as np
 from numba import njit
 
-from .agents import Agents, State
-from .checks import MAX_ANIMALS, MAX_COORDINATE, MAX_DT, MAX_STEPS, did_you_mean, real_number, short, whole_number
-from .config import Config
-from .editing import Editing
-from .geometry import CellRect
-from .herds import Herd, Herds
-from .history import EditHistory
-from .mapdata import MapData, MapError
-from .observe import SearchObserver
-from .planner import Planner
-from .scheduler import SearchBudget, SearchQueue
-from .species import SPECIES, SpeciesRuntime
-from .stats import FrameStats
-from .world import World
+from sim.config import Config
+from sim.maps.data import MapData, MapError
+from sim.model.agents import Agents, State
+from sim.model.editing import Editing
+from sim.model.herds import Herd, Herds
+from sim.model.observe import SearchObserver
+from sim.model.planner import Planner
+from sim.model.scheduler import SearchBudget, SearchQueue
+from sim.model.species import SPECIES, SpeciesRuntime
+from sim.model.stats import FrameStats
+from sim.support.checks import (
+    MAX_ANIMALS,
+    MAX_COORDINATE,
+    MAX_DT,
+    MAX_STEPS,
+    did_you_mean,
+    real_number,
+    short,
+    whole_number,
+)
+from sim.world.geometry import CellRect
+from sim.world.history import EditHistory
+from sim.world.world import World
 
 
 def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
@@ -274,7 +283,7 @@ class Simulation(Editing):
     def apply_config(self, config: Config) -> list[str]:
         """Use ``config`` from now on: costs, speeds, counts, search settings take effect at once
         (see :mod:`sim.reconfigure`); returns what changed, in words."""
-        from .reconfigure import apply_config
+        from sim.model.reconfigure import apply_config
 
         return apply_config(self, config)
 

@@ -125,7 +125,7 @@ def remaining_steps_legal(sim, sp, rows) -> bool:
 
 # ------------------------------------------------------------------ species the tests define
 def _species():
-    from sim.species import CowAStar, WaterCreatureAStar
+    from sim.model.species import CowAStar, WaterCreatureAStar
 
     class JumpingFish(WaterCreatureAStar):
         """Water creatures that opt into jump point search."""

@@ -39,7 +39,8 @@ def model_modules() -> list[str]:
 
 def test_the_walk_finds_the_model_modules():
     found = model_modules()
-    for name in ("sim.simulation", "sim.inspector", "sim.compare", "sim.fields", "sim.pathfinding.kernel"):
+    for name in ("sim.simulation", "sim.instruments.inspector", "sim.instruments.compare", "sim.instruments.fields",
+                 "sim.pathfinding.kernel"):  # fmt: skip
         assert name in found
     assert not any(n.startswith("sim.view") for n in found)
 

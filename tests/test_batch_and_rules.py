@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.model.regions import Regions, label_regions
 from sim.pathfinding import STATUS_FOUND, STATUS_NOT_SERVED, AStar, PathGrid
 from sim.pathfinding.reference import python_search
 from sim.pathfinding.rules import DIAGONAL_RULES
-from sim.regions import Regions, label_regions
 from tests.helpers import RULES, dijkstra
 
 OPTIONS = st.fixed_dictionaries(
@@ -207,7 +207,7 @@ def test_one_obstacle_joins_no_more_than_four_steps_do():
 @settings(max_examples=60, deadline=None)
 @given(case=grids_and_queries(), rule=st.sampled_from(RULES), seed=st.integers(0, 2**32 - 1))
 def test_incremental_regions_equal_a_fresh_labelling(case, rule, seed):
-    from sim.geometry import CellRect
+    from sim.world.geometry import CellRect
 
     costs, _, _ = case
     free = costs > 0

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from sim.platform import resident_split_mb
+from sim.support.platform import resident_split_mb
 from tests.conftest import ROOT
 
 

@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.config import load_config
-from sim.history import EditHistory
-from sim.inspector import cell_info
+from sim.instruments.inspector import cell_info
 from sim.maps import load_map
 from sim.simulation import Simulation
-from sim.terrain import Terrain as T
-from sim.view.panels import bars_height
+from sim.view.draw.panels import bars_height
+from sim.world.history import EditHistory
+from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT
 from tests.helpers import STEP, drag, key, remaining_steps_legal
 
@@ -419,7 +419,7 @@ def test_a_bad_map_on_a_thread_is_a_message_and_the_map_stays(make_app, tmp_path
 def test_painting_never_writes_into_the_loaded_map_so_it_can_start_another_simulation():
     # A script loads a map once and builds several simulations from it (or reloads it):
     # each starts from what the file says, whatever the others painted.
-    from sim.mapdata import MapData
+    from sim.maps.data import MapData
 
     island = load_map(ROOT / "maps" / "tutorial.yaml")
     as_loaded = island.terrain.copy()

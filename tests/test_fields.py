@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.movingai import ground_costs, read_map, read_scenarios
+from sim.maps.movingai import ground_costs, read_map, read_scenarios
 from sim.pathfinding import STEPS, PathGrid
 from sim.pathfinding.workspace import workspace
 from tests.conftest import ROOT

@@ -13,10 +13,10 @@ import yaml
 
 from sim.cli import main
 from sim.config import ConfigError, default_config, load_config, parse_config
-from sim.geometry import CellRect
-from sim.mapgen import generate_island
 from sim.maps import MapError, list_maps, load_map, save_map
-from sim.terrain import Terrain as T
+from sim.maps.generate import generate_island
+from sim.world.geometry import CellRect
+from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT, SHIPPED_MAPS
 
 SHARED = ROOT.parent / "shared" / "benchmarks" / "movingai"

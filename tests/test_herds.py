@@ -9,10 +9,10 @@ import numpy as np
 import pygame
 import pytest
 
-from sim.agents import State
 from sim.config import load_config
-from sim.inspector import describe
+from sim.instruments.inspector import describe
 from sim.maps import load_map
+from sim.model.agents import State
 from sim.simulation import Simulation
 from tests.conftest import ROOT
 from tests.helpers import STEP, key, path_cost

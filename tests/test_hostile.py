@@ -16,9 +16,9 @@ import yaml
 
 from sim.cli import main
 from sim.config import ConfigError, parse_config
-from sim.files import parse_yaml
 from sim.maps import MapError, load_map
 from sim.pathfinding import AStar, PathGrid, find_path
+from sim.support.files import parse_yaml
 from tests.conftest import ROOT
 from tests.helpers import assert_file_refused, assert_one_line, run_cli
 
@@ -97,9 +97,9 @@ def test_an_alias_bomb_costs_almost_no_memory(tmp_path):
 
 @pytest.mark.parametrize("loader", ["CSafeLoader", "SafeLoader"])
 def test_lone_surrogates_are_refused_by_either_yaml_loader(monkeypatch, loader):
-    import sim.files
+    import sim.support.files
 
-    monkeypatch.setattr(sim.files, "SafeLoader", getattr(yaml, loader, yaml.SafeLoader))
+    monkeypatch.setattr(sim.support.files, "SafeLoader", getattr(yaml, loader, yaml.SafeLoader))
     for text in ('rows: "\\ud800~~"\n', 'legend: {"\\ud800": water}\n'):
         with pytest.raises(MapError) as info:
             parse_yaml(text, "m.yaml", MapError)

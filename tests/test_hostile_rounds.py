@@ -31,8 +31,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.config import ConfigError, load_config
-from sim.convert import convert, write_map
 from sim.maps import MapData, MapError, load_map
+from sim.maps.convert import convert, write_map
 from sim.pathfinding import PathGrid, set_threads
 from tests.conftest import ROOT
 from tests.helpers import assert_one_line, run_cli

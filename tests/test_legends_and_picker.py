@@ -21,7 +21,7 @@ def test_every_view_that_is_on_says_so_in_the_status_bar(make_app):
 
 
 def test_the_cost_field_legend_has_a_swatch_per_terrain_in_the_fields_own_colours(make_app):
-    from sim import fields
+    from sim.instruments import fields
 
     app = make_app("maps/island.yaml", counts={"cow": 5, "bird": 0, "water": 0})
     key(pygame.K_v)

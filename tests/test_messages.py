@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
+from sim.view.draw.panels import INK, WARN, wrap
 from sim.view.messages import LOG_SIZE, Messages
-from sim.view.panels import INK, WARN, wrap
 from tests.helpers import STEP, drag, key
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.movingai import GROUND, MapFormatError, ground_costs, read_map, read_scenarios
+from sim.maps.movingai import GROUND, MapFormatError, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid
 from tests.helpers import path_cost
 
@@ -80,7 +80,7 @@ def test_bad_map_header_names_file_and_line(tmp_path):
 
 def test_every_terrain_letter_of_the_format_is_read(tmp_path):
     from sim.maps import load_map
-    from sim.terrain import Terrain as T
+    from sim.world.terrain import Terrain as T
 
     path = tmp_path / "letters.map"
     path.write_text("type octile\nheight 1\nwidth 7\nmap\n.GSTW@O\n")

@@ -70,7 +70,7 @@ def test_the_astar_island_command_exists(installed, tmp_path):
 def test_saving_a_bundled_map_writes_to_the_user_folder_not_the_package(installed, tmp_path):
     _wheel, site = installed
     code = (
-        "import pygame; from sim.resources import maps_dir, user_maps_dir; from sim.config import load_config; "
+        "import pygame; from sim.support.resources import maps_dir, user_maps_dir; from sim.config import load_config; "
         "from sim.maps import load_map; from sim.view.app import App; "
         "app = App(load_config(), load_map(maps_dir() / 'tutorial.yaml'), maps_dir=maps_dir(), headless=True); "
         "app.sim.paint(5, 5, 1, 'rock'); print(app.save_map())"

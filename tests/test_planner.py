@@ -13,15 +13,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import sim.planner as planner
-from sim.agents import Outcome, State
+import sim.model.planner as planner
 from sim.config import load_config
 from sim.maps import load_map
+from sim.model.agents import Outcome, State
 from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
 from sim.pathfinding import workspace as workspaces
 from sim.pathfinding.kernel import MODE_JPS
-from sim.platform import monotonic_s
 from sim.simulation import Simulation, species_counts
+from sim.support.platform import monotonic_s
 from tests.conftest import ROOT
 from tests.helpers import STEP, EdgeHookCow, JumpingFish
 

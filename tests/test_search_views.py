@@ -8,9 +8,9 @@ import numpy as np
 import pygame
 import pytest
 
-from sim import fields
-from sim.agents import Outcome, State
-from sim.instruments import HEAT_TIME_S
+from sim.instruments import fields
+from sim.instruments.recorder import HEAT_TIME_S
+from sim.model.agents import Outcome, State
 from sim.pathfinding import PathGrid, find_path
 from tests.helpers import path_cost
 
@@ -54,7 +54,7 @@ def test_click_on_an_animal_selects_it_and_the_panel_reports_its_last_search(mak
     click(app, tuple(app.sim.agents.pos[i]), mod=pygame.KMOD_CTRL)
     assert app.play.selected == i
     a = app.sim.agents
-    from sim.inspector import describe
+    from sim.instruments.inspector import describe
 
     lines = describe(app.sim, i)
     assert lines[0] == f"cow #{i}"
@@ -101,7 +101,7 @@ def test_inspect_tool_deselect_follow_and_escape(make_app):
 
 def test_a_click_near_a_sprite_selects_its_animal_and_a_miss_says_so(make_app):
     # Sprites are drawn larger than a cell (and turn): a click on or just beside one picks its animal.
-    from sim.view.sprites import SpriteBank
+    from sim.view.draw.sprites import SpriteBank
 
     app = make_app("maps/island.yaml", counts={"cow": 1, "bird": 0, "water": 0})
     app.cam.zoom_to(8)
@@ -387,8 +387,8 @@ def test_birds_paths_are_pulled_straight_at_the_same_cost_and_compare_shows_both
 def test_a_compare_panels_figures_fit_its_width():
     """The figures line of a compare panel takes narrower gaps rather than running past the
     panel's edge (seen in a window at 1280 px: the timing was cut off)."""
-    from sim.view.panels import Text
-    from sim.view.search_views import fit_words
+    from sim.view.draw.panels import Text
+    from sim.view.draw.search_views import fit_words
 
     pygame.font.init()
     font = Text().font(13)

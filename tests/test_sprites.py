@@ -6,8 +6,8 @@ import numpy as np
 import pygame
 import pytest
 
-from sim.agents import HEADINGS
-from sim.view.sprites import Pixels, SpriteBank, draw_sprites, render_animals
+from sim.model.agents import HEADINGS
+from sim.view.draw.sprites import Pixels, SpriteBank, draw_sprites, render_animals
 
 KEYS = ["cow", "bird", "water"]
 

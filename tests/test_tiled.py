@@ -16,10 +16,10 @@ import pytiled_parser
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.geometry import CellRect
 from sim.maps import MapError, list_maps, load_map, resolve_map
-from sim.terrain import Terrain
-from sim.tiled import write_tiled
+from sim.maps.tiled import write_tiled
+from sim.world.geometry import CellRect
+from sim.world.terrain import Terrain
 from tests.conftest import ROOT
 from tests.helpers import assert_file_refused
 
@@ -447,7 +447,7 @@ def test_convert_yaml_to_tiled_to_yaml_is_exact(tmp_path):
 def test_convert_to_and_from_moving_ai(tmp_path):
     r = convert(str(ROOT / "maps" / "tutorial.yaml"), str(tmp_path / "t.map"))
     assert r.returncode == 0 and "note: a Moving AI map keeps only" in r.stdout
-    from sim.movingai import read_map
+    from sim.maps.movingai import read_map
 
     chars = read_map(tmp_path / "t.map")
     t = load_map(ROOT / "maps" / "tutorial.yaml").terrain

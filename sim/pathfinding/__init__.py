@@ -12,15 +12,15 @@ Never imports pygame: the engine can be reused in any game.
 
 from __future__ import annotations
 
-from .astar import AStar
-from .batch import BatchResult
-from .checks import ALGORITHMS, HEURISTICS
-from .fieldgrid import STEPS
-from .grid import MAX_COST
-from .kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
-from .rules import DIAGONAL_RULES
-from .search import PathGrid, SearchResult, find_path, warm_up
-from .workspace import set_threads
+from sim.pathfinding.astar import AStar
+from sim.pathfinding.batch import BatchResult
+from sim.pathfinding.checks import ALGORITHMS, HEURISTICS
+from sim.pathfinding.fieldgrid import STEPS
+from sim.pathfinding.grid import MAX_COST
+from sim.pathfinding.kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
+from sim.pathfinding.rules import DIAGONAL_RULES
+from sim.pathfinding.search import PathGrid, SearchResult, find_path, warm_up
+from sim.pathfinding.workspace import set_threads
 
 __all__ = [
     "ALGORITHMS",

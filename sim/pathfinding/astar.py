@@ -20,10 +20,10 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
-from .batch import BatchResult
-from .checks import Point, _check_point, _short, resolve_options
-from .reference import python_search
-from .search import PathGrid, SearchResult
+from sim.pathfinding.batch import BatchResult
+from sim.pathfinding.checks import Point, _check_point, _short, resolve_options
+from sim.pathfinding.reference import python_search
+from sim.pathfinding.search import PathGrid, SearchResult
 
 
 class TerrainSource(Protocol):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernel as _k
-from .workspace import run_split, workspace
+from sim.pathfinding import kernel as _k
+from sim.pathfinding.workspace import run_split, workspace
 
 #: Below this many queries a batch stays in one thread (handing work over costs ~50 µs).
 MIN_SPLIT = 64

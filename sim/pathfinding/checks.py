@@ -8,7 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 from numba import njit
 
-from .rules import DIAGONAL_RULES
+from sim.pathfinding.rules import DIAGONAL_RULES
 
 Point = tuple[int, int]
 HEURISTICS: tuple[str, ...] = ("octile", "manhattan", "euclidean", "chebyshev", "zero")

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .common import STEP_LENGTH, _sift_down, _sift_up
-from .rules import DX, DY
+from sim.pathfinding.common import STEP_LENGTH, _sift_down, _sift_up
+from sim.pathfinding.rules import DX, DY
 
 FIELD_DONE = 0  # every reachable cell (up to max_cost) is settled
 FIELD_HEAP_FULL = 1  # the caller grows the heap (keeping its contents) and calls again

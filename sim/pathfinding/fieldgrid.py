@@ -11,11 +11,11 @@ import math
 
 import numpy as np
 
-from . import field as _f
-from . import kernel as _k
-from .checks import Point, _check_max_cost, _check_out_array, _check_point, _short, resolve_options
-from .rules import DX, DY
-from .workspace import workspace
+from sim.pathfinding import field as _f
+from sim.pathfinding import kernel as _k
+from sim.pathfinding.checks import Point, _check_max_cost, _check_out_array, _check_point, _short, resolve_options
+from sim.pathfinding.rules import DX, DY
+from sim.pathfinding.workspace import workspace
 
 #: ``(dx, dy)`` of each direction index :meth:`FieldsAndLines.field_steps` returns.
 STEPS: tuple[tuple[int, int], ...] = tuple((int(dx), int(dy)) for dx, dy in zip(DX, DY, strict=True))

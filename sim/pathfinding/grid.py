@@ -15,7 +15,7 @@ from numbers import Integral
 
 import numpy as np
 
-from .rules import build_moves
+from sim.pathfinding.rules import build_moves
 
 #: The largest multiplier accepted for a passable cell. Sums of larger ones could overflow to
 #: inf and lose optimality; 0, negatives, NaN and inf are the ways to say "impassable".

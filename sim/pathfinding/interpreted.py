@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .common import (
+from sim.pathfinding.common import (
     METRIC_CHEBYSHEV,
     METRIC_EUCLIDEAN,
     METRIC_MANHATTAN,
@@ -27,8 +27,8 @@ from .common import (
     STATUS_HIT_LIMIT,
     STATUS_UNREACHABLE,
 )
-from .kernel import MODE_BUCKETS
-from .rules import DX, DY
+from sim.pathfinding.kernel import MODE_BUCKETS
+from sim.pathfinding.rules import DX, DY
 
 _STEPS = [(k, int(DX[k]), int(DY[k]), math.sqrt(2.0) if k >= 4 else 1.0) for k in range(8)]
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .common import (
+from sim.pathfinding.common import (
     _BITS,
     _ENTRIES_FULL,
     _HEAP_FULL,
@@ -54,7 +54,7 @@ from .common import (
     _sift_down,
     _sift_up,
 )
-from .rules import DX, DY, NO_PARENT
+from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 __all__ = [
     "MAX_GEN",

@@ -16,8 +16,8 @@ import math
 from collections.abc import Callable
 from itertools import count
 
-from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, diagonal_allowed
-from .search import Point, SearchResult
+from sim.pathfinding.rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, diagonal_allowed
+from sim.pathfinding.search import Point, SearchResult
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAGONAL = ((1, 1), (-1, 1), (1, -1), (-1, -1))

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernel as _k
-from .batch import BatchResult, run_batch
-from .checks import (
+from sim.pathfinding import kernel as _k
+from sim.pathfinding.batch import BatchResult, run_batch
+from sim.pathfinding.checks import (
     Point,
     _check_out_array,
     _check_point,
@@ -31,10 +31,10 @@ from .checks import (
     padded_pairs,
     resolve_options,
 )
-from .fieldgrid import FieldsAndLines
-from .grid import CodedGrid
-from .rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
-from .workspace import thread_count, workspace
+from sim.pathfinding.fieldgrid import FieldsAndLines
+from sim.pathfinding.grid import CodedGrid
+from sim.pathfinding.rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
+from sim.pathfinding.workspace import thread_count, workspace
 
 _METRICS = {
     "octile": _k.METRIC_OCTILE,

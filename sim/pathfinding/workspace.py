@@ -21,8 +21,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from .checks import MAX_THREADS, _short
-from .kernel import BUCKET_SLOTS, MAX_GEN
+from sim.pathfinding.checks import MAX_THREADS, _short
+from sim.pathfinding.kernel import BUCKET_SLOTS, MAX_GEN
 
 T = TypeVar("T")
 

@@ -14,24 +14,35 @@ from typing import TypeVar
 
 import pygame
 
-from ..camera import Camera
-from ..config import Config
-from ..instruments import SearchInstruments
-from ..maps import MapData
-from ..resources import user_maps_dir
-from ..simulation import Simulation
-from ..speed import Speed
-from .keys import KeyTable, all_tables, key
-from .live import LiveFiles
-from .mapfiles import MapFiles
-from .messages import Messages
-from .modes import ConfirmMode, Mode, PlayMode
-from .panels import DIM, INK, WARN, Text, bars_height, help_panel, log_panel, message_panel, overlay, status_line
-from .render import WorldView
-from .search_views import SearchViews
-from .startup import Startup
-from .welcome import Welcome
-from .window import Window
+from sim.config import Config
+from sim.instruments.recorder import SearchInstruments
+from sim.maps import MapData
+from sim.simulation import Simulation
+from sim.support.resources import user_maps_dir
+from sim.view.camera import Camera
+from sim.view.draw.panels import (
+    DIM,
+    INK,
+    WARN,
+    Text,
+    bars_height,
+    help_panel,
+    log_panel,
+    message_panel,
+    overlay,
+    status_line,
+)
+from sim.view.draw.render import WorldView
+from sim.view.draw.search_views import SearchViews
+from sim.view.keys import KeyTable, all_tables, key
+from sim.view.live import LiveFiles
+from sim.view.mapfiles import MapFiles
+from sim.view.messages import Messages
+from sim.view.modes import ConfirmMode, Mode, PlayMode
+from sim.view.speed import Speed
+from sim.view.startup import Startup
+from sim.view.welcome import Welcome
+from sim.view.window import Window
 
 Colour = tuple[int, int, int]
 T = TypeVar("T")

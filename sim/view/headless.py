@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..platform import peak_rss_mb
-from .app import App
+from sim.support.platform import peak_rss_mb
+from sim.view.app import App
 
 STEP = 1.0 / 60.0
 

@@ -89,8 +89,8 @@ END = "<!-- end of the key tables -->"
 
 def all_tables() -> list[KeyTable]:
     """The global table, then every mode's, in the help's order."""
-    from .app import App
-    from .modes import MODES
+    from sim.view.app import App
+    from sim.view.modes import MODES
 
     return [App.keys] + [m.keys for m in sorted(MODES, key=lambda m: m.help_order)]
 

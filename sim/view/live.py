@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..config import ConfigError, load_config
-from ..watch import FileWatch
-from .panels import GOOD, WARN
+from sim.config import ConfigError, load_config
+from sim.support.watch import FileWatch
+from sim.view.draw.panels import GOOD, WARN
 
 if TYPE_CHECKING:
-    from .app import App
+    from sim.view.app import App
 
 
 class LiveFiles:

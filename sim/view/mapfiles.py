@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, TypeVar
 
 import pygame
 
-from ..mapdata import MapData, MapError
-from ..maps import list_maps, load_map, save_map
-from .panels import GOOD, WARN
-from .progress import Report, run_with_progress
+from sim.maps import list_maps, load_map, save_map
+from sim.maps.data import MapData, MapError
+from sim.view.draw.panels import GOOD, WARN
+from sim.view.progress import Report, run_with_progress
 
 if TYPE_CHECKING:
-    from ..config import Config
-    from ..simulation import Simulation
-    from .live import LiveFiles
-    from .render import WorldView
+    from sim.config import Config
+    from sim.simulation import Simulation
+    from sim.view.draw.render import WorldView
+    from sim.view.live import LiveFiles
 
 T = TypeVar("T")
 
@@ -96,7 +96,7 @@ class MapFiles:
         if not self.unsaved():
             action()
             return
-        from .modes.confirm import ConfirmMode
+        from sim.view.modes.confirm import ConfirmMode
 
         self.push(ConfirmMode(self, f"{what}: your painting is not saved. Go on?", action, offer_save=True))
 

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 import pygame
 
-from .panels import DIM, GOOD, INK, Text
+from sim.view.draw.panels import DIM, GOOD, INK, Text
 
 if TYPE_CHECKING:
-    from .app import App
+    from sim.view.app import App
 
 T = TypeVar("T")
 Report = Callable[[str, "float | None"], None]

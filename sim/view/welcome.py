@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pygame
 
-from ..resources import user_dir
-from .panels import GOOD, INK, Text
+from sim.support.resources import user_dir
+from sim.view.draw.panels import GOOD, INK, Text
 
 LINES = (
     "Welcome to astar-island: every animal finds its way with A*.",

@@ -4,11 +4,11 @@ and a key table. To add a mode, subclass :class:`~.base.Mode` in a new file here
 stack from a key of the mode that opens it.
 """
 
-from .base import CameraControls, Mode
-from .compare import CompareMode
-from .confirm import ConfirmMode
-from .picker import MapPickerMode
-from .play import PlayMode
+from sim.view.modes.base import CameraControls, Mode
+from sim.view.modes.compare import CompareMode
+from sim.view.modes.confirm import ConfirmMode
+from sim.view.modes.picker import MapPickerMode
+from sim.view.modes.play import PlayMode
 
 #: Every mode, listed explicitly (not registered by import side effect): the help shows their keys.
 MODES: tuple[type[Mode], ...] = (PlayMode, CompareMode, MapPickerMode, ConfirmMode)

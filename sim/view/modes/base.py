@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 import pygame
 
-from ..keys import KeyTable
+from sim.view.keys import KeyTable
 
 if TYPE_CHECKING:
-    from ..app import App
+    from sim.view.app import App
 
 
 class Mode:

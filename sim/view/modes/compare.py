@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pygame
 
-from ...compare import Comparison
-from ...species import SPECIES
-from ..keys import MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
-from ..panels import WARN
-from ..search_views import draw_compare
-from .base import CameraControls, Mode
+from sim.instruments.compare import Comparison
+from sim.model.species import SPECIES
+from sim.view.draw.panels import WARN
+from sim.view.draw.search_views import draw_compare
+from sim.view.keys import MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
+from sim.view.modes.base import CameraControls, Mode
 
 SPECIES_KEYS = tuple(range(pygame.K_1, pygame.K_1 + len(SPECIES)))
 

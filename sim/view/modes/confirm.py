@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import pygame
 
-from ..keys import CTRL, KeyTable, key, mouse
-from ..panels import GOOD, WARN, message_panel
-from .base import Mode
+from sim.view.draw.panels import GOOD, WARN, message_panel
+from sim.view.keys import CTRL, KeyTable, key, mouse
+from sim.view.modes.base import Mode
 
 
 class ConfirmMode(Mode):

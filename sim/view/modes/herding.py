@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ..field_view import FieldView, field_legend
+from sim.view.draw.field_view import FieldView, field_legend
 
 if TYPE_CHECKING:
-    from ..app import App
+    from sim.view.app import App
 
 HERD_RADIUS = 40  # cells: a click calls the species' animals this close (shift+click: its whole region)
 

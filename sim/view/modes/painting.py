@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ...terrain import BRUSHES, Terrain
+from sim.world.terrain import BRUSHES, Terrain
 
 if TYPE_CHECKING:
-    from ..app import App
+    from sim.view.app import App
 
 BRUSH_MAX = 20
 

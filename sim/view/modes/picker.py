@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pygame
 
-from ..keys import KeyTable, key, mouse
-from ..panels import map_picker
-from ..previews import Preview, preview
-from .base import Mode
+from sim.view.draw.panels import map_picker
+from sim.view.draw.previews import Preview, preview
+from sim.view.keys import KeyTable, key, mouse
+from sim.view.modes.base import Mode
 
 
 class MapPickerMode(Mode):

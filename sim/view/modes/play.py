@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pygame
 
-from ...inspector import cell_info, describe, pick_animal
-from ...terrain import BRUSHES, Terrain
-from ..keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
-from ..minimap import Minimap
-from ..panels import bottom_strip, readout_bar, readout_rect
-from ..search_views import inspector_panel
-from ..sprites import SpriteBank
-from .base import CameraControls, Mode
-from .herding import Herding
-from .painting import Painting
+from sim.instruments.inspector import cell_info, describe, pick_animal
+from sim.view.draw.minimap import Minimap
+from sim.view.draw.panels import bottom_strip, readout_bar, readout_rect
+from sim.view.draw.search_views import inspector_panel
+from sim.view.draw.sprites import SpriteBank
+from sim.view.keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
+from sim.view.modes.base import CameraControls, Mode
+from sim.view.modes.herding import Herding
+from sim.view.modes.painting import Painting
+from sim.world.terrain import BRUSHES, Terrain
 
 PAN_KEYS = {
     pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0),
@@ -167,7 +167,7 @@ class PlayMode(Painting, Herding, Mode):
         self.minimap.enabled = not self.minimap.enabled
 
     def open_picker(self, _e: object = None) -> None:
-        from .picker import MapPickerMode
+        from sim.view.modes.picker import MapPickerMode
 
         self.app.push(MapPickerMode(self.app))
 
@@ -182,7 +182,7 @@ class PlayMode(Painting, Herding, Mode):
         return True
 
     def open_compare(self, _e: object = None) -> None:
-        from .compare import CompareMode
+        from sim.view.modes.compare import CompareMode
 
         self.app.push(CompareMode(self.app, self.selected))
 

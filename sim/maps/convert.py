@@ -1,0 +1,105 @@
+"""Converting maps between formats: YAML, Tiled (``.tmx``, ``.tmj``, ``.json``) and Moving AI ``.map``.
+
+``python main.py convert SRC DST`` (or ``astar-island convert``): the formats follow the
+file name endings. YAML and Tiled hold everything (terrain, name, description, spawn
+areas, animal counts) and convert both ways exactly; a Moving AI map holds only walkable
+or not, so writing one loses sand, mountain and the rest (see :mod:`sim.movingai`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from sim.maps.data import MapData, MapError
+from sim.maps.movingai import dump_movingai
+from sim.maps.tiled import MAP_SUFFIXES as TILED_SUFFIXES
+from sim.maps.tiled import image_path, write_tiled
+from sim.maps.tiled.write import check_writable_text, tileset_png
+from sim.maps.yaml_maps import MAP_SUFFIXES, dump_map, load_map
+from sim.support.files import check_writable, write_atomically
+from sim.world.terrain import DEFAULT_COLOURS, Terrain
+
+WRITES = (".yaml", ".yml", ".map", *TILED_SUFFIXES)
+
+
+def convert(
+    src: Path,
+    dst: Path,
+    *,
+    colours: dict[Terrain, tuple[int, int, int]] | None = None,
+    force: bool = False,
+    max_size: tuple[int, int] = (2048, 2048),
+) -> list[Path]:
+    """Read the map at ``src`` and write it to ``dst``; returns the files written.
+
+    Refuses (``MapError``, one line) an unknown ending, ``dst`` equal to ``src``, an
+    existing ``dst`` unless ``force``, and a folder that does not exist or is not writable.
+    """
+    for path, known in ((src, MAP_SUFFIXES), (dst, WRITES)):
+        if path.suffix.lower() not in known:
+            ending = path.suffix or "(no ending)"
+            raise MapError(f"{path}: unknown map format {ending!r}; use one of {', '.join(known)}")
+    _check_target(src, dst, force, colours)
+    data = load_map(src, max_size=max_size)
+    return write_map(data, dst, colours)
+
+
+def _check_target(src: Path, dst: Path, force: bool, colours: dict[Terrain, tuple[int, int, int]] | None) -> None:
+    if dst.exists() and src.exists() and dst.resolve() == src.resolve():
+        raise MapError(f"{dst}: the source and the target are the same file")
+    check_writable(dst, MapError)
+    _regular_if_there(dst)
+    if dst.exists() and not force:
+        raise MapError(f"{dst}: already exists; add --force to replace it")
+    image = image_path(dst)
+    if dst.suffix.lower() not in TILED_SUFFIXES or not _regular_if_there(image):
+        return
+    # The same picture (t.tmx and t.tmj share t-tiles.png) is no loss; another one is.
+    if not force and not _holds(image, tileset_png(colours or DEFAULT_COLOURS)):
+        raise MapError(f"{image}: already exists; add --force to replace it")
+
+
+def _regular_if_there(path: Path) -> bool:
+    """Whether a file is at ``path``; a FIFO, device or folder there is refused (never opened)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise MapError(f"{path}: cannot read: {exc.strerror}") from None
+    if stat.S_ISLNK(st.st_mode):
+        return True  # replaced by the rename, never followed
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO, device or socket"
+        raise MapError(f"{path}: is {kind}, not a regular file; remove it or choose another name")
+    return True
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the regular file at ``path`` holds exactly ``data`` (its size compared first:
+    a huge or endless file is never read)."""
+    try:
+        if os.lstat(path).st_size != len(data):
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
+def write_map(data: MapData, dst: Path, colours: dict[Terrain, tuple[int, int, int]] | None = None) -> list[Path]:
+    """Write ``data`` to ``dst`` in the format its ending names: all of it or nothing (the files
+    go to temporary names first and are renamed into place; see :func:`~sim.files.write_atomically`)."""
+    suffix = dst.suffix.lower()
+    if suffix in TILED_SUFFIXES:
+        return write_tiled(dst, data.name, data.terrain, data.description, data.spawn, data.animals, colours)
+    if suffix == ".map":
+        text = dump_movingai(data.terrain)
+    else:
+        for key, value in (("name", data.name), ("description", data.description)):
+            check_writable_text(dst, key, value, xml=False)
+        text = dump_map(data.name, data.terrain, data.description, data.spawn, data.animals)
+    write_atomically([(dst, text.encode("utf-8"))], MapError)
+    return [dst]

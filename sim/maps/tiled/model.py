@@ -1,0 +1,173 @@
+"""What the two Tiled readers (``.tmx`` XML, ``.tmj``/``.json``) agree on, and how a map's
+layers become one terrain grid.
+
+Which terrain a tile is: its custom property ``terrain`` (a terrain name), else its class
+(``class``, or ``type`` before Tiled 1.9 and again since 1.10) when that names a terrain.
+Each cell takes the terrain of the topmost *visible* tile layer whose tile there has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.maps.data import MapError
+from sim.maps.tiled.layers import LayerDataError
+from sim.support.checks import did_you_mean, short
+from sim.world.terrain import BY_NAME
+
+#: "no terrain" in the per-tile tables and the composed grid.
+NONE = 255
+TERRAIN_NAMES = ", ".join(BY_NAME)
+
+
+@dataclass
+class Tileset:
+    """One tileset of a map: which of its local tile ids have a terrain, and which.
+
+    Sparse (sorted ``ids`` beside their ``terrains``), so a declared ``tilecount`` or a
+    tile id of a billion costs nothing: only tiles written in the file take room."""
+
+    firstgid: int
+    name: str
+    ids: np.ndarray  # int64, sorted: local ids of the tiles that have a terrain
+    terrains: np.ndarray  # uint8, their terrain ids
+    where: str  # for messages: "tileset 'beach' (beach_tileset.tsx)"
+
+    def terrain_of(self, local: np.ndarray) -> np.ndarray:
+        """Terrain ids of local tile ids (``NONE`` for a tile without one)."""
+        out = np.full(local.shape, NONE, dtype=np.uint8)
+        if self.ids.size:
+            i = np.minimum(np.searchsorted(self.ids, local), self.ids.size - 1)
+            hit = self.ids[i] == local
+            out[hit] = self.terrains[i[hit]]
+        return out
+
+
+@dataclass
+class Layer:
+    """A visible tile layer: gids ``[y, x]`` (flags cleared), bottom layer first in a map."""
+
+    name: str
+    gids: np.ndarray
+    where: str  # for messages: "island.tmx:12" or "island.tmj: layers[0]"
+
+
+@dataclass
+class TiledDoc:
+    """A Tiled map as far as this project reads it."""
+
+    width: int
+    height: int
+    tile_size: tuple[int, int]  # pixels (width, height)
+    tilesets: list[Tileset]
+    layers: list[Layer]
+    properties: dict[str, Any] = field(default_factory=dict)  # the map's custom properties
+    lines: dict[str, int] = field(default_factory=dict)  # property or "spawn.<species>" -> line
+    spawn: dict[str, list[list[int]]] = field(default_factory=dict)  # species -> [x, y, w, h] cells
+
+
+def tile_terrain(props: dict[str, Any], cls: str | None, where: str) -> int:
+    """The terrain id of one tile (see the module doc), or ``NONE``."""
+    if "terrain" in props:
+        value = props["terrain"]
+        t = BY_NAME.get(value.strip().lower()) if isinstance(value, str) else None
+        if t is None:
+            hint = did_you_mean(value, BY_NAME, "terrains")
+            raise MapError(f"{where}: property 'terrain' is {short(value)}, not a terrain{hint}")
+        return int(t)
+    t = BY_NAME.get(cls.strip().lower()) if isinstance(cls, str) else None
+    return NONE if t is None else int(t)
+
+
+def terrain_table(tiles: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``(ids, terrains)`` of a tileset's tiles that have a terrain (``tiles``: local id -> terrain)."""
+    ids = np.array(sorted(tiles), dtype=np.int64)
+    return ids, np.array([tiles[i] for i in ids.tolist()], dtype=np.uint8)
+
+
+#: Gids are 28 bits (the top four are flip flags): no tile id, tile count or firstgid is larger.
+MAX_GID = 0x0FFFFFFF
+#: Tilesets one map may use, its own and external ones together.
+MAX_TILESETS = 256
+#: Decoded tile-layer data one map file may hold, all layers together (4 bytes a cell): four
+#: layers of the largest map. Checked before each layer is decoded or decompressed.
+MAX_LAYER_BYTES = 4 * 4 * 2048 * 2048
+
+
+@dataclass
+class Reading:
+    """One load of one map: its limits and what they have used so far, and the external
+    tilesets met (each file parsed once, however many times the map refers to it).
+
+    ``external(map_path, line, source, firstgid)`` reads a tileset file; the reader of
+    the map's format calls it, :mod:`.read` provides it (so the readers import no reader)."""
+
+    max_size: tuple[int, int]
+    external: Callable[[Reading, Path, int | None, str, int], Tileset]
+    layer_bytes: int = 0
+    tilesets: int = 0
+    cache: dict[str, Tileset | MapError] = field(default_factory=dict)
+
+    def count_tilesets(self, n: int, at: str) -> None:
+        """``n`` more tilesets are about to be read; refused past :data:`MAX_TILESETS`."""
+        self.tilesets += n
+        if self.tilesets > MAX_TILESETS:
+            raise MapError(f"{at}: more than {MAX_TILESETS} tilesets")
+
+    def take_layer(self, width: int, height: int) -> None:
+        """Room for one more decoded layer, or a ``LayerDataError``-like ``MapError`` text."""
+        self.layer_bytes += 4 * width * height
+        if self.layer_bytes > MAX_LAYER_BYTES:
+            raise LayerDataError(
+                f"the map's tile layers hold more than {MAX_LAYER_BYTES // 4:,} tiles in all; "
+                "merge or delete layers in Tiled"
+            )
+
+
+def compose(doc: TiledDoc, path: object) -> np.ndarray:
+    """The terrain grid ``[y, x]`` (uint8): topmost visible layer with a terrain wins."""
+    out = np.full((doc.height, doc.width), NONE, dtype=np.uint8)
+    firsts = np.array([ts.firstgid for ts in doc.tilesets], dtype=np.int64)
+    for layer in doc.layers:
+        t = layer_terrain(layer.gids, doc.tilesets, firsts)
+        np.copyto(out, t, where=t != NONE)
+    missing = np.flatnonzero(out == NONE)
+    if missing.size:
+        y, x = divmod(int(missing[0]), doc.width)
+        more = f" (and {missing.size - 1} more cells)" if missing.size > 1 else ""
+        raise MapError(f"{path}: cell ({x}, {y}){more}: {_why_none(doc, firsts, x, y)}")
+    return out
+
+
+def layer_terrain(gids: np.ndarray, tilesets: list[Tileset], firsts: np.ndarray) -> np.ndarray:
+    """One layer's terrain per cell (``NONE`` where it has no tile or its tile no terrain)."""
+    out = np.full(gids.shape, NONE, dtype=np.uint8)
+    if not tilesets:
+        return out
+    which = np.searchsorted(firsts, gids, side="right") - 1  # the tileset with the largest firstgid <= gid
+    for i, ts in enumerate(tilesets):
+        mask = (which == i) & (gids != 0)
+        out[mask] = ts.terrain_of(gids[mask].astype(np.int64) - ts.firstgid)
+    return out
+
+
+def _why_none(doc: TiledDoc, firsts: np.ndarray, x: int, y: int) -> str:
+    """Why cell (x, y) has no terrain, and how to fix it in Tiled."""
+    fix = f"give that tile a custom property 'terrain' ({TERRAIN_NAMES}) in Tiled's tileset editor"
+    for layer in reversed(doc.layers):
+        gid = int(layer.gids[y, x])
+        if gid == 0:
+            continue
+        i = int(np.searchsorted(firsts, gid, side="right")) - 1
+        if i < 0:
+            return f"layer {short(layer.name)} ({layer.where}) has tile gid {gid}, which is in no tileset"
+        ts = doc.tilesets[i]
+        return f"tile {gid - ts.firstgid} of {ts.where} (layer {short(layer.name)}) has no terrain; {fix}"
+    if not doc.layers:
+        return "the map has no visible tile layer; paint one with tiles that have a 'terrain' property"
+    return f"no visible tile layer has a tile here; paint one whose tile has a 'terrain' property ({TERRAIN_NAMES})"

@@ -1,0 +1,352 @@
+"""Map files: YAML maps (drawn rows or a generator), Moving AI ``.map`` imports, saving.
+
+A YAML map::
+
+    name: Tutorial island
+    description: optional text
+    legend:              # optional; these are the defaults
+      "~": water
+      ":": sand
+      ".": grass
+      "T": forest
+      "%": swamp
+      "^": mountain
+      "#": rock
+    rows: |
+      ~~~~~~~~
+      ~~::..~~
+    spawn:               # optional: areas [x, y, width, height] per species
+      cow: [[2, 1, 4, 1]]
+
+or, for big maps, ``generator: island`` with ``width``, ``height``, ``seed`` and
+optionally ``islands``, ``land`` (fraction) and ``roughness``.
+
+Every problem is a :class:`MapError` (a ``ValueError``) whose message names the file,
+the line where it can tell, and what is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from sim.maps.data import MapData, MapError
+from sim.maps.generate import generate_island
+from sim.maps.movingai import load_movingai
+from sim.maps.tiled import READS as TILED_READS
+from sim.maps.tiled import read_tiled
+from sim.maps.tiled.write import check_writable_text
+from sim.support.checks import MAX_ANIMALS, Checker, did_you_mean, short
+from sim.support.files import as_path, check_file, load_yaml, parse_yaml, write_new
+from sim.world.geometry import CellRect
+from sim.world.terrain import DEFAULT_LEGEND, Terrain, parse_terrain
+
+MAP_KEYS = (
+    "name",
+    "description",
+    "legend",
+    "rows",
+    "spawn",
+    "animals",
+    "generator",
+    "width",
+    "height",
+    "seed",
+    "islands",
+    "land",
+    "roughness",
+)
+GENERATORS = ("island",)
+#: File name endings the loader and the map picker know (Tiled tilesets, .tsx/.tsj, are not maps).
+MAP_SUFFIXES = (".yaml", ".yml", ".map", ".tmx", ".tmj", ".json")
+
+__all__ = ["MapData", "MapError", "list_maps", "load_map", "parse_map", "resolve_map", "save_map"]
+
+
+def list_maps(directory: Path) -> list[Path]:
+    """The map files in ``directory`` (YAML, Moving AI and Tiled), sorted by name."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.suffix in MAP_SUFFIXES and p.is_file())
+
+
+def resolve_map(name: str, directory: Path | None = None) -> Path:
+    """A map name (``island``) or path (``maps/island.yaml``, ``x.map``) -> an existing file.
+
+    Names are looked up in ``directory`` (default: the bundled maps). A path that exists
+    but is no map file (a folder, a FIFO, a link loop) says what it is.
+    """
+    if directory is None:
+        from sim.support.resources import maps_dir
+
+        directory = maps_dir()
+    direct = as_path("name", name)
+    if os.path.lexists(direct):
+        check_file(direct, MapError)  # raises, saying what it is, unless a regular file
+        return direct
+    for candidate in (directory / name, *(directory / f"{name}{suffix}" for suffix in MAP_SUFFIXES)):
+        if candidate.is_file():
+            return candidate
+    known = [p.stem for p in list_maps(directory)]
+    hint = did_you_mean(name, known, f"maps in {directory}")
+    raise MapError(f"{short(name)[1:-1]}: map not found{hint}")
+
+
+def load_map(
+    path: str | Path, *, max_size: tuple[int, int] = (2048, 2048), progress: Callable[[float], None] | None = None
+) -> MapData:
+    """Load a ``.yaml`` map, a Moving AI ``.map`` or a Tiled map (``.tmx``, ``.tmj``, ``.json``);
+    ``max_size`` is (width, height) at most; ``progress(fraction)`` is told how a generator gets on."""
+    path = as_path("path", path)
+    if path.suffix == ".map":
+        data = load_movingai(path, max_size)
+    elif path.suffix.lower() in TILED_READS:
+        data = _load_tiled(path, max_size)
+    else:
+        doc = load_yaml(path, MapError)
+        data = parse_map(doc.data, path, max_size=max_size, lines=doc.lines, progress=progress)
+    data.terrain.flags.writeable = False  # what the file says; a simulation paints its own copy
+    return data
+
+
+def parse_map(
+    data: Any,
+    path: Path,
+    text: str = "",
+    max_size: tuple[int, int] = (2048, 2048),
+    lines: dict[str, int] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> MapData:
+    """Validate parsed YAML ``data`` (read from ``path``; ``lines`` or ``text`` give line numbers)."""
+    if lines is None:
+        lines = parse_yaml(text, path, MapError).lines if text else {}
+    check = Checker(path, MapError, lines, name_keys=False)
+    if data is None:
+        raise MapError(f"{path}: the map file is empty")
+    if not isinstance(data, dict):
+        raise MapError(
+            f"{path}: expected a mapping with 'rows' or 'generator' at the top level, got {type(data).__name__}"
+        )
+    check.keys("", data, MAP_KEYS)
+    name = data.get("name", path.stem)
+    description = data.get("description", "") or ""
+    if not isinstance(name, str) or not isinstance(description, str):
+        check.fail("name", "'name' and 'description' must be text")
+    if ("rows" in data) == ("generator" in data):
+        raise MapError(f"{path}: a map needs exactly one of 'rows' (drawn) or 'generator' (generated)")
+    if "generator" in data:
+        terrain, kind = _generate(data, check, max_size, progress), "generated"
+    else:
+        terrain, kind = _rows(data, check, max_size), "yaml"
+    spawn = _spawn(data.get("spawn"), terrain.shape, check)
+    animals = _animals(data.get("animals"), check)
+    return MapData(name, terrain, description, spawn, path, kind, animals)
+
+
+def _load_tiled(path: Path, max_size: tuple[int, int]) -> MapData:
+    """A Tiled map, its spawn areas (object layer 'spawn') and counts (properties 'animals.<species>')."""
+    data, doc = read_tiled(path, max_size)
+    check = Checker(path, MapError, doc.lines, name_keys=False)
+    data.spawn = _spawn(doc.spawn or None, data.terrain.shape, check)
+    counts = {k.split(".", 1)[1]: v for k, v in doc.properties.items() if k.startswith("animals.")}
+    data.animals = _animals(counts or None, check)
+    return data
+
+
+def _legend(data: dict, check: Checker) -> dict[str, Terrain]:
+    raw = data.get("legend")
+    if raw is None:
+        return dict(DEFAULT_LEGEND)
+    if not isinstance(raw, dict) or not raw:
+        check.fail("legend", "'legend' must map single characters to terrain names")
+    legend = {}
+    for ch, name in raw.items():
+        ch = str(ch)
+        if len(ch) != 1 or ch in "\t\n\r":
+            check.fail("legend", f"legend key {short(ch)} must be one character (not a tab)")
+        try:
+            legend[ch] = parse_terrain(name if isinstance(name, str) else short(name))
+        except ValueError as exc:
+            check.fail(f"legend.{ch}", f"legend {ch!r}: {exc}")
+    return legend
+
+
+def _row_lines(check: Checker, rows: Any, n: int) -> list[int | None]:
+    """1-based file line of each of the ``n`` rows (block scalar or list form)."""
+    start = check.line("rows")
+    if isinstance(rows, list):
+        return [check.line(f"rows[{i}]") for i in range(n)]
+    return [start + 1 + i if start else None for i in range(n)]
+
+
+def _rows(data: dict, check: Checker, max_size: tuple[int, int]) -> np.ndarray:
+    legend = _legend(data, check)
+    raw = data["rows"]
+    if isinstance(raw, str):
+        rows = raw.split("\n")
+        while rows and rows[-1] == "":
+            rows.pop()
+    elif isinstance(raw, list) and all(isinstance(r, str) for r in raw):
+        rows = list(raw)
+    else:
+        check.fail("rows", "'rows' must be a block of text (rows: |) or a list of strings")
+    if not rows or not rows[0]:
+        check.fail("rows", "the map has no rows")
+    width, height = len(rows[0]), len(rows)
+    if width > max_size[0] or height > max_size[1]:
+        check.fail("rows", f"map is {width}x{height}, larger than the limit {max_size[0]}x{max_size[1]}")
+    lines = _row_lines(check, raw, len(rows))
+    lut = np.full(0x110000 if any(ord(c) > 255 for c in legend) else 256, 255, dtype=np.uint8)
+    for ch, t in legend.items():
+        lut[ord(ch)] = t
+    terrain = np.empty((height, width), dtype=np.uint8)
+    for y, row in enumerate(rows):
+        if "\t" in row:
+            check.fail(
+                "rows",
+                f"tab character in row {y + 1} at column {row.index(chr(9)) + 1}; use legend characters",
+                lines[y],
+            )
+        if len(row) != width:
+            check.fail("rows", f"row {y + 1} has {len(row)} characters, expected {width} like the first row", lines[y])
+        codes = np.frombuffer(row.encode("utf-32-le"), dtype=np.uint32)
+        if codes.max() >= lut.size or (lut[codes] == 255).any():
+            bad = next(i for i, c in enumerate(row) if c not in legend)
+            check.fail(
+                "rows",
+                f"unknown character {row[bad]!r} in row {y + 1} at column {bad + 1}; the legend has {''.join(legend)}",
+                lines[y],
+            )
+        terrain[y] = lut[codes]
+    return terrain
+
+
+def _generate(
+    data: dict, check: Checker, max_size: tuple[int, int], progress: Callable[[float], None] | None = None
+) -> np.ndarray:
+    if data["generator"] not in GENERATORS:
+        check.fail(
+            "generator", f"unknown generator {short(data['generator'])}; expected one of {', '.join(GENERATORS)}"
+        )
+    for key in ("width", "height"):
+        if key not in data:
+            raise MapError(f"{check.source}: a generated map needs '{key}'")
+    width = check.integer("width", data["width"], 8, 10**6)
+    height = check.integer("height", data["height"], 8, 10**6)
+    if width > max_size[0] or height > max_size[1]:
+        check.fail("width", f"map is {width}x{height}, larger than the limit {max_size[0]}x{max_size[1]}")
+    seed = check.integer("seed", data.get("seed", 0), 0, 2**63 - 1)
+    islands = check.integer("islands", data.get("islands", 1), 1, 64)
+    land = check.number("land", data.get("land", 0.45), 0.05, 0.95)
+    rough = check.number("roughness", data.get("roughness", 0.5), 0.0, 1.0)
+    return generate_island(width, height, seed=seed, islands=islands, land=land, roughness=rough, progress=progress)
+
+
+def _spawn(raw: Any, shape: tuple[int, int], check: Checker) -> dict[str, list[CellRect]]:
+    from sim.model.species import SPECIES
+
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        check.fail("spawn", "'spawn' must map species to lists of [x, y, width, height]")
+    out: dict[str, list[CellRect]] = {}
+    for species, areas in raw.items():
+        if species not in SPECIES:
+            check.unknown("spawn", species, SPECIES, "unknown species", inside=True)
+        if not isinstance(areas, list) or not all(
+            isinstance(r, list) and len(r) == 4 and all(isinstance(v, int) and not isinstance(v, bool) for v in r)
+            for r in areas
+        ):
+            check.fail(f"spawn.{species}", f"spawn '{species}' must be a list of [x, y, width, height] whole numbers")
+        for x, y, w, h in areas:
+            if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > shape[1] or y + h > shape[0]:
+                check.fail(
+                    f"spawn.{species}",
+                    f"spawn '{species}' area {short([x, y, w, h])} is not inside the {shape[1]}x{shape[0]} map",
+                )
+        out[species] = [CellRect.from_xywh(*r) for r in areas]
+    return out
+
+
+def _animals(raw: Any, check: Checker) -> dict[str, int] | None:
+    from sim.model.species import SPECIES
+
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        check.fail("animals", f"'animals' must map species ({', '.join(SPECIES)}) to counts")
+    for k, v in raw.items():
+        if k not in SPECIES:
+            check.unknown("animals", k, SPECIES, "unknown species", inside=True)
+        check.integer(f"animals.{k}", v, 0, MAX_ANIMALS, label=f"animals '{k}'")
+    return {k: raw.get(k, 0) for k in SPECIES}
+
+
+# ---------------------------------------------------------------------- saving
+def dump_map(
+    name: str,
+    terrain: np.ndarray,
+    description: str = "",
+    spawn: dict[str, list[CellRect]] | None = None,
+    animals: dict[str, int] | None = None,
+) -> str:
+    """The YAML text of a drawn map with the default legend (and its spawn areas and counts)."""
+    by_id = np.full(256, "#", dtype="<U1")
+    for ch, t in DEFAULT_LEGEND.items():
+        by_id[t] = ch
+    rows = ["".join(by_id[row]) for row in terrain]
+    head = _yaml_text({"name": name, "description": description})
+    legend = "legend:\n" + "".join(f'  "{ch}": {t.label}\n' for ch, t in DEFAULT_LEGEND.items())
+    tail = ""
+    if spawn:
+        tail += "spawn:\n" + "".join(f"  {k}: {[list(CellRect(*r).xywh) for r in v]}\n" for k, v in spawn.items())
+    if animals:
+        tail += "animals: {" + ", ".join(f"{k}: {v}" for k, v in animals.items()) + "}\n"
+    return head + legend + "rows: |\n" + "".join(f"  {r}\n" for r in rows) + tail
+
+
+def _yaml_text(fields: dict[str, str]) -> str:
+    """``fields`` as YAML that loads back equal: readable Unicode where it round-trips, escaped
+    where it would not (YAML folds line breaks such as U+0085 and U+2028 inside a quoted line)."""
+    text = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True)
+    if parse_yaml(text, "<map header>", MapError).data != fields:
+        text = yaml.safe_dump(fields, sort_keys=False, allow_unicode=False)
+    return text
+
+
+def save_map(
+    name: str,
+    terrain: np.ndarray,
+    source: Path | None,
+    fallback_dir: Path,
+    spawn: dict[str, list[CellRect]] | None = None,
+    animals: dict[str, int] | None = None,
+    description: str = "",
+) -> Path:
+    """Write the map (with its ``description``) as ``<stem>-edited.yaml`` next to ``source``, or in
+    ``fallback_dir`` when the source is a bundled map (never written to) or its folder is not
+    writable; never overwrites: ``-edited-2``, ``-edited-3``, … ; complete or not at all."""
+    from sim.support.resources import is_bundled
+
+    beside = source is not None and not is_bundled(source) and os.access(source.parent, os.W_OK)
+    directory = source.parent if beside else fallback_dir
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"-edited(-\d+)?$", "", source.stem if source is not None else re.sub(r"\W+", "-", name).lower())
+    title = f"{name} (edited)" if "(edited)" not in name else name
+    for key, value in (("name", title), ("description", description)):
+        check_writable_text(directory / f"{stem}-edited.yaml", key, value, xml=False)
+    text = dump_map(title, terrain, description, spawn=spawn, animals=animals).encode("utf-8")
+    n = 1
+    while True:
+        target = directory / (f"{stem}-edited.yaml" if n == 1 else f"{stem}-edited-{n}.yaml")
+        try:
+            write_new(target, text, MapError)  # complete or not there at all; never replaces a file
+            return target
+        except FileExistsError:
+            n += 1

@@ -1,0 +1,228 @@
+"""Herds: many animals of one species called to one point, served by one distance field.
+
+Every animal normally runs its own A*. A herd call (the demo's ``G``) sends every animal of
+a species within a radius of a point (or in its whole region) there; one distance field
+per herd (:meth:`~sim.pathfinding.PathGrid.distance_field`'s kernel, made resumable) is
+grown from the goal within the frame's search budget, over several frames when large,
+the animals keeping on with what they were doing meanwhile. Then each walks down the
+field: its path is the field's steps from its cell, an optimal path found by no search
+of its own. An animal leaves the herd when it arrives, or when the field does not reach
+it (back to wandering); the herd is dropped when the last one has left. Painting starts
+the field over (the animals whose path it cuts wait for the new one).
+
+Membership is the agents' ``herd`` column (0: none), so removing animals needs no
+bookkeeping here.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sim.model.agents import State
+from sim.pathfinding import field as kernels
+from sim.pathfinding.rules import DIAGONAL_RULES
+
+if TYPE_CHECKING:
+    from sim.simulation import Simulation
+
+MAX_HERDS = 4  # fields kept at once (each holds ~20 bytes a cell while it is grown); the oldest goes
+HEAP_START = 4096
+
+
+@dataclass
+class Herd:
+    """One call: a species, a goal ``(x, y)``, and its distance field as it is grown."""
+
+    id: int  # the agents' ``herd`` value, 1 .. MAX_HERDS
+    species: int
+    goal: tuple[int, int]
+    revision: int = -1  # the world's revision the field is being grown for
+    field: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (H, W) float64, inf = not (yet) reached
+    steps: np.ndarray | None = None  # next step per cell, once the field is complete
+    settled: int = 0
+    ms: float = 0.0  # wall ms spent growing the current field
+    state: tuple = ()  # the kernel's g, mark, heap arrays and heap size while growing
+    called: int = 0  # animals called
+    arrived: int = 0
+
+    @property
+    def ready(self) -> bool:
+        return self.steps is not None
+
+
+class Herds:
+    """The herds of a simulation (``sim.herds``); see the module doc."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+        self.herds: list[Herd] = []
+        self.field_ms = 0.0  # this step's wall ms growing fields
+
+    def call(self, species: int, goal: tuple[int, int], radius: float | None = None) -> Herd | None:
+        """Call the animals of species index ``species`` within ``radius`` cells of ``goal`` (None:
+        its whole region) there. None when the goal is no cell they may stand on, or nobody comes."""
+        sim = self.sim
+        sp = sim.species[species]
+        x, y = goal
+        if not sim.world.inside(x, y) or sp.regions[y, x] == 0:
+            return None
+        a = sim.agents
+        mine = (a.species == species) & (sp.regions[a.cell[:, 1], a.cell[:, 0]] == sp.regions[y, x])
+        if radius is not None:
+            mine &= np.hypot(a.cell[:, 0] - x, a.cell[:, 1] - y) <= radius
+        rows = np.flatnonzero(mine)
+        if rows.size == 0:
+            return None
+        herd = Herd(self._free_id(), species, (int(x), int(y)), called=int(rows.size))
+        self._drop_queued(rows)
+        a.herd[rows] = herd.id
+        self.herds.append(herd)
+        self._restart(herd)
+        return herd
+
+    def _free_id(self) -> int:
+        if len(self.herds) >= MAX_HERDS:
+            self.dismiss(self.herds[0])
+        used = {h.id for h in self.herds}
+        return next(i for i in range(1, MAX_HERDS + 1) if i not in used)
+
+    def _drop_queued(self, rows: np.ndarray) -> None:
+        """Called animals waiting for a search of their own leave the queue: the field serves them."""
+        a = self.sim.agents
+        queued = rows[a.state[rows] == State.QUEUED]
+        if queued.size:
+            keep = np.arange(a.n)
+            keep[queued] = -1
+            self.sim.queue.remap(keep)
+            a.state[queued] = State.IDLE
+
+    def dismiss(self, herd: Herd) -> None:
+        """End a herd: its animals go back to wandering."""
+        a = self.sim.agents
+        a.herd[a.herd == herd.id] = 0
+        self.herds.remove(herd)
+
+    def _restart(self, herd: Herd) -> None:
+        """Grow the field from scratch (new herd, or the terrain changed)."""
+        sim, sp = self.sim, self.sim.species[herd.species]
+        grid = sp.grid
+        cells = (grid.height + 2) * (grid.width + 2)
+        g = np.empty(cells)
+        mark = np.zeros(cells, dtype=np.uint16)
+        heap = (np.empty(HEAP_START), np.empty(HEAP_START, dtype=np.int32))
+        wp = grid.width + 2
+        size = kernels.field_start((herd.goal[1] + 1) * wp + herd.goal[0] + 1, g, mark, 1, *heap)
+        herd.state = (g, mark, heap, size)
+        herd.field = np.full((grid.height, grid.width), np.inf)
+        herd.steps = None
+        herd.settled = 0
+        herd.ms = 0.0
+        herd.revision = sim.world.revision
+
+    def members(self, herd: Herd) -> np.ndarray:
+        return np.flatnonzero(self.sim.agents.herd == herd.id)
+
+    # ------------------------------------------------------------------ each step
+    def update(self, budget_cells: int) -> int:
+        """Grow the unfinished fields by at most ``budget_cells`` settled cells in all, hand the
+        finished ones' paths to the animals that need one; returns the cells settled."""
+        used = 0
+        self.field_ms = 0.0
+        for herd in list(self.herds):
+            if herd.revision != self.sim.world.revision:
+                self._restart(herd)  # painted: the old field may lie
+            if not herd.ready and used < budget_cells:
+                used += self._grow(herd, budget_cells - used)
+            if herd.ready:
+                self._send(herd)
+            if not self.members(herd).size:
+                self.herds.remove(herd)
+        return used
+
+    def _grow(self, herd: Herd, cells: int) -> int:
+        sp = self.sim.species[herd.species]
+        grid = sp.grid
+        g, mark, heap, size = herd.state
+        moves = grid.moves(DIAGONAL_RULES[sp.astar.diagonal])
+        t0 = time.perf_counter()
+        flat = herd.field.reshape(-1)
+        status, size, settled = kernels.field_core(
+            grid._codes, grid._lut, moves, grid.width + 2, np.inf, g, mark, 1, *heap, size, flat,
+            np.zeros(0, dtype=np.int32), herd.settled, cells,
+        )  # fmt: skip
+        while status == kernels.FIELD_HEAP_FULL:
+            heap = kernels.grow_heap(*heap, size)
+            status, size, more = kernels.field_core(
+                grid._codes, grid._lut, moves, grid.width + 2, np.inf, g, mark, 1, *heap, size, flat,
+                np.zeros(0, dtype=np.int32), herd.settled + settled, cells - settled,
+            )  # fmt: skip
+            settled += more
+        herd.settled += settled
+        herd.state = (g, mark, heap, size)
+        ms = (time.perf_counter() - t0) * 1000.0
+        herd.ms += ms
+        self.field_ms += ms
+        if status == kernels.FIELD_DONE:
+            herd.state = ()  # the work arrays go; the field and its steps stay
+            herd.steps = grid.field_steps(herd.field, diagonal=sp.astar.diagonal)
+            self._send(herd, everyone=True)
+        return settled
+
+    def _send(self, herd: Herd, everyone: bool = False) -> None:
+        """Paths down the field for the members that need one (all of them when it is new)."""
+        a = self.sim.agents
+        rows = self.members(herd)
+        if not everyone:
+            rows = rows[(a.state[rows] == State.IDLE) | (a.state[rows] == State.REPLAN)]
+        if rows.size == 0:
+            return
+        reach = np.isfinite(herd.field[a.cell[rows, 1], a.cell[rows, 0]])
+        a.herd[rows[~reach]] = 0  # the field does not reach them: back to wandering (their own searches)
+        rows = rows[reach]
+        if rows.size:
+            follow(self.sim, herd, rows)
+
+    def arrived(self, rows: np.ndarray) -> None:
+        """Animals ``rows`` reached the end of their paths: at the goal they leave the herd, else
+        (a path cut to the buffer's length) they get the rest of the way next step."""
+        a = self.sim.agents
+        mine = rows[a.herd[rows] > 0]
+        for herd in self.herds:
+            rows_h = mine[a.herd[mine] == herd.id]
+            at_goal = (a.cell[rows_h, 0] == herd.goal[0]) & (a.cell[rows_h, 1] == herd.goal[1])
+            herd.arrived += int(at_goal.sum())
+            a.herd[rows_h[at_goal]] = 0
+            a.state[rows_h[~at_goal]] = State.REPLAN
+
+    def herded(self) -> int:
+        return int((self.sim.agents.herd > 0).sum())
+
+    def of(self, i: int) -> Herd | None:
+        """The herd animal ``i`` belongs to, if any."""
+        h = int(self.sim.agents.herd[i])
+        return next((x for x in self.herds if x.id == h), None)
+
+    def clear(self) -> None:
+        self.sim.agents.herd[:] = 0
+        self.herds.clear()
+
+
+def follow(sim: Simulation, herd: Herd, rows: np.ndarray) -> None:
+    """Give animals ``rows`` the path down ``herd``'s field from their cells (compiled, no search)."""
+    a = sim.agents
+    a.pos[rows] = a.cell[rows]  # from the cell itself (one mid-step is abandoned), so every step is legal
+    cap = a.path_capacity
+    paths = np.empty(rows.size * cap, dtype=np.int32)
+    offsets = np.zeros(rows.size + 1, dtype=np.int64)
+    kernels.follow_core(herd.steps, a.cell[rows].astype(np.int64), cap, paths, offsets)
+    lengths = np.diff(offsets)
+    a.set_paths(rows, paths, offsets[:-1], lengths)
+    a.goal[rows] = herd.goal
+    walking = lengths > 1
+    a.state[rows[walking]] = State.WALKING
+    a.state[rows[~walking]] = State.IDLE
+    a.herd[rows[~walking]] = 0  # already there

@@ -1,0 +1,76 @@
+"""How the model reports its searches: a :class:`SearchBatch` per group of searches, to a :class:`SearchObserver`.
+
+The model keeps no view state. Whoever wants to see the searches (the demo's overlay,
+heat map and inspector; a test's log) sets ``sim.observer``; the model calls
+:meth:`SearchObserver.searched` once per batch of searches, with arrays (one row per
+search), so observing costs no Python per animal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.pathfinding import SearchResult
+
+
+@dataclass
+class SearchEvent:
+    """One search in full (the inspector's view): when, who, from where to where, what came out."""
+
+    time: float
+    agent: int
+    species: str  # species key
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    result: SearchResult | None  # None: the goal is in another region, nothing was searched
+
+
+@dataclass
+class SearchBatch:
+    """Searches served together for one species. Row ``j`` is animal ``agents[j]``'s search.
+
+    ``paths[offsets[j]:offsets[j + 1]]`` is the path it walks (the full path, or the
+    partial one toward the goal), as flat cells ``y * width + x``. ``trace``, when the
+    observer asked for it, holds every expanded cell of every search, in order.
+    """
+
+    time: float
+    species: int  # species index
+    agents: np.ndarray  # int64 (k,)
+    starts: np.ndarray  # int (k, 2) x, y
+    goals: np.ndarray  # int (k, 2) x, y
+    outcomes: np.ndarray  # int8 (k,): sim.agents.Outcome
+    expanded: np.ndarray  # int64 (k,)
+    costs: np.ndarray  # float64 (k,): path cost, nan when not found
+    paths: np.ndarray  # int (sum of lengths,)
+    offsets: np.ndarray  # int64 (k + 1,)
+    width: int
+    trace: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.agents)
+
+    def path(self, j: int) -> list[tuple[int, int]]:
+        """Row ``j``'s walk path as ``(x, y)`` cells."""
+        cells = self.paths[self.offsets[j] : self.offsets[j + 1]]
+        return list(zip((cells % self.width).tolist(), (cells // self.width).tolist(), strict=True))
+
+
+class SearchObserver:
+    """Hears about the model's searches. This base class ignores everything."""
+
+    #: Ask the model for every expanded cell (``SearchBatch.trace``); costs a write per expansion.
+    wants_trace: bool = False
+    #: Whether :meth:`searched` wants to hear at all (if not, no batch is even built).
+    listening: bool = False
+
+    def searched(self, batch: SearchBatch) -> None:
+        """Called once per batch of searches, right after they ran."""
+
+    def renumbered(self, remap: np.ndarray) -> None:
+        """Animals were removed: ``remap[old] = new`` index, -1 for a removed one."""
+
+    def map_loaded(self) -> None:
+        """A new map replaced the world (and every animal)."""

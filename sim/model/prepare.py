@@ -1,0 +1,199 @@
+"""Getting the compiled kernels ready without keeping anyone waiting.
+
+numba compiles each kernel the first time it runs on a machine (~25 s of CPU for what
+the demo's first frame needs, ~60 s for everything) and caches it; later starts load it
+in about a second. On a first start:
+
+* :func:`kernels_cached` finds out, in a fraction of a second, whether the cache
+  already holds what the first frames need (a tiny rehearsal that may load kernels but
+  stops at the first one it would have to compile);
+* :class:`Background` compiles them in another process (``python -m sim.model.prepare``),
+  on the machine's other core, printing one line per phase: the model's round first,
+  then (unless ``--round-only``) everything else (JPS, traced rounds, distance fields,
+  the single-search variants the compare mode uses);
+* meanwhile the window runs with the planner's interpreted search
+  (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
+  compiling and waits only for the round.
+
+Nothing here imports pygame.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba.core import event
+
+from sim.config import Config
+from sim.maps.data import MapData, MapError
+from sim.model.agents import State
+from sim.model.observe import SearchObserver
+from sim.simulation import Simulation
+from sim.world.terrain import Terrain
+
+#: The line a child prints when what its parent waits for is compiled and cached.
+READY = "ready"
+
+
+class _WouldCompile(Exception):
+    """Raised inside numba when something is not in the cache (see :func:`kernels_cached`)."""
+
+
+class _NoCompiling(event.Listener):
+    def on_start(self, ev: event.Event) -> None:
+        raise _WouldCompile
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+def rehearsal(config: Config) -> Simulation | None:
+    """A tiny island with a band of every terrain and two animals of each species (None when
+    a species can stand nowhere on it: the real map will say so)."""
+    terrain = np.repeat(np.array(list(Terrain), dtype=np.uint8), 3)[:, None].repeat(12, axis=1)
+    try:
+        return Simulation(config, MapData("rehearsal", terrain), counts={key: 2 for key in config.species})
+    except MapError:
+        return None
+
+
+def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False) -> Simulation | None:
+    """Run the tiny island a few half-second frames, with a paint stroke on a walking animal's
+    path: every compiled function a frame of the model uses is compiled (or loaded); with
+    ``interpreted``, all but the search round's (which :func:`compile_round` does)."""
+    sim = rehearsal(config)
+    if sim is None:
+        return None
+    sim.planner.interpreted = interpreted
+    for frame in range(frames):  # the animals rest, ask for paths, walk, get painted over
+        if frame == 5:  # rock on a walking animal's path: the re-planning checks run too
+            a = sim.agents
+            walking = np.flatnonzero((a.state == State.WALKING) & (a.path_len - a.path_pos >= 2))
+            cell = int(a.paths[walking[0], a.path_len[walking[0]] - 1]) if walking.size else 4 * sim.world.width + 5
+            sim.paint(cell % sim.world.width, cell // sim.world.width, 0, int(Terrain.ROCK))
+        sim.step(0.5)
+    return sim
+
+
+def compile_round(config: Config, tracing: bool = False) -> None:
+    """Compile (or load) the search round alone, at once: one round of every animal of the
+    tiny island (the compiled code's types are what count, not the values)."""
+    sim = rehearsal(config)
+    if sim is not None:
+        a = sim.agents
+        a.goal[:] = a.cell[::-1]
+        sim.planner.search_rows(np.arange(a.n, dtype=np.int64), tracing)
+
+
+def kernels_cached(config: Config) -> bool:
+    """Whether the model's first frames run on kernels already in numba's cache: the
+    rehearsal runs, loading what is cached, and stops at the first thing it would compile."""
+    listener = _NoCompiling()
+    try:
+        with event.install_listener("numba:compile", listener):
+            rehearse_model(config)
+    except _WouldCompile:
+        return False
+    return True
+
+
+class Background:
+    """``python -m MODULE ARGS`` in a child process that compiles into numba's cache (shared
+    through the file system) while this process goes on. Its lines go to ``log`` (default:
+    this process's stderr) as they come; :attr:`ready` turns true when it prints
+    :data:`READY` (what this process waits for is cached; the child may go on with more)."""
+
+    def __init__(self, module: str, args: list[str], log: Callable[[str], None] | None = None) -> None:
+        self.started = time.perf_counter()
+        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.ready = False
+        self._done = threading.Event()
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        self.proc = subprocess.Popen([sys.executable, "-m", module, *args], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)  # fmt: skip
+        threading.Thread(target=self._read, daemon=True, name=f"{module}-log").start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            line = line.rstrip("\n")
+            if line == READY:
+                self.ready = True
+            elif line:
+                self.log(line)
+        self.proc.wait()
+        self.ready = self.ready or self.proc.returncode == 0
+        self._done.set()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Block until the child is ready (or ended); whether it is ready."""
+        end = None if timeout is None else time.perf_counter() + timeout
+        while not self.ready and not self.done:
+            if end is not None and time.perf_counter() > end:
+                break
+            time.sleep(0.02)
+        return self.ready
+
+    def stop(self) -> None:
+        """End the child if it still runs (what it cached so far stays cached)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def config_args(config_path: object | None) -> list[str]:
+    return [] if config_path is None else ["--config", os.fspath(config_path)]  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m sim.model.prepare [--config PATH] [--round-only]``: compile into numba's cache."""
+    import argparse
+
+    from sim.config import load_config
+    from sim.support.resources import default_config_path
+
+    ap = argparse.ArgumentParser(prog="python -m sim.model.prepare", description="Compile kernels into numba's cache.")
+    ap.add_argument("--config", help="settings file (its species decide the kernels' types)")
+    ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    config = load_config(args.config or default_config_path())
+    compile_round(config)
+    print(f"  compiled the search round in {time.perf_counter() - t0:.1f} s (cached for later starts)", flush=True)
+    print(READY, flush=True)
+    if args.round_only:
+        return 0
+    t1 = time.perf_counter()
+    from sim.pathfinding import warm_up
+
+    warm_up()
+    sim = rehearsal(config)
+    if sim is not None:  # the search views' traced rounds
+        sim.observer = _Tracing()
+        for _ in range(8):
+            sim.step(0.5)
+    print(f"  compiled the rest (JPS, traces, distance fields) in {time.perf_counter() - t1:.1f} s", flush=True)
+    return 0
+
+
+class _Tracing(SearchObserver):
+    """An observer that asks for traces, as the search views do."""
+
+    wants_trace = True
+
+
+if __name__ == "__main__":
+    sys.exit(main())

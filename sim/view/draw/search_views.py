@@ -1,0 +1,302 @@
+"""Drawing the views of the search: footprint, cost field, heat map, inspector, comparison."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+
+from sim.instruments import fields
+from sim.instruments.compare import REPLAY_S, Comparison
+from sim.instruments.recorder import SearchInstruments
+from sim.model.observe import SearchEvent
+from sim.simulation import Simulation
+from sim.view.camera import Camera
+from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, panel_right, scale_panel, status_height, swatch_panel, wrap
+from sim.view.draw.render import WorldView
+
+
+def cells_surface(rgb: np.ndarray, alpha: np.ndarray) -> pygame.Surface:
+    """A 1-pixel-per-cell surface with per-pixel alpha from ``[y, x]`` arrays."""
+    h, w = alpha.shape
+    surf = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.surfarray.blit_array(surf, np.ascontiguousarray(rgb.transpose(1, 0, 2)))
+    pixels = pygame.surfarray.pixels_alpha(surf)
+    pixels[...] = alpha.T
+    del pixels  # unlock the surface
+    return surf
+
+
+def blit_cells(screen: pygame.Surface, cam: Camera, rgb: np.ndarray, alpha: np.ndarray) -> None:
+    """Draw per-cell colours (whole-map ``[y, x]`` arrays) through the camera; visible part only."""
+    c0, r0, c1, r1 = cam.visible_cells()
+    if c1 <= c0 or r1 <= r0:
+        return
+    surf = cells_surface(rgb[r0:r1, c0:c1], alpha[r0:r1, c0:c1])
+    scaled = pygame.transform.scale(surf, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
+    screen.blit(scaled, (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y)))
+
+
+_hatch_cache: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def hatch(size: tuple[int, int]) -> pygame.Surface:
+    """A screen-sized pattern of diagonal stripes (what "impassable" looks like)."""
+    if size not in _hatch_cache:
+        s = pygame.Surface(size)
+        s.fill((34, 30, 36))
+        w, h = size
+        for x in range(-h, w, 9):
+            pygame.draw.line(s, (92, 80, 96), (x, h), (x + h, 0), 2)
+        _hatch_cache.clear()
+        _hatch_cache[size] = s
+    return _hatch_cache[size]
+
+
+class SearchViews:
+    """The cost field (V), the heat map (X) and the selected animal's search."""
+
+    def __init__(self, sim: Simulation, view: WorldView, instruments: SearchInstruments) -> None:
+        self.sim = sim
+        self.view = view
+        self.instruments = instruments
+        self._field_key: tuple | None = None
+        self._field: tuple[np.ndarray, np.ndarray] | None = None
+
+    def draw_cost_field(self, screen: pygame.Surface, species: int) -> None:
+        sp = self.sim.species[species]
+        key = (species, self.sim.world.revision, id(self.sim.world.terrain))
+        if key != self._field_key:
+            self._field = fields.cost_field(sp.costs, sp.regions)
+            self._field_key = key
+        assert self._field is not None
+        screen.blit(hatch(screen.get_size()), (0, 0))
+        blit_cells(screen, self.view.cam, *self._field)
+
+    def cost_field_legend(self, screen: pygame.Surface, text: Text, species: int) -> pygame.Rect:
+        """Each terrain's multiplier with the colour it gets (the same log scale as the field)."""
+        sp = self.sim.species[species]
+        n_regions = int(sp.regions.max())
+        costs = sorted(sp.spec.costs.items(), key=lambda kv: kv[1])
+        passable = [m for _, m in costs if m > 0]
+        lo, hi = (math.log(min(passable)), math.log(max(passable))) if passable else (0.0, 0.0)
+        rows: list[tuple[tuple[int, int, int] | None, str]] = []
+        for name, m in costs:
+            if m <= 0:
+                rows.append((None, f"{name}: impassable"))
+                continue
+            t = (math.log(m) - lo) / (hi - lo) if hi > lo else 0.0
+            r, g, b = fields.ramp(np.array(t)).astype(np.uint8).tolist()
+            rows.append(((r, g, b), f"{name}: x{m:g}"))
+        title = f"how {sp.label} see the island (V: next, off)"
+        return swatch_panel(screen, text, title, rows, f"outlined: {n_regions} connected regions")
+
+    def heat_legend(self, screen: pygame.Surface, text: Text) -> pygame.Rect | None:
+        """The heat map's scale: expansions per cell over the last ~10 s, log-scaled."""
+        heat = self.instruments.heat
+        if heat is None:
+            return None
+        top = float(heat.max())
+        colours = fields.ramp(np.linspace(0.0, 1.0, 64)).astype(np.uint8)
+        title = "heat map: search work per cell, last ~10 s (X: off)"
+        return scale_panel(screen, text, title, colours, "little", f"{top:.1f} expansions (log scale)")
+
+    def draw_heat(self, screen: pygame.Surface) -> None:
+        heat = self.instruments.heat
+        if heat is not None:
+            blit_cells(screen, self.view.cam, *fields.heat_colours(heat))
+
+    def draw_last_search(self, screen: pygame.Surface, record: np.ndarray | None, event: SearchEvent | None) -> None:
+        """The selected animal's last search (under the sprites): footprint, partial path dashed."""
+        cam = self.view.cam
+        if record is not None:
+            blit_cells(screen, cam, *fields.footprint_colours(record))
+        if event is not None and event.result is not None and not event.result.found:
+            pts = [cam.to_screen(x, y) for x, y in event.result.partial_path]
+            for p, q in zip(pts[::2], pts[1::2], strict=False):  # dashed: every other step
+                pygame.draw.line(screen, WARN, p, q, 3)
+        elif event is not None and event.result is not None and len(event.result.path) > 1:
+            sp = next(sp for sp in self.sim.species if sp.key == event.species)
+            if sp.kind.straight_paths:  # the grid path A* found, under the straight one it walks
+                pts = [cam.to_screen(x, y) for x, y in event.result.path]
+                pygame.draw.lines(screen, (255, 255, 255), False, pts, 1)
+
+    def draw_hover(self, screen: pygame.Surface, i: int) -> pygame.Rect:
+        """A thin ring on the animal a click would pick; returns what it covered."""
+        cam = self.view.cam
+        x, y = cam.to_screen(*self.sim.agents.pos[i])
+        r = max(7, cam.tile * 0.8)
+        pygame.draw.circle(screen, (0, 0, 0), (x, y), r + 1, 3)
+        pygame.draw.circle(screen, (255, 255, 255), (x, y), r, 1)
+        return _ring_rect(x, y, r)
+
+    def draw_highlight(self, screen: pygame.Surface, i: int) -> None:
+        """The selected animal (above the sprites): its remaining path and a ring."""
+        cam = self.view.cam
+        self.view.draw_paths(screen, only=i, width=3)
+        x, y = cam.to_screen(*self.sim.agents.pos[i])
+        r = max(8, cam.tile)
+        pygame.draw.circle(screen, (0, 0, 0), (x, y), r + 2, 3)
+        pygame.draw.circle(screen, (255, 255, 120), (x, y), r, 2)
+
+
+def _ring_rect(x: float, y: float, r: float) -> pygame.Rect:
+    return pygame.Rect(int(x - r - 4), int(y - r - 4), int(2 * r + 9), int(2 * r + 9))
+
+
+def inspector_panel(screen: pygame.Surface, text: Text, lines: list[str], colour) -> None:
+    rows = [(lines[0], colour)] + [(t, INK if not t.startswith("  ") else DIM) for t in lines[1:]]
+    rows += [("", INK), ("F follow  Esc / click ground: deselect", DIM), ("magenta: closed  orange: left open", DIM)]
+    panel_right(screen, text, rows, 8, 14)
+
+
+# ----------------------------------------------------------------- compare mode
+def _fit(region: tuple[int, int, int, int], box: pygame.Rect) -> tuple[float, pygame.Rect]:
+    """Scale (px per cell) and placement to show ``region`` (c0, r0, c1, r1) inside ``box``."""
+    c0, r0, c1, r1 = region
+    scale = min(box.w / (c1 - c0), box.h / (r1 - r0))
+    w, h = int((c1 - c0) * scale), int((r1 - r0) * scale)
+    return scale, pygame.Rect(box.x + (box.w - w) // 2, box.y + (box.h - h) // 2, w, h)
+
+
+def compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The cells worth showing: everything any strategy touched, plus the endpoints, padded."""
+    h, w = shape
+    touched = np.zeros(shape, dtype=bool)
+    for run in cmp.runs:
+        touched |= run.record != 0
+    ys, xs = np.nonzero(touched)
+    xs = np.append(xs, [cmp.start[0], cmp.goal[0]])
+    ys = np.append(ys, [cmp.start[1], cmp.goal[1]])
+    pad = 3
+    return (
+        max(0, int(xs.min()) - pad),
+        max(0, int(ys.min()) - pad),
+        min(w, int(xs.max()) + pad + 1),
+        min(h, int(ys.max()) + pad + 1),
+    )
+
+
+def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Comparison,
+                 species_label: str) -> list[tuple[int, pygame.Rect]]:  # fmt: skip
+    """The comparison screen: every strategy's panel side by side, or one large (Tab or a
+    click). Three header lines (settings, keys, replay), then the panels, ending above the
+    status bar. Returns ``(run, panel)`` for each panel drawn (what a click picks)."""
+    sw, sh = screen.get_size()
+    bottom = sh - status_height(text) - 6
+    head = [f"compare — {species_label}", f"diagonal (D): {cmp.diagonal}", f"heuristic (E): {cmp.heuristic}",
+            f"weight (+/-): {cmp.weight:g}"]  # fmt: skip
+    picking = "click the start" if cmp.start is None else "click the goal" if not cmp.runs else "click a panel: large"
+    keys = [f"1-{len(view.sim.species)} species", picking, "right click or N: new query", "Space play/pause",
+            "← → step", "↑ ↓ speed", "R replay", "Tab one/all", "Esc or C: back"]  # fmt: skip
+    lines = [(fit_words(head, text.font(15), sw - 24), GOOD, 15)]
+    lines += [(line, DIM, 13) for line in wrap(text.font(13), fit_words(keys, text.font(13), sw - 24), sw - 24)]
+    if cmp.runs:
+        state = "playing" if cmp.playing else "done" if cmp.done else "paused"
+        status = (f"replay: each search at its own pace, all ending together ({REPLAY_S / cmp.speed:g} s)   "
+                  f"{state}   closed: magenta   left open: orange   jump points: rings")  # fmt: skip
+        lines += [(line, INK, 13) for line in wrap(text.font(13), status, sw - 24)]
+    top = 6 + sum(text.font(size).get_linesize() for _t, _c, size in lines) + 6
+    pygame.draw.rect(screen, (14, 18, 26), (0, 0, sw, bottom + 6 if cmp.runs else top))
+    y = 6
+    for line, colour, size in lines:
+        screen.blit(text.font(size).render(line, True, colour), (12, y))
+        y += text.font(size).get_linesize()
+    if cmp.start is None or cmp.goal is None or not cmp.runs:
+        return []
+    region = compare_region(cmp, view.sim.world.terrain.shape)
+    c0, r0, c1, r1 = region
+    terrain = view.terrain.base.subsurface((c0, r0, c1 - c0, r1 - r0))
+    area = pygame.Rect(8, top, sw - 16, bottom - top)
+    shown = list(range(len(cmp.runs))) if cmp.shown is None else [cmp.shown]
+    cols = 1 if len(shown) == 1 else 3 if area.w >= area.h else 2
+    rows = math.ceil(len(shown) / cols)
+    cw, ch = area.w // cols, area.h // rows
+    font = text.font(13)
+    panels = []
+    for slot, k in enumerate(shown):
+        cell = pygame.Rect(area.x + (slot % cols) * cw, area.y + (slot // cols) * ch, cw - 8, ch - 8)
+        _draw_run(screen, font, cmp, k, cell, region, terrain)
+        panels.append((k, cell))
+    return panels
+
+
+def fit_words(words: list[str], font: pygame.font.Font, width: int) -> str:
+    """``words`` joined by the widest gap (3, 2, then 1 space) that fits ``width`` pixels;
+    with one space when none fits (the caller clips)."""
+    for gap in ("   ", "  "):
+        line = gap.join(words)
+        if font.size(line)[0] <= width:
+            return line
+    return " ".join(words)
+
+
+def _draw_run(
+    screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, k: int, cell: pygame.Rect,
+    region: tuple[int, int, int, int], terrain: pygame.Surface,
+) -> None:  # fmt: skip
+    """One strategy's panel: its figures (on two lines when one is too narrow), the map, the
+    cells expanded so far, then its path and clear markers at the start, the goal and (JPS)
+    every jump point."""
+    run = cmp.runs[k]
+    c0, r0, c1, r1 = region
+    step = cmp.shown_steps(run)
+    pygame.draw.rect(screen, (28, 34, 46), cell)
+    r = run.result
+    done = step >= r.expanded
+    verb = "settled" if run.algorithm == "field" else "expanded"
+    words = [f"{verb} {min(step, r.expanded)}/{r.expanded}"]
+    words += [f"cost {r.cost:.2f}", f"length {len(r.path)}", f"{run.ms:.2f} ms"] if r.found else ["no path"]
+    lines = [run.note] if run.note else _figure_lines(words, font, cell.w - 12)
+    clip = screen.get_clip()
+    screen.set_clip(cell)
+    screen.blit(font.render(run.label, True, GOOD), (cell.x + 6, cell.y + 4))
+    y = cell.y + 4 + font.get_linesize()
+    for line in lines:
+        screen.blit(font.render(line, True, WARN if run.note else INK), (cell.x + 6, y))
+        y += font.get_linesize()
+    screen.set_clip(clip)
+    box = pygame.Rect(cell.x + 4, y + 2, cell.w - 8, cell.bottom - y - 6)
+    scale, place = _fit(region, box)
+    screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
+    # Cells expanded so far, in the kernel's order; at the end the open list and the path.
+    rgb, alpha = fields.footprint_colours(run.record[r0:r1, c0:c1], None if done else min(step, r.expanded))
+    screen.blit(pygame.transform.scale(cells_surface(rgb, alpha), place.size), place.topleft)
+
+    def at(x: int, y: int) -> tuple[float, float]:
+        return place.x + (x - c0 + 0.5) * scale, place.y + (y - r0 + 0.5) * scale
+
+    if run.algorithm == "jps":  # the jump points: few, each a ring (a single cell would vanish)
+        w = run.record.shape[1]
+        for cell_index in run.order[:step].tolist():
+            p = at(cell_index % w, cell_index // w)
+            pygame.draw.circle(screen, (0, 0, 0), p, max(3.0, scale * 0.9), 3)
+            pygame.draw.circle(screen, (255, 255, 255), p, max(3.0, scale * 0.9), 1)
+    if done and r.found and len(r.path) > 1:
+        thin = len(run.straight) > 1
+        width = max(2, int(scale / 2))
+        pygame.draw.lines(screen, (255, 255, 255), False, [at(*p) for p in r.path], 1 if thin else width)
+        if thin:  # the path pulled straight (birds): its segments over the grid path
+            pygame.draw.lines(screen, (90, 230, 255), False, [at(*p) for p in run.straight], width)
+    _marker(screen, font, at(*cmp.start), max(5.0, scale * 1.2), (60, 220, 90), "S")
+    _marker(screen, font, at(*cmp.goal), max(5.0, scale * 1.2), (235, 60, 50), "G")
+
+
+def _figure_lines(words: list[str], font: pygame.font.Font, width: int) -> list[str]:
+    """The figures on one line when they fit, else on two (never cut at the panel's edge)."""
+    line = fit_words(words, font, width)
+    if font.size(line)[0] <= width or len(words) < 2:
+        return [line]
+    half = (len(words) + 1) // 2
+    return [fit_words(words[:half], font, width), fit_words(words[half:], font, width)]
+
+
+def _marker(screen: pygame.Surface, font: pygame.font.Font, p: tuple[float, float], r: float,
+            colour: tuple[int, int, int], letter: str) -> None:  # fmt: skip
+    """A start or goal marker: a filled disc with a dark rim and its letter when there is room."""
+    pygame.draw.circle(screen, (0, 0, 0), p, r + 2)
+    pygame.draw.circle(screen, colour, p, r)
+    if r >= 7:
+        label = font.render(letter, True, (0, 0, 0))
+        screen.blit(label, label.get_rect(center=(int(p[0]), int(p[1]))))
