@@ -17,6 +17,7 @@ from typing import Any
 
 from sim.support.checks import MAX_ANIMALS, Checker, InputError, short
 from sim.support.files import as_path, load_yaml
+from sim.world.fauna import FAUNA
 from sim.world.terrain import DEFAULT_COLOURS, Terrain, parse_terrain
 
 Colour = tuple[int, int, int]
@@ -57,7 +58,7 @@ class SearchConfig:
 
 @dataclass(frozen=True)
 class SpeciesConfig:
-    count: int = _f(100, lo=0, hi=MAX_ANIMALS)  # animals at start
+    count: int = _f(0, lo=0, hi=MAX_ANIMALS)  # animals at start (the species table gives each its own)
     speed: float = _f(3.0, lo=0.1, hi=100)  # cells per second on a multiplier-1 cell
     wander_radius: int = _f(20, lo=1, hi=10000)  # goals are picked within this many cells
     idle_s: tuple[float, float] = _f((0.5, 2.0), lo=0, hi=3600)  # idle time between walks, min and max
@@ -124,27 +125,23 @@ def _section(check: Checker, key: str, data: Any, cls: type) -> Any:
 
 
 def _species_defaults() -> dict[str, SpeciesConfig]:
-    from sim.model.species import SPECIES
-
+    """Each species' settings when the config says nothing: its row of the species table."""
     out = {}
-    for key, kind in SPECIES.items():
-        costs = {Terrain(t).label: float(v) for t, v in kind.astar_class.terrain_costs.items()}
-        costs = {t.label: costs.get(t.label, 0.0) for t in Terrain}  # every terrain named
-        out[key] = SpeciesConfig(speed=kind.default_speed, colour=kind.default_colour, costs=costs)
+    for key, facts in FAUNA.items():
+        costs = {t.label: float(facts.costs.get(t, 0.0)) for t in Terrain}  # every terrain named
+        out[key] = SpeciesConfig(count=facts.count, speed=facts.speed, colour=facts.colour, costs=costs)
     return out
 
 
 def _species(check: Checker, data: Any) -> dict[str, SpeciesConfig]:
     """The ``species`` section: each species' settings over its built-in defaults."""
-    from sim.model.species import SPECIES
-
     species = _species_defaults()
     if data is None:
         return species
-    check.mapping("species", data, f"a mapping of species ({', '.join(SPECIES)})")
+    check.mapping("species", data, f"a mapping of species ({', '.join(FAUNA)})")
     for key, sdata in data.items():
         if key not in species:
-            check.unknown("species", key, SPECIES, "unknown species")
+            check.unknown("species", key, FAUNA, "unknown species")
         parsed = _section(check, f"species.{key}", sdata, SpeciesConfig)
         given = sdata or {}
         merged = {f.name: getattr(parsed if f.name in given else species[key], f.name) for f in fields(SpeciesConfig)}
@@ -163,7 +160,7 @@ def _species(check: Checker, data: Any) -> dict[str, SpeciesConfig]:
         if spec.count > 0 and not any(v > 0 for v in spec.costs.values()):
             check.fail(
                 f"species.{key}.costs",
-                f"every terrain costs 0 (impassable), so {SPECIES[key].label} could stand nowhere; "
+                f"every terrain costs 0 (impassable), so {FAUNA[key].label} could stand nowhere; "
                 f"give one a multiplier > 0 or set species.{key}.count to 0",
             )
     return species

@@ -283,7 +283,7 @@ class Simulation(Editing):
     def apply_config(self, config: Config) -> list[str]:
         """Use ``config`` from now on: costs, speeds, counts, search settings take effect at once
         (see :mod:`sim.reconfigure`); returns what changed, in words."""
-        from sim.model.reconfigure import apply_config
+        from sim.reconfigure import apply_config
 
         return apply_config(self, config)
 

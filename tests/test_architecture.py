@@ -9,6 +9,7 @@ import pkgutil
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -100,13 +101,14 @@ def test_the_size_check_can_fail(tmp_path, monkeypatch):
 
 
 def test_the_docs_key_tables_are_the_modes_own():
-    """docs/demo.md's key tables are made from the modes' tables (``python -m sim.view.keys
+    """docs/demo.md's key tables are made from the modes' tables (``python -m sim.view.keydocs
     --write docs/demo.md``): this fails when a mode's keys change and the docs do not."""
-    from sim.view.keys import BEGIN, END, all_tables, markdown
+    from sim.view.keydocs import all_tables
+    from sim.view.keys import BEGIN, END, markdown
 
     text = (ROOT / "docs" / "demo.md").read_text()
     block = text.split(BEGIN, 1)[1].split(END, 1)[0].strip()
-    assert block == markdown(all_tables()).strip(), "run: python -m sim.view.keys --write docs/demo.md"
+    assert block == markdown(all_tables()).strip(), "run: python -m sim.view.keydocs --write docs/demo.md"
 
 
 def test_the_modes_listed_are_every_mode_the_package_defines():
@@ -124,7 +126,7 @@ def test_the_modes_listed_are_every_mode_the_package_defines():
 
 
 def test_no_key_is_bound_twice_in_one_table():
-    from sim.view.keys import all_tables
+    from sim.view.keydocs import all_tables
 
     for table in all_tables():
         seen: dict[tuple[int, int], str] = {}
@@ -177,3 +179,94 @@ def test_documented_names_stay_where_they_are(name):
     assert hasattr(sim.simulation, name)
     from sim.config import load_config  # noqa: F401
     from sim.maps import load_map, resolve_map  # noqa: F401
+
+
+# ------------------------------------------------------------------ layers
+#: What each part of sim/ may import of the others, lowest first (its own folder always). Read from
+#: the syntax tree, so imports inside functions and under TYPE_CHECKING count too.
+BELOW = {
+    "sim.support": set(),
+    "sim.pathfinding": set(),  # the engine: nothing else of sim
+    "sim.world": {"sim.support"},
+    "sim.config": {"sim.support", "sim.pathfinding", "sim.world"},
+    "sim.maps": {"sim.support", "sim.world"},
+    "sim.model": {"sim.support", "sim.pathfinding", "sim.world", "sim.config"},
+    "sim.reconfigure": {"sim.support", "sim.pathfinding", "sim.world", "sim.config", "sim.model"},
+    "sim.species": {"sim.model"},  # re-exports kept for scripts
+    "sim.observe": {"sim.model"},
+}
+BELOW["sim.simulation"] = BELOW["sim.model"] | {"sim.model", "sim.maps", "sim.reconfigure"}
+BELOW["sim.instruments"] = BELOW["sim.simulation"] | {"sim.simulation"}
+BELOW["sim.prepare"] = BELOW["sim.simulation"] | {"sim.simulation"}
+BELOW["sim.view"] = BELOW["sim.instruments"] | {"sim.instruments", "sim.prepare"}
+TOP = {"sim", "sim.cli", "sim.__main__"}  # entry points: anything
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in SIM.rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.startswith("sim"):
+            found |= {f"{node.module}.{a.name}" for a in node.names} | {node.module}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("sim")}
+    return found
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else module
+
+
+def test_every_part_imports_only_what_lies_below_it():
+    wrong = []
+    for module, path in _modules().items():
+        part = _part(module)
+        if part in TOP:
+            continue
+        assert part in BELOW, f"{module}: a new part of sim/; give it a row in BELOW"
+        for name in _imports(path):
+            target = _part(name)
+            if target != part and target not in BELOW[part] and target != "sim":
+                wrong.append(f"{module} imports {name}")
+    assert wrong == []
+
+
+def test_no_import_circles_between_modules():
+    modules = _modules()
+
+    def owner(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges = {m: set() for m in modules}
+    for module, path in modules.items():
+        for name in _imports(path):
+            target = owner(name)
+            if target and target not in (module, "sim") and not target.startswith(module + "."):
+                edges[module].add(target)
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(edges[m]):
+            if state.get(t) == 1:
+                raise AssertionError("import circle: " + " -> ".join([*stack[stack.index(t) :], t]))
+            if t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(modules):
+        if m not in state:
+            visit(m)

@@ -33,7 +33,7 @@ def test_a_cold_cache_is_found_out_before_anything_compiles(tmp_path):
     code = (
         "from numba.core import event\n"
         "from sim.config import load_config\n"
-        "from sim.model.prepare import kernels_cached\n"
+        "from sim.prepare import kernels_cached\n"
         "done = event.install_recorder('numba:compile')\n"
         "with done as rec:\n"
         "    cached = kernels_cached(load_config('config.yaml'))\n"
@@ -46,7 +46,7 @@ def test_a_cold_cache_is_found_out_before_anything_compiles(tmp_path):
 
 
 def test_a_warm_cache_is_seen_as_warm():
-    from sim.model.prepare import compile_round, kernels_cached, rehearse_model
+    from sim.prepare import compile_round, kernels_cached, rehearse_model
 
     config = load_config(ROOT / "config.yaml")
     compile_round(config)  # what the background process does (here: loads it, or compiles once)

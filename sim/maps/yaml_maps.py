@@ -44,6 +44,7 @@ from sim.maps.tiled import read_tiled
 from sim.maps.tiled.write import check_writable_text
 from sim.support.checks import MAX_ANIMALS, Checker, did_you_mean, short
 from sim.support.files import as_path, check_file, load_yaml, parse_yaml, write_new
+from sim.world.fauna import FAUNA
 from sim.world.geometry import CellRect
 from sim.world.terrain import DEFAULT_LEGEND, Terrain, parse_terrain
 
@@ -249,16 +250,14 @@ def _generate(
 
 
 def _spawn(raw: Any, shape: tuple[int, int], check: Checker) -> dict[str, list[CellRect]]:
-    from sim.model.species import SPECIES
-
     if raw is None:
         return {}
     if not isinstance(raw, dict):
         check.fail("spawn", "'spawn' must map species to lists of [x, y, width, height]")
     out: dict[str, list[CellRect]] = {}
     for species, areas in raw.items():
-        if species not in SPECIES:
-            check.unknown("spawn", species, SPECIES, "unknown species", inside=True)
+        if species not in FAUNA:
+            check.unknown("spawn", species, FAUNA, "unknown species", inside=True)
         if not isinstance(areas, list) or not all(
             isinstance(r, list) and len(r) == 4 and all(isinstance(v, int) and not isinstance(v, bool) for v in r)
             for r in areas
@@ -275,17 +274,15 @@ def _spawn(raw: Any, shape: tuple[int, int], check: Checker) -> dict[str, list[C
 
 
 def _animals(raw: Any, check: Checker) -> dict[str, int] | None:
-    from sim.model.species import SPECIES
-
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        check.fail("animals", f"'animals' must map species ({', '.join(SPECIES)}) to counts")
+        check.fail("animals", f"'animals' must map species ({', '.join(FAUNA)}) to counts")
     for k, v in raw.items():
-        if k not in SPECIES:
-            check.unknown("animals", k, SPECIES, "unknown species", inside=True)
+        if k not in FAUNA:
+            check.unknown("animals", k, FAUNA, "unknown species", inside=True)
         check.integer(f"animals.{k}", v, 0, MAX_ANIMALS, label=f"animals '{k}'")
-    return {k: raw.get(k, 0) for k in SPECIES}
+    return {k: raw.get(k, 0) for k in FAUNA}
 
 
 # ---------------------------------------------------------------------- saving

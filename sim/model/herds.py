@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -27,7 +27,17 @@ from sim.pathfinding import field as kernels
 from sim.pathfinding.rules import DIAGONAL_RULES
 
 if TYPE_CHECKING:
-    from sim.simulation import Simulation
+    from sim.model.agents import Agents
+    from sim.model.species import SpeciesRuntime
+    from sim.world.world import World
+
+
+class HerdHost(Protocol):
+    """What herds need of the simulation that holds them (read each time: a map load replaces them)."""
+
+    world: World
+    species: list[SpeciesRuntime]
+    agents: Agents
 
 MAX_HERDS = 4  # fields kept at once (each holds ~20 bytes a cell while it is grown); the oldest goes
 HEAP_START = 4096
@@ -57,7 +67,7 @@ class Herd:
 class Herds:
     """The herds of a simulation (``sim.herds``); see the module doc."""
 
-    def __init__(self, sim: Simulation) -> None:
+    def __init__(self, sim: HerdHost) -> None:
         self.sim = sim
         self.herds: list[Herd] = []
         self.field_ms = 0.0  # this step's wall ms growing fields
@@ -211,7 +221,7 @@ class Herds:
         self.herds.clear()
 
 
-def follow(sim: Simulation, herd: Herd, rows: np.ndarray) -> None:
+def follow(sim: HerdHost, herd: Herd, rows: np.ndarray) -> None:
     """Give animals ``rows`` the path down ``herd``'s field from their cells (compiled, no search)."""
     a = sim.agents
     a.pos[rows] = a.cell[rows]  # from the cell itself (one mid-step is abandoned), so every step is legal

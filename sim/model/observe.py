@@ -74,3 +74,23 @@ class SearchObserver:
 
     def map_loaded(self) -> None:
         """A new map replaced the world (and every animal)."""
+
+
+@dataclass
+class Round:
+    """One round's searches, row ``j`` for request ``rows[j]``, in queue order.
+
+    Row ``j``'s path (to walk; empty when nothing was searched) is
+    ``paths[path_at[j] : path_at[j] + path_n[j]]``: the species batches' path arrays
+    joined end to end, never reordered."""
+
+    rows: np.ndarray  # animal indices
+    outcome: np.ndarray  # int8 Outcome
+    expanded: np.ndarray
+    cost: np.ndarray  # nan when not found
+    paths: np.ndarray  # flat cells of every walk path
+    path_at: np.ndarray
+    path_n: np.ndarray
+    trace: dict  # species index -> (row positions, trace cells, trace offsets) of its batch
+    species_ms: dict  # species index -> wall ms of its batch
+    ms: float  # wall ms of the whole round

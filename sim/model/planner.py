@@ -18,14 +18,13 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
 from sim.model.agents import Agents, Outcome, State, heading_of
-from sim.model.observe import SearchBatch, SearchObserver
+from sim.model.observe import Round, SearchBatch, SearchObserver
 from sim.model.scheduler import SearchBudget, SearchQueue
 from sim.model.stats import FrameStats
 from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
@@ -50,26 +49,6 @@ _NO_REST = np.zeros(0, dtype=np.float64)
 _OUTCOME_OF_STATUS = np.full(8, int(Outcome.FAILED), dtype=np.int8)  # engine status -> Outcome
 _OUTCOME_OF_STATUS[STATUS_FOUND] = Outcome.FOUND
 _OUTCOME_OF_STATUS[STATUS_HIT_LIMIT] = Outcome.CAPPED
-
-
-@dataclass
-class Round:
-    """One round's searches, row ``j`` for request ``rows[j]``, in queue order.
-
-    Row ``j``'s path (to walk; empty when nothing was searched) is
-    ``paths[path_at[j] : path_at[j] + path_n[j]]``: the species batches' path arrays
-    joined end to end, never reordered."""
-
-    rows: np.ndarray  # animal indices
-    outcome: np.ndarray  # int8 Outcome
-    expanded: np.ndarray
-    cost: np.ndarray  # nan when not found
-    paths: np.ndarray  # flat cells of every walk path
-    path_at: np.ndarray
-    path_n: np.ndarray
-    trace: dict  # species index -> (row positions, trace cells, trace offsets) of its batch
-    species_ms: dict  # species index -> wall ms of its batch
-    ms: float  # wall ms of the whole round
 
 
 class Planner:

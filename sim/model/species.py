@@ -1,17 +1,7 @@
-"""The three species: each has its own ``AStar`` subclass (cost model) and behaviour hooks.
-
-Cost tables give the multiplier for *entering* a cell of each terrain (0 = impassable);
-a step costs its length (1 or √2) times that. ``config.yaml`` may override any entry.
-
-| terrain  | cow  | bird | water creature |
-|----------|------|------|----------------|
-| water    | 0    | 1    | 1              |
-| sand     | 1.2  | 1    | 0              |
-| grass    | 0.85 | 1    | 0              |
-| forest   | 1.6  | 1    | 0              |
-| swamp    | 5    | 1    | 0              |
-| mountain | 0    | 1.5  | 0              |
-| rock     | 0    | 0    | 0              |
+"""The species as the model runs them: each one's ``AStar`` subclass (its cost model) and its
+``SpeciesKind`` (behaviour hooks), both made from its row in :mod:`sim.world.fauna`, where
+every fact (costs, speed, colour, layer, count) has its one owner. ``config.yaml`` may
+override any value.
 """
 
 from __future__ import annotations
@@ -24,6 +14,7 @@ from numba import njit
 
 from sim.model.regions import Regions
 from sim.pathfinding import AStar, PathGrid
+from sim.world.fauna import BIRD, COW, WATER, SpeciesFacts
 from sim.world.terrain import Terrain, parse_terrain
 
 if TYPE_CHECKING:
@@ -34,25 +25,13 @@ if TYPE_CHECKING:
 class CowAStar(AStar):
     """Cows walk on land: they prefer grass (cheaper than 1), avoid swamp, never swim or climb."""
 
-    terrain_costs: ClassVar[Mapping[int, float]] = {
-        Terrain.SAND: 1.2,
-        Terrain.GRASS: 0.85,
-        Terrain.FOREST: 1.6,
-        Terrain.SWAMP: 5.0,
-    }
+    terrain_costs: ClassVar[Mapping[int, float]] = COW.costs
 
 
 class BirdAStar(AStar):
     """Birds fly over everything but rock; climbing over mountains costs them more."""
 
-    terrain_costs: ClassVar[Mapping[int, float]] = {
-        Terrain.WATER: 1.0,
-        Terrain.SAND: 1.0,
-        Terrain.GRASS: 1.0,
-        Terrain.FOREST: 1.0,
-        Terrain.SWAMP: 1.0,
-        Terrain.MOUNTAIN: 1.5,
-    }
+    terrain_costs: ClassVar[Mapping[int, float]] = BIRD.costs
 
 
 class WaterCreatureAStar(AStar):
@@ -63,7 +42,7 @@ class WaterCreatureAStar(AStar):
     555 µs with JPS and 14 µs with A* (median). A* it is.
     """
 
-    terrain_costs: ClassVar[Mapping[int, float]] = {Terrain.WATER: 1.0}
+    terrain_costs: ClassVar[Mapping[int, float]] = WATER.costs
 
 
 class SpeciesKind:
@@ -73,15 +52,21 @@ class SpeciesKind:
     per second on a multiplier-1 cell), and may override :meth:`speed_factor`.
     """
 
+    facts: ClassVar[SpeciesFacts]  # its row of the species table: every fact's one owner
+    astar_class: ClassVar[type[AStar]]
     key: ClassVar[str]
     label: ClassVar[str]
-    astar_class: ClassVar[type[AStar]]
     default_speed: ClassVar[float]
     default_colour: ClassVar[tuple[int, int, int]]
-    #: Drawing order: lower layers first (swimmers under walkers under fliers).
-    layer: ClassVar[int] = 1
-    #: Pull its paths straight (``AStar.smooth_batch``): the same cost, straight lines, no zigzag.
-    straight_paths: ClassVar[bool] = False
+    layer: ClassVar[int]  # drawing order: lower layers first (swimmers under walkers under fliers)
+    straight_paths: ClassVar[bool]  # pull its paths straight: the same cost, straight lines
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """The facts' values as the class attributes the model reads (one owner: the table)."""
+        super().__init_subclass__(**kwargs)
+        f = cls.facts
+        cls.key, cls.label, cls.default_speed, cls.default_colour = f.key, f.label, f.speed, f.colour
+        cls.layer, cls.straight_paths = f.layer, f.straight_paths
 
     def speed_factor(self, multiplier: float) -> float:
         """How much of its speed an animal keeps on a cell with this cost multiplier.
@@ -92,21 +77,13 @@ class SpeciesKind:
 
 
 class Cow(SpeciesKind):
-    key = "cow"
-    label = "cows"
+    facts = COW
     astar_class = CowAStar
-    default_speed = 3.0
-    default_colour = (250, 240, 225)
 
 
 class Bird(SpeciesKind):
-    key = "bird"
-    label = "birds"
+    facts = BIRD
     astar_class = BirdAStar
-    default_speed = 6.0
-    default_colour = (240, 90, 60)
-    layer = 2
-    straight_paths = True  # they fly: across the sea in straight lines
 
     def speed_factor(self, multiplier: float) -> float:
         """Birds fly at one speed whatever is below them, but slow down over mountains."""
@@ -114,12 +91,8 @@ class Bird(SpeciesKind):
 
 
 class WaterCreature(SpeciesKind):
-    key = "water"
-    label = "water creatures"
+    facts = WATER
     astar_class = WaterCreatureAStar
-    default_speed = 4.0
-    default_colour = (90, 230, 220)
-    layer = 0
 
 
 #: Every species by its key (as in config and map files): the one list of species. Its order is the

@@ -14,7 +14,7 @@ from sim.model.agents import Outcome
 _FAILED, _OTHER_REGION, _CAPPED = int(Outcome.FAILED), int(Outcome.OTHER_REGION), int(Outcome.CAPPED)
 
 if TYPE_CHECKING:
-    from sim.model.planner import Round
+    from sim.model.observe import Round
     from sim.model.species import SpeciesRuntime
 
 

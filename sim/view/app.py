@@ -34,11 +34,11 @@ from sim.view.draw.panels import (
 )
 from sim.view.draw.render import WorldView
 from sim.view.draw.search_views import SearchViews
-from sim.view.keys import KeyTable, all_tables, key
+from sim.view.keys import KeyTable, key
 from sim.view.live import LiveFiles
 from sim.view.mapfiles import MapFiles
 from sim.view.messages import Messages
-from sim.view.modes import ConfirmMode, Mode, PlayMode
+from sim.view.modes import MODES, ConfirmMode, Mode, PlayMode
 from sim.view.speed import Speed
 from sim.view.startup import Startup
 from sim.view.welcome import Welcome
@@ -138,7 +138,7 @@ class App(MapFiles):
 
     def tables(self) -> list[KeyTable]:
         """Every key table, for the help: global keys first, then each mode's."""
-        return all_tables()
+        return [self.keys] + [m.keys for m in sorted(MODES, key=lambda m: m.help_order)]
 
     # ---------------------------------------------------------------- messages
     def message(self, text: str, colour: Colour = INK, seconds: float = 6.0) -> None:

@@ -83,37 +83,6 @@ def markdown(tables: list[KeyTable]) -> str:
     return "\n".join(out)
 
 
-BEGIN = "<!-- key tables: made by `python -m sim.view.keys --write docs/demo.md` from the modes; do not edit -->"
+BEGIN = "<!-- key tables: made by `python -m sim.view.keydocs --write docs/demo.md` from the modes; do not edit -->"
 END = "<!-- end of the key tables -->"
 
-
-def all_tables() -> list[KeyTable]:
-    """The global table, then every mode's, in the help's order."""
-    from sim.view.app import App
-    from sim.view.modes import MODES
-
-    return [App.keys] + [m.keys for m in sorted(MODES, key=lambda m: m.help_order)]
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m sim.view.keys [--write FILE]``: print the key tables, or put them into FILE
-    between its markers."""
-    import argparse
-    from pathlib import Path
-
-    ap = argparse.ArgumentParser(prog="python -m sim.view.keys")
-    ap.add_argument("--write", type=Path, help="a Markdown file with the markers: replace what is between them")
-    args = ap.parse_args(argv)
-    text = markdown(all_tables())
-    if args.write is None:
-        print(text)
-        return 0
-    doc = args.write.read_text(encoding="utf-8")
-    head, rest = doc.split(BEGIN, 1)
-    _old, tail = rest.split(END, 1)
-    args.write.write_text(f"{head}{BEGIN}\n\n{text}\n{END}{tail}", encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

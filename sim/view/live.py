@@ -18,13 +18,13 @@ from sim.support.watch import FileWatch
 from sim.view.draw.panels import GOOD, WARN
 
 if TYPE_CHECKING:
-    from sim.view.app import App
+    from sim.view.context import ViewContext
 
 
 class LiveFiles:
     """Watches the config file and the current map's file for the app."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: ViewContext) -> None:
         self.app = app
         self.watch = FileWatch()
         source = Path(app.config.source)

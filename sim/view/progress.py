@@ -17,7 +17,7 @@ import pygame
 from sim.view.draw.panels import DIM, GOOD, INK, Text
 
 if TYPE_CHECKING:
-    from sim.view.app import App
+    from sim.view.context import ViewContext
 
 T = TypeVar("T")
 Report = Callable[[str, "float | None"], None]
@@ -37,7 +37,7 @@ class Progress:
             self.seen.append(fraction)
 
 
-def run_with_progress(app: App, label: str, work: Callable[[Report], T], delay_s: float = 0.15) -> T:
+def run_with_progress(app: ViewContext, label: str, work: Callable[[Report], T], delay_s: float = 0.15) -> T:
     """Run ``work(report)`` on a thread while the window shows its progress; returns its result."""
     progress = Progress(label)
     result: list[T] = []

@@ -9,14 +9,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.model.prepare import Background, config_args, kernels_cached, rehearse_model
+from sim.prepare import Background, config_args, kernels_cached, rehearse_model
 from sim.simulation import Simulation
 from sim.view.draw.panels import GOOD
 from sim.view.draw.render import rehearse_view
 from sim.view.progress import run_with_progress
 
 if TYPE_CHECKING:
-    from sim.view.app import App
+    from sim.view.context import ViewContext
 
 
 def say(line: str) -> None:
@@ -33,7 +33,7 @@ class Startup:
     :meth:`poll` sees the round cached. A headless run waits for the round instead: its
     figures and checksum are the compiled kernels' own."""
 
-    def __init__(self, app: App, headless: bool, config_path: Path | None) -> None:
+    def __init__(self, app: ViewContext, headless: bool, config_path: Path | None) -> None:
         self.app = app
         self.headless = headless
         self.started = time.perf_counter()
@@ -50,7 +50,7 @@ class Startup:
             say("first start on this machine: compiling the search kernels in another process "
                 "(numba caches them; later starts take about a second)")  # fmt: skip
             args = config_args(config_path) + (["--round-only"] if self.headless else [])
-            self.prep = Background("sim.model.prepare", args, log=say)
+            self.prep = Background("sim.prepare", args, log=say)
             # Meanwhile, here: the model's other kernels and the drawing's (~6 s on two cores; this
             # process peaks at ~250 MB doing it, the round's process on its own).
             rehearse_model(config, interpreted=True)

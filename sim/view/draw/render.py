@@ -12,7 +12,7 @@ import pygame
 
 from sim.config import Config
 from sim.model.agents import State
-from sim.model.prepare import rehearsal
+from sim.prepare import rehearsal
 from sim.simulation import Simulation
 from sim.view.camera import Camera
 from sim.view.draw.sprites import TILE_BITS, Pixels, SpriteBank, render_animals

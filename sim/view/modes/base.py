@@ -9,7 +9,7 @@ import pygame
 from sim.view.keys import KeyTable
 
 if TYPE_CHECKING:
-    from sim.view.app import App
+    from sim.view.context import ViewContext
 
 
 class Mode:
@@ -24,7 +24,7 @@ class Mode:
     #: Where the mode's keys come in the help (lower first).
     help_order: ClassVar[int] = 50
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: ViewContext) -> None:
         self.app = app
 
     @property
@@ -55,7 +55,7 @@ class Mode:
 class CameraControls:
     """Pan and zoom with the mouse: the wheel zooms at the cursor, middle or shift+right drag pans."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: ViewContext) -> None:
         self.app = app
         self.panning = False
 

@@ -9,7 +9,7 @@ import pygame
 from sim.view.draw.field_view import FieldView, field_legend
 
 if TYPE_CHECKING:
-    from sim.view.app import App
+    from sim.view.context import ViewContext
 
 HERD_RADIUS = 40  # cells: a click calls the species' animals this close (shift+click: its whole region)
 
@@ -17,7 +17,7 @@ HERD_RADIUS = 40  # cells: a click calls the species' animals this close (shift+
 class Herding:
     """The play mode's herd tool and field view (a mixin: its methods are key-table actions)."""
 
-    app: App
+    app: ViewContext
 
     def init_herding(self) -> None:
         self.herd_species: int | None = None  # G: whose animals a click calls

@@ -9,7 +9,7 @@ import pygame
 from sim.world.terrain import BRUSHES, Terrain
 
 if TYPE_CHECKING:
-    from sim.view.app import App
+    from sim.view.context import ViewContext
 
 BRUSH_MAX = 20
 
@@ -20,7 +20,7 @@ class Painting:
     A stroke is everything painted from a mouse button's press to its release; it undoes as one step.
     """
 
-    app: App
+    app: ViewContext
     tool: str
 
     def init_painting(self) -> None:

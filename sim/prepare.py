@@ -7,7 +7,7 @@ in about a second. On a first start:
 * :func:`kernels_cached` finds out, in a fraction of a second, whether the cache
   already holds what the first frames need (a tiny rehearsal that may load kernels but
   stops at the first one it would have to compile);
-* :class:`Background` compiles them in another process (``python -m sim.model.prepare``),
+* :class:`Background` compiles them in another process (``python -m sim.prepare``),
   on the machine's other core, printing one line per phase: the model's round first,
   then (unless ``--round-only``) everything else (JPS, traced rounds, distance fields,
   the single-search variants the compare mode uses);
@@ -159,13 +159,13 @@ def config_args(config_path: object | None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m sim.model.prepare [--config PATH] [--round-only]``: compile into numba's cache."""
+    """``python -m sim.prepare [--config PATH] [--round-only]``: compile into numba's cache."""
     import argparse
 
     from sim.config import load_config
     from sim.support.resources import default_config_path
 
-    ap = argparse.ArgumentParser(prog="python -m sim.model.prepare", description="Compile kernels into numba's cache.")
+    ap = argparse.ArgumentParser(prog="python -m sim.prepare", description="Compile kernels into numba's cache.")
     ap.add_argument("--config", help="settings file (its species decide the kernels' types)")
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
     args = ap.parse_args(argv)

@@ -9,7 +9,7 @@ The seed and the window size apply at the next map load and the next start.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -19,7 +19,31 @@ from sim.model.replan import rescue_stranded, stop_for_replan
 from sim.model.species import SpeciesRuntime
 
 if TYPE_CHECKING:
-    from sim.simulation import Simulation
+    from sim.model.agents import Agents
+    from sim.model.herds import Herds
+    from sim.model.planner import Planner
+    from sim.model.scheduler import SearchBudget
+    from sim.world.world import World
+
+
+class Simulation(Protocol):
+    """What applying a config touches of :class:`sim.simulation.Simulation` (its own helper:
+    it may add animals and rebuild the speed table, which scripts never do)."""
+
+    config: Config
+    species: list[SpeciesRuntime]
+    agents: Agents
+    world: World
+    herds: Herds
+    planner: Planner
+    budget: SearchBudget
+    counts: dict[str, int]
+    rng: np.random.Generator
+    _speed_table: np.ndarray
+
+    def _add(self, sp: SpeciesRuntime, n: int) -> Any: ...
+
+    def remove(self, keep: np.ndarray) -> Any: ...
 
 
 def apply_config(sim: Simulation, config: Config) -> list[str]:
