@@ -129,7 +129,8 @@ def _species_defaults() -> dict[str, SpeciesConfig]:
     out = {}
     for key, facts in FAUNA.items():
         costs = {t.label: float(facts.costs.get(t, 0.0)) for t in Terrain}  # every terrain named
-        out[key] = SpeciesConfig(count=facts.count, speed=facts.speed, colour=facts.colour, costs=costs)
+        out[key] = SpeciesConfig(count=facts.count, speed=facts.speed, wander_radius=facts.wander_radius,
+                                 idle_s=facts.idle_s, colour=facts.colour, costs=costs)  # fmt: skip
     return out
 
 

@@ -75,14 +75,16 @@ def check_arguments(map_data: object, counts: object) -> dict[str, int] | None:
 def fit_counts(
     species: list[SpeciesRuntime], map_data: MapData, counts: dict[str, int], config_source: str = "config.yaml"
 ) -> tuple[dict[str, int], list[str]]:
-    """The counts to spawn on ``map_data``, and notices; every species asked for needs a cell.
+    """The counts to spawn on ``map_data``, and notices.
 
-    A drawn map without a cell for a wanted species is a ``MapError`` (so is a spawn area
-    without one); a Moving AI import (made for other games) just leaves that species
-    out, with a notice.
+    A species the map itself asks for (its ``animals`` or a ``spawn`` area) must find a cell
+    there, or it is a ``MapError``; one the map did not ask for (the config's counts) is left
+    out with a notice when the map has no cell for it: a new species never stops a map
+    loading. A Moving AI import (made for other games) never asks for any.
     """
     out, notices = dict(counts), []
     where = map_data.source or map_data.name
+    asked = {k for k, n in (map_data.animals or {}).items() if n > 0} | set(map_data.spawn)
     for sp in species:
         if out.get(sp.key, 0) <= 0:
             continue
@@ -93,7 +95,7 @@ def fit_counts(
                 f"but {where} asks for {out[sp.key]} of them"
             )
         if not free.any():
-            if map_data.kind != "movingai":
+            if sp.key in asked and map_data.kind != "movingai":
                 raise MapError(
                     f"{where}: no cell where {sp.label} can stand (they need {sp.needs()}); "
                     f"add some or set species.{sp.key}.count to 0"

@@ -270,3 +270,37 @@ def test_no_import_circles_between_modules():
     for m in sorted(modules):
         if m not in state:
             visit(m)
+
+
+# ------------------------------------------------------------------ one owner per species fact
+def test_config_yaml_and_the_docs_say_what_the_species_table_says():
+    import yaml
+
+    from sim.world.fauna import FAUNA, cost_table
+    from sim.world.terrain import Terrain
+
+    shipped = yaml.safe_load((ROOT / "config.yaml").read_text())["species"]
+    assert list(shipped) == list(FAUNA)
+    for key, facts in FAUNA.items():
+        row = shipped[key]
+        assert (row["count"], row["speed"], row["wander_radius"], tuple(row["idle_s"]), tuple(row["colour"])) == (
+            facts.count, facts.speed, facts.wander_radius, facts.idle_s, facts.colour), key
+        assert row["costs"] == {t.label: facts.costs.get(t, 0) for t in Terrain}, key
+    docs = (ROOT / "docs" / "engine.md").read_text()
+    assert cost_table() in docs
+
+
+def test_the_model_and_the_config_take_every_species_fact_from_the_table():
+    from sim.config import parse_config
+    from sim.model.species import SPECIES
+    from sim.world.fauna import FAUNA
+
+    assert list(SPECIES) == list(FAUNA)
+    defaults = parse_config({}).species
+    for key, kind in SPECIES.items():
+        f = FAUNA[key]
+        assert (kind.label, kind.default_speed, kind.default_colour, kind.layer, kind.straight_paths) == (
+            f.label, f.speed, f.colour, f.layer, f.straight_paths)
+        assert dict(kind.astar_class.terrain_costs) == dict(f.costs)
+        assert (defaults[key].count, defaults[key].speed, defaults[key].wander_radius) == (
+            f.count, f.speed, f.wander_radius)

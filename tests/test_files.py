@@ -63,7 +63,7 @@ BAD_MAPS = [
     ("key.yaml", "nmae: x\nrows: |\n  ~~\n", "{p}:1: unknown key 'nmae' (did you mean 'name'?)"),
     (
         "nofish.yaml",
-        "rows: |\n  ....\n  ....\n",
+        "rows: |\n  ....\n  ....\nanimals: {cow: 3, water: 5}\n",
         "{p}: no cell where water creatures can stand (they need water); add some or set species.water.count to 0",
     ),
     (
@@ -310,7 +310,8 @@ def test_bad_map_in_the_running_demo_is_reported_and_nothing_is_lost(make_app, t
     app.sim.paint(20, 12, 2, T.ROCK)
     painted = app.sim.world.terrain.copy()
     n = app.sim.agents.n
-    for text in ("rows: |\n  ~~..~~\n  ~~..~\n", "rows: |\n  ....\n"):  # ragged; no water for fish
+    # Ragged rows; water creatures asked for by the map, with no water for them.
+    for text in ("rows: |\n  ~~..~~\n  ~~..~\n", "rows: |\n  ....\nanimals: {water: 3}\n"):
         bad = write(tmp_path, "bad.yaml", text)
         assert app.load(bad) is False
         assert (app.sim.world.terrain == painted).all() and app.sim.agents.n == n
@@ -336,3 +337,14 @@ def test_only_safe_load_is_used():
         text = path.read_text()
         assert "yaml.load(" not in text and "yaml.unsafe_load" not in text and "yaml.full_load" not in text, path
     assert yaml.safe_load("a: 1") == {"a": 1}
+
+
+def test_a_map_without_habitat_for_a_species_it_did_not_ask_for_loads_with_a_notice(tmp_path):
+    from sim.config import load_config
+    from sim.simulation import Simulation
+
+    p = tmp_path / "meadow.yaml"
+    p.write_text("rows: |\n  ....\n  ....\n")  # no water, and the map names no animals
+    sim = Simulation(load_config(ROOT / "config.yaml"), load_map(p))
+    assert sim.counts["water"] == 0 and sim.counts["cow"] > 0
+    assert any("no cell for water creatures" in n for n in sim.notices)

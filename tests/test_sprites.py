@@ -131,3 +131,17 @@ def test_a_full_redraw_draws_every_animal_on_screen_by_layer(screen):
             else:
                 assert not state[3][i]
     assert np.array_equal(got, want)
+
+
+def test_a_species_without_a_sprite_file_gets_a_drawn_shape(monkeypatch, tmp_path):
+    import sim.view.draw.sprites as sprites
+
+    monkeypatch.setattr(sprites, "sprite_path", lambda key: tmp_path / f"{key}.png")  # no such files
+    pygame.display.init()
+    pygame.display.set_mode((32, 32))
+    bank = sprites.SpriteBank(["cow", "goat"])
+    for key in ("cow", "goat"):
+        pic = bank.source[key]
+        alpha = pygame.surfarray.array_alpha(pic)
+        assert pic.get_size() == (16, 16) and (alpha > 0).sum() > 50  # a shape, not an empty square
+    assert bank.get("goat", 8, pygame.display.get_surface()) is not None

@@ -29,6 +29,8 @@ class SpeciesFacts:
     layer: int  # drawing order: lower first
     straight_paths: bool  # its paths are pulled straight (the same cost, no zigzag)
     count: int  # animals at start when the config does not say
+    wander_radius: int  # goals are picked within this many cells
+    idle_s: tuple[float, float]  # rest between walks: min and max seconds
     costs: Mapping[Terrain, float]  # multiplier for entering a cell; absent = impassable
 
 
@@ -36,11 +38,12 @@ def _costs(**by_name: float) -> Mapping[Terrain, float]:
     return MappingProxyType({Terrain[name.upper()]: value for name, value in by_name.items()})
 
 
-COW = SpeciesFacts("cow", "cows", 3.0, (250, 240, 225), 1, False, 250,
+COW = SpeciesFacts("cow", "cows", 3.0, (250, 240, 225), 1, False, 250, 20, (0.5, 2.0),
                    _costs(sand=1.2, grass=0.85, forest=1.6, swamp=5.0))  # fmt: skip
-BIRD = SpeciesFacts("bird", "birds", 6.0, (240, 90, 60), 2, True, 150,
+BIRD = SpeciesFacts("bird", "birds", 6.0, (240, 90, 60), 2, True, 150, 30, (0.3, 1.5),
                     _costs(water=1.0, sand=1.0, grass=1.0, forest=1.0, swamp=1.0, mountain=1.5))  # fmt: skip
-WATER = SpeciesFacts("water", "water creatures", 4.0, (90, 230, 220), 0, False, 100, _costs(water=1.0))
+WATER = SpeciesFacts("water", "water creatures", 4.0, (90, 230, 220), 0, False, 100, 25, (0.5, 2.5),
+                     _costs(water=1.0))  # fmt: skip
 
 #: Every species by its key, in species-index order (the agents' ``species`` column, compare's 1 2 3).
 FAUNA: dict[str, SpeciesFacts] = {facts.key: facts for facts in (COW, BIRD, WATER)}

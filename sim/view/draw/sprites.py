@@ -18,6 +18,7 @@ from numba import njit
 
 from sim.model.agents import HEADINGS
 from sim.support.resources import sprite_path
+from sim.world.fauna import FAUNA
 
 
 class Pixels:
@@ -212,11 +213,31 @@ def _pixel_format(colours: np.ndarray, screen: pygame.Surface) -> np.ndarray:
     return out
 
 
+def load_sprite(key: str) -> pygame.Surface:
+    """The species' sprite, ``assets/sprites/<key>.png``; without one (a new species, a damaged
+    file), a drawn shape in its colour pointing east (the headings rotate it like a sprite)."""
+    path = sprite_path(key)
+    try:
+        return pygame.image.load(str(path)).convert_alpha()
+    except (OSError, pygame.error):
+        return drawn_sprite(FAUNA[key].colour if key in FAUNA else (230, 230, 230))
+
+
+def drawn_sprite(colour: tuple[int, int, int], size: int = 16) -> pygame.Surface:
+    """A fallback sprite: a rounded body with a darker nose, pointing east."""
+    surf = pygame.Surface((size, size), pygame.SRCALPHA)
+    dark = tuple(c // 3 for c in colour)
+    pygame.draw.ellipse(surf, dark, (1, 3, size - 2, size - 6))
+    pygame.draw.ellipse(surf, colour, (2, 4, size - 4, size - 8))
+    pygame.draw.circle(surf, dark, (size - 4, size // 2), 2)
+    return surf
+
+
 class SpriteBank:
     """Each species' sprite scaled to the zoom, pre-rotated to the 8 headings."""
 
     def __init__(self, keys: list[str]) -> None:
-        self.source = {k: pygame.image.load(str(sprite_path(k))).convert_alpha() for k in keys}
+        self.source = {k: load_sprite(k) for k in keys}
         self._cache: dict[tuple[str, int, int], SpriteSheet] = {}
         self._tables: dict[tuple, tuple] = {}
 
