@@ -36,7 +36,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="Convert maps: main.py convert SRC DST (see main.py convert --help).",
     )
     ap.add_argument("--config", type=Path, default=None, help="settings file (default: the bundled config.yaml)")
-    ap.add_argument("--map", help="map name in maps/, or a .yaml, Tiled .tmx/.tmj/.json or Moving AI .map file")
+    from sim.maps.formats import describe  # the format registry names them
+
+    ap.add_argument("--map", help=f"map name in maps/, or a map file: {describe()}")
     ap.add_argument("--headless", action="store_true", help="run without a window and print figures")
     ap.add_argument("--frames", type=int, default=600, help="headless: frames to run (default 600)")
     ap.add_argument("--agents", type=int, help="number of animals, split in the config's ratio")
@@ -63,9 +65,11 @@ def check_output(option: str, path: Path | None) -> None:
 
 def convert_main(argv: list[str]) -> int:
     """``convert SRC DST [--force] [--config PATH]``: one line on success, one line and status 2 on error."""
+    from sim.maps.formats import describe  # the format registry names them
+
     ap = _Parser(
         prog="main.py convert",
-        description="Convert a map between YAML (.yaml), Tiled (.tmx, .tmj, .json) and Moving AI (.map) files.",
+        description=f"Convert a map between these formats (the endings pick them): {describe()}.",
     )
     ap.add_argument("src", type=Path, help="the map to read")
     ap.add_argument("dst", type=Path, help="the file to write; its ending picks the format")
@@ -73,7 +77,7 @@ def convert_main(argv: list[str]) -> int:
     ap.add_argument("--config", type=Path, default=None, help="settings whose colours the Tiled tileset shows")
     args = ap.parse_args(argv)
     from sim.config import ConfigError, load_config
-    from sim.maps import MapError
+    from sim.maps import MapError, format_of
     from sim.maps.convert import convert
 
     try:
@@ -93,9 +97,9 @@ def convert_main(argv: list[str]) -> int:
         print(f"error: {args.dst}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print("wrote " + " and ".join(str(p) for p in written))
-    if args.dst.suffix.lower() == ".map":
-        print("note: a Moving AI map keeps only ground, trees, swamp, water and walls: sand became ground '.', "
-              "mountain and rock '@'; name, description, spawn areas and counts are not kept")  # fmt: skip
+    fmt = format_of(args.dst)
+    if fmt is not None and fmt.loses:
+        print(f"note: {fmt.loses}")
     return 0
 
 

@@ -80,7 +80,7 @@ def fit_counts(
     A species the map itself asks for (its ``animals`` or a ``spawn`` area) must find a cell
     there, or it is a ``MapError``; one the map did not ask for (the config's counts) is left
     out with a notice when the map has no cell for it: a new species never stops a map
-    loading. A Moving AI import (made for other games) never asks for any.
+    loading, and a map format that cannot name animals (Moving AI) never asks for any.
     """
     out, notices = dict(counts), []
     where = map_data.source or map_data.name
@@ -95,7 +95,7 @@ def fit_counts(
                 f"but {where} asks for {out[sp.key]} of them"
             )
         if not free.any():
-            if sp.key in asked and map_data.kind != "movingai":
+            if sp.key in asked:
                 raise MapError(
                     f"{where}: no cell where {sp.label} can stand (they need {sp.needs()}); "
                     f"add some or set species.{sp.key}.count to 0"

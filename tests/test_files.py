@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pygame
@@ -348,3 +349,27 @@ def test_a_map_without_habitat_for_a_species_it_did_not_ask_for_loads_with_a_not
     sim = Simulation(load_config(ROOT / "config.yaml"), load_map(p))
     assert sim.counts["water"] == 0 and sim.counts["cow"] > 0
     assert any("no cell for water creatures" in n for n in sim.notices)
+
+
+def test_one_registry_of_formats_serves_loading_converting_the_picker_and_the_help(tmp_path):
+    from sim.maps import FORMATS, format_of, list_maps, map_suffixes
+    from sim.maps.convert import convert
+
+    assert [f.name for f in FORMATS if f.is_map] == ["YAML", "Tiled", "Moving AI"]
+    assert format_of(Path("X.MAP")).name == "Moving AI" and format_of(Path("a.YML")).name == "YAML"
+    src = tmp_path / "DEN.MAP"
+    src.write_text("type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n")
+    assert load_map(src).terrain.shape == (2, 3)  # read as Moving AI, not parsed as YAML
+    (tmp_path / "notes.txt").write_text("x")
+    assert [p.name for p in list_maps(tmp_path)] == ["DEN.MAP"]
+    assert set(map_suffixes()) == {".yaml", ".yml", ".tmx", ".tmj", ".json", ".map"}
+    with pytest.raises(MapError, match=r"unknown map format '\.txt'; use one of \.yaml, \.yml, \.tmx"):
+        convert(src, tmp_path / "out.txt")
+    def run_main(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)  # fmt: skip
+
+    r = run_main("convert", "--help")
+    assert "YAML (.yaml, .yml), Tiled (.tmx, .tmj, .json), Moving AI (.map)" in " ".join(r.stdout.split())
+    r = run_main("convert", str(src), str(tmp_path / "out.map"))
+    assert r.returncode == 0 and "note: a Moving AI map keeps only" in r.stdout, r.stderr

@@ -7,7 +7,11 @@ YAML maps (drawn rows or a generator) in :mod:`.yaml_maps`, Moving AI ``.map`` i
 """
 
 from .data import MapData, MapError
-from .yaml_maps import MAP_SUFFIXES, dump_map, list_maps, load_map, parse_map, resolve_map, save_map
+from .formats import FORMATS, MapFormat, format_of, list_maps, load_map, map_suffixes, resolve_map, write_map
+from .yaml_maps import dump_map, parse_map, save_map
 
-__all__ = ["MAP_SUFFIXES", "MapData", "MapError", "dump_map", "list_maps", "load_map", "parse_map", "resolve_map",
-           "save_map"]  # fmt: skip
+#: Every ending of a map file (from the format registry, :data:`FORMATS`).
+MAP_SUFFIXES = map_suffixes()
+
+__all__ = ["FORMATS", "MAP_SUFFIXES", "MapData", "MapError", "MapFormat", "dump_map", "format_of", "list_maps",
+           "load_map", "parse_map", "resolve_map", "save_map", "write_map"]  # fmt: skip

@@ -13,15 +13,13 @@ import stat
 from pathlib import Path
 
 from sim.maps.data import MapData, MapError
-from sim.maps.movingai import dump_movingai
-from sim.maps.tiled import MAP_SUFFIXES as TILED_SUFFIXES
-from sim.maps.tiled import image_path, write_tiled
-from sim.maps.tiled.write import check_writable_text, tileset_png
-from sim.maps.yaml_maps import MAP_SUFFIXES, dump_map, load_map
-from sim.support.files import check_writable, write_atomically
+from sim.maps.formats import format_of, load_map, map_suffixes, writable_suffixes, write_map
+from sim.maps.tiled import image_path
+from sim.maps.tiled.write import tileset_png
+from sim.support.files import check_writable
 from sim.world.terrain import DEFAULT_COLOURS, Terrain
 
-WRITES = (".yaml", ".yml", ".map", *TILED_SUFFIXES)
+__all__ = ["MapData", "convert", "write_map"]
 
 
 def convert(
@@ -37,7 +35,7 @@ def convert(
     Refuses (``MapError``, one line) an unknown ending, ``dst`` equal to ``src``, an
     existing ``dst`` unless ``force``, and a folder that does not exist or is not writable.
     """
-    for path, known in ((src, MAP_SUFFIXES), (dst, WRITES)):
+    for path, known in ((src, map_suffixes()), (dst, writable_suffixes())):
         if path.suffix.lower() not in known:
             ending = path.suffix or "(no ending)"
             raise MapError(f"{path}: unknown map format {ending!r}; use one of {', '.join(known)}")
@@ -54,7 +52,7 @@ def _check_target(src: Path, dst: Path, force: bool, colours: dict[Terrain, tupl
     if dst.exists() and not force:
         raise MapError(f"{dst}: already exists; add --force to replace it")
     image = image_path(dst)
-    if dst.suffix.lower() not in TILED_SUFFIXES or not _regular_if_there(image):
+    if format_of(dst) is None or format_of(dst).name != "Tiled" or not _regular_if_there(image):
         return
     # The same picture (t.tmx and t.tmj share t-tiles.png) is no loss; another one is.
     if not force and not _holds(image, tileset_png(colours or DEFAULT_COLOURS)):
@@ -87,19 +85,3 @@ def _holds(path: Path, data: bytes) -> bool:
             return fh.read(len(data) + 1) == data
     except OSError:
         return False
-
-
-def write_map(data: MapData, dst: Path, colours: dict[Terrain, tuple[int, int, int]] | None = None) -> list[Path]:
-    """Write ``data`` to ``dst`` in the format its ending names: all of it or nothing (the files
-    go to temporary names first and are renamed into place; see :func:`~sim.files.write_atomically`)."""
-    suffix = dst.suffix.lower()
-    if suffix in TILED_SUFFIXES:
-        return write_tiled(dst, data.name, data.terrain, data.description, data.spawn, data.animals, colours)
-    if suffix == ".map":
-        text = dump_movingai(data.terrain)
-    else:
-        for key, value in (("name", data.name), ("description", data.description)):
-            check_writable_text(dst, key, value, xml=False)
-        text = dump_map(data.name, data.terrain, data.description, data.spawn, data.animals)
-    write_atomically([(dst, text.encode("utf-8"))], MapError)
-    return [dst]

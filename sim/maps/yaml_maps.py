@@ -38,12 +38,9 @@ import yaml
 
 from sim.maps.data import MapData, MapError
 from sim.maps.generate import generate_island
-from sim.maps.movingai import load_movingai
-from sim.maps.tiled import READS as TILED_READS
-from sim.maps.tiled import read_tiled
 from sim.maps.tiled.write import check_writable_text
-from sim.support.checks import MAX_ANIMALS, Checker, did_you_mean, short
-from sim.support.files import as_path, check_file, load_yaml, parse_yaml, write_new
+from sim.support.checks import MAX_ANIMALS, Checker, short
+from sim.support.files import parse_yaml, write_new
 from sim.world.fauna import FAUNA
 from sim.world.geometry import CellRect
 from sim.world.terrain import DEFAULT_LEGEND, Terrain, parse_terrain
@@ -64,56 +61,7 @@ MAP_KEYS = (
     "roughness",
 )
 GENERATORS = ("island",)
-#: File name endings the loader and the map picker know (Tiled tilesets, .tsx/.tsj, are not maps).
-MAP_SUFFIXES = (".yaml", ".yml", ".map", ".tmx", ".tmj", ".json")
-
-__all__ = ["MapData", "MapError", "list_maps", "load_map", "parse_map", "resolve_map", "save_map"]
-
-
-def list_maps(directory: Path) -> list[Path]:
-    """The map files in ``directory`` (YAML, Moving AI and Tiled), sorted by name."""
-    if not directory.is_dir():
-        return []
-    return sorted(p for p in directory.iterdir() if p.suffix in MAP_SUFFIXES and p.is_file())
-
-
-def resolve_map(name: str, directory: Path | None = None) -> Path:
-    """A map name (``island``) or path (``maps/island.yaml``, ``x.map``) -> an existing file.
-
-    Names are looked up in ``directory`` (default: the bundled maps). A path that exists
-    but is no map file (a folder, a FIFO, a link loop) says what it is.
-    """
-    if directory is None:
-        from sim.support.resources import maps_dir
-
-        directory = maps_dir()
-    direct = as_path("name", name)
-    if os.path.lexists(direct):
-        check_file(direct, MapError)  # raises, saying what it is, unless a regular file
-        return direct
-    for candidate in (directory / name, *(directory / f"{name}{suffix}" for suffix in MAP_SUFFIXES)):
-        if candidate.is_file():
-            return candidate
-    known = [p.stem for p in list_maps(directory)]
-    hint = did_you_mean(name, known, f"maps in {directory}")
-    raise MapError(f"{short(name)[1:-1]}: map not found{hint}")
-
-
-def load_map(
-    path: str | Path, *, max_size: tuple[int, int] = (2048, 2048), progress: Callable[[float], None] | None = None
-) -> MapData:
-    """Load a ``.yaml`` map, a Moving AI ``.map`` or a Tiled map (``.tmx``, ``.tmj``, ``.json``);
-    ``max_size`` is (width, height) at most; ``progress(fraction)`` is told how a generator gets on."""
-    path = as_path("path", path)
-    if path.suffix == ".map":
-        data = load_movingai(path, max_size)
-    elif path.suffix.lower() in TILED_READS:
-        data = _load_tiled(path, max_size)
-    else:
-        doc = load_yaml(path, MapError)
-        data = parse_map(doc.data, path, max_size=max_size, lines=doc.lines, progress=progress)
-    data.terrain.flags.writeable = False  # what the file says; a simulation paints its own copy
-    return data
+__all__ = ["check_animals", "check_spawn", "dump_map", "parse_map", "save_map"]
 
 
 def parse_map(
@@ -145,19 +93,9 @@ def parse_map(
         terrain, kind = _generate(data, check, max_size, progress), "generated"
     else:
         terrain, kind = _rows(data, check, max_size), "yaml"
-    spawn = _spawn(data.get("spawn"), terrain.shape, check)
-    animals = _animals(data.get("animals"), check)
+    spawn = check_spawn(data.get("spawn"), terrain.shape, check)
+    animals = check_animals(data.get("animals"), check)
     return MapData(name, terrain, description, spawn, path, kind, animals)
-
-
-def _load_tiled(path: Path, max_size: tuple[int, int]) -> MapData:
-    """A Tiled map, its spawn areas (object layer 'spawn') and counts (properties 'animals.<species>')."""
-    data, doc = read_tiled(path, max_size)
-    check = Checker(path, MapError, doc.lines, name_keys=False)
-    data.spawn = _spawn(doc.spawn or None, data.terrain.shape, check)
-    counts = {k.split(".", 1)[1]: v for k, v in doc.properties.items() if k.startswith("animals.")}
-    data.animals = _animals(counts or None, check)
-    return data
 
 
 def _legend(data: dict, check: Checker) -> dict[str, Terrain]:
@@ -249,7 +187,7 @@ def _generate(
     return generate_island(width, height, seed=seed, islands=islands, land=land, roughness=rough, progress=progress)
 
 
-def _spawn(raw: Any, shape: tuple[int, int], check: Checker) -> dict[str, list[CellRect]]:
+def check_spawn(raw: Any, shape: tuple[int, int], check: Checker) -> dict[str, list[CellRect]]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -273,7 +211,7 @@ def _spawn(raw: Any, shape: tuple[int, int], check: Checker) -> dict[str, list[C
     return out
 
 
-def _animals(raw: Any, check: Checker) -> dict[str, int] | None:
+def check_animals(raw: Any, check: Checker) -> dict[str, int] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):

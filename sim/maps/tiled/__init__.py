@@ -5,7 +5,7 @@ See :mod:`.model` for how tiles become terrain, :mod:`.write` for what an export
 
 from __future__ import annotations
 
-from sim.maps.tiled.read import MAP_SUFFIXES, READS, read_doc, read_tiled
+from sim.maps.tiled.read import read_doc, read_tiled
 from sim.maps.tiled.write import image_path, write_tiled
 
-__all__ = ["MAP_SUFFIXES", "READS", "image_path", "read_doc", "read_tiled", "write_tiled"]
+__all__ = ["image_path", "read_doc", "read_tiled", "write_tiled"]

@@ -17,12 +17,9 @@ from sim.maps.tiled.tmx import read_tmx, tsx_tileset
 from sim.support.checks import short, short_path
 from sim.support.files import check_file
 
-#: Map files Tiled writes (tilesets ``.tsx``/``.tsj`` are not maps on their own).
-MAP_SUFFIXES = (".tmx", ".tmj", ".json")
+#: What an external tileset's file may end with (which endings are maps: sim.maps.formats).
 TILESET_SUFFIXES = (".tsx", ".tsj", ".json")
-#: Everything this reader opens (a tileset given as a map gets its own clear error).
-READS = (*MAP_SUFFIXES, ".tsx", ".tsj")
-__all__ = ["MAP_SUFFIXES", "MAX_TILESETS", "READS", "TILESET_SUFFIXES", "read_doc", "read_tiled"]
+__all__ = ["MAX_TILESETS", "TILESET_SUFFIXES", "read_doc", "read_tiled"]
 
 
 def read_doc(path: Path, max_size: tuple[int, int] = (2048, 2048)) -> TiledDoc:
