@@ -157,17 +157,17 @@ class Herds:
         sp = self.sim.species[herd.species]
         grid = sp.grid
         g, mark, heap, size = herd.state
-        moves = grid.moves(DIAGONAL_RULES[sp.astar.diagonal])
+        codes, lut, moves, padded_width = grid.kernel_args(DIAGONAL_RULES[sp.astar.diagonal])
         t0 = time.perf_counter()
         flat = herd.field.reshape(-1)
         status, size, settled = kernels.field_core(
-            grid._codes, grid._lut, moves, grid.width + 2, np.inf, g, mark, 1, *heap, size, flat,
+            codes, lut, moves, padded_width, np.inf, g, mark, 1, *heap, size, flat,
             np.zeros(0, dtype=np.int32), herd.settled, cells,
         )  # fmt: skip
         while status == kernels.FIELD_HEAP_FULL:
             heap = kernels.grow_heap(*heap, size)
             status, size, more = kernels.field_core(
-                grid._codes, grid._lut, moves, grid.width + 2, np.inf, g, mark, 1, *heap, size, flat,
+                codes, lut, moves, padded_width, np.inf, g, mark, 1, *heap, size, flat,
                 np.zeros(0, dtype=np.int32), herd.settled + settled, cells - settled,
             )  # fmt: skip
             settled += more

@@ -250,9 +250,9 @@ class Planner:
         kinds = []
         for sp in self.species:
             astar = sp.astar
-            if astar._python_hooks:
+            if astar.has_python_hooks:
                 return None
-            grid, (codes, lut, moves, padded_width), params = astar._kernel_batch()
+            grid, (codes, lut, moves, padded_width), params = astar.compiled_batch()
             labels = sp.regions
             if kinds and (codes.dtype != kinds[0][1].dtype or labels.dtype != kinds[0][0].dtype):
                 return None
@@ -330,7 +330,7 @@ def _interpreted_round(species: list[SpeciesRuntime], cell: np.ndarray, goal: np
         labels = sp.regions
         if labels[sy, sx] == 0 or labels[sy, sx] != labels[gy, gx]:
             continue
-        _grid, (codes, lut, moves, wp), params = sp.astar._kernel_batch()
+        _grid, (codes, lut, moves, wp), params = sp.astar.compiled_batch()
         status, expanded[j], c, path = search_interpreted(
             codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
         )
@@ -377,7 +377,7 @@ def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray
     Returns ``(positions searched, paths, (positions, trace, trace offsets) or None, wall ms)``."""
     t0 = time.perf_counter()
     astar = sp.astar
-    if astar._python_hooks:  # per-edge Python hooks: through the engine's batch API
+    if astar.has_python_hooks:  # per-edge Python hooks: through the engine's batch API
         searched, flat_s, flat_t = _queries(pos, rows, cell, goal, sp.regions, astar.grid.width + 2)
         result, (trace, trace_offsets) = astar.search_padded(flat_s, flat_t, trace=want_trace, threads=1)
         if sp.kind.straight_paths:  # same cost, pulled straight
@@ -387,7 +387,7 @@ def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray
     else:
         # One compiled call from the requests to the written answers: each call from Python
         # costs tens of µs once drawing has pushed the interpreter out of the CPU's caches.
-        grid, grid_args, params = astar._kernel_batch()
+        grid, grid_args, params = astar.compiled_batch()
         ws = workspace()
         ws.ensure(grid.cells, jps=params[0] == MODE_JPS)
         ws.room_for(pos.size)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from sim.pathfinding.astar import AStar
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import ALGORITHMS, HEURISTICS
+from sim.pathfinding.compiled import CompiledBatch, GridArgs, KernelParams
 from sim.pathfinding.fieldgrid import STEPS
 from sim.pathfinding.grid import MAX_COST
 from sim.pathfinding.kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
@@ -35,6 +36,9 @@ __all__ = [
     "STEPS",
     "AStar",
     "BatchResult",
+    "CompiledBatch",
+    "GridArgs",
+    "KernelParams",
     "PathGrid",
     "SearchResult",
     "find_path",

@@ -22,6 +22,7 @@ import numpy as np
 
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import Point, _check_point, _short, resolve_options
+from sim.pathfinding.compiled import CompiledBatch, KernelParams
 from sim.pathfinding.reference import python_search
 from sim.pathfinding.search import PathGrid, SearchResult
 
@@ -265,16 +266,22 @@ class AStar:
             wp = self.grid.width + 2
             points = [np.stack((f % wp - 1, f // wp - 1), axis=1) for f in (flat_starts, flat_goals)]
             return self.search_many(points[0], points[1], trace=trace, threads=threads)
-        grid, _args, params = self._kernel_batch()
+        grid, _args, params = self.compiled_batch()
         return grid._batch(flat_starts, flat_goals, self._diag_rule, params, None, trace, threads)
 
-    def _kernel_batch(self) -> tuple[PathGrid, tuple, tuple]:
+    def compiled_batch(self) -> CompiledBatch:
         """What compiled code needs to run this kind's batches itself (``kernel.search_batch``):
-        the up-to-date grid, its kernel arguments ``(codes, lut, moves, padded width)`` and the
-        kernels' parameters. Kinds without per-edge hooks only."""
+        the up-to-date grid, its :class:`GridArgs` and the :class:`KernelParams` of this kind's
+        searches. Kinds without per-edge hooks only (see :attr:`has_python_hooks`)."""
         grid = self.grid
         params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
-        return grid, (grid._codes, grid._lut, grid.moves(self._diag_rule), grid.width + 2), params
+        return CompiledBatch(grid, grid.kernel_args(self._diag_rule), KernelParams(*params))
+
+    @property
+    def has_python_hooks(self) -> bool:
+        """Whether this kind overrides the per-edge ``cost``/``heuristic`` hooks (then only the
+        plain-Python search serves it, never a compiled batch)."""
+        return self._python_hooks
 
     def _algorithm(self, grid: PathGrid) -> str:
         """Plain A*, or JPS where this kind opts in (``use_jps``) and the grid allows it."""

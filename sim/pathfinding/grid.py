@@ -15,6 +15,7 @@ from numbers import Integral
 
 import numpy as np
 
+from sim.pathfinding.compiled import GridArgs
 from sim.pathfinding.rules import build_moves
 
 #: The largest multiplier accepted for a passable cell. Sums of larger ones could overflow to
@@ -165,6 +166,11 @@ class CodedGrid:
         """The multipliers of cells ``x0 <= x < x1``, ``y0 <= y < y1`` (a new array)."""
         codes = self._codes.reshape(self.height + 2, self.width + 2)[1 + y0 : 1 + y1, 1 + x0 : 1 + x1]
         return self._lut[codes]
+
+    def kernel_args(self, rule: int) -> GridArgs:
+        """The grid as the kernels take it, under diagonal rule ``rule`` (a code of
+        ``DIAGONAL_RULES``): read-only views of its own arrays, always up to date."""
+        return GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2)
 
     def moves(self, rule: int) -> np.ndarray:
         """The padded, flattened moves mask under ``rule`` (built once, then kept up to date)."""

@@ -1,0 +1,50 @@
+"""The engine's tier for compiled callers: what code that calls the kernels itself needs (one
+compiled call per round of many searches, a resumable distance field), as named tuples.
+
+>>> import numpy as np
+>>> from sim.pathfinding import AStar
+>>> plan = AStar(np.zeros((3, 4), dtype=np.uint8), terrain_costs={0: 1.0}).compiled_batch()
+>>> plan.grid_args.padded_width, plan.params.max_nodes > 0
+(6, True)
+
+``grid_args`` are the kernels' grid arguments (:mod:`.kernel` explains the padded,
+flattened grid); ``params`` the search's parameters. A caller hands both, unpacked, to
+``kernel.search_batch`` (or to its own compiled function that calls it): see the demo's
+planner. The arrays belong to the grid: read them, never write them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+
+class GridArgs(NamedTuple):
+    """A grid as the kernels take it: ``codes`` (per padded cell), ``lut`` (multiplier per code),
+    ``moves`` (legal steps per padded cell under a diagonal rule) and the padded width (W + 2)."""
+
+    codes: np.ndarray
+    lut: np.ndarray
+    moves: np.ndarray
+    padded_width: int
+
+
+class KernelParams(NamedTuple):
+    """A search's parameters as the kernels take them (see ``PathGrid`` for how they are chosen)."""
+
+    mode: int  # kernel.MODE_HEAP, MODE_JPS or MODE_BUCKETS
+    metric: int  # the heuristic's distance
+    g_mult: float  # priority = g_mult * g + h_mult * h
+    h_mult: float
+    unit: float  # the grid's smallest multiplier
+    max_nodes: int
+    heuristic: int  # the bucket queue's heuristic (-1: none)
+
+
+class CompiledBatch(NamedTuple):
+    """What :meth:`AStar.compiled_batch` gives: the up-to-date grid, its arguments, the parameters."""
+
+    grid: Any  # the PathGrid (not imported here: the grid module imports this one)
+    grid_args: GridArgs
+    params: KernelParams
