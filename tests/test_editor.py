@@ -457,3 +457,49 @@ def test_the_readout_leaves_nothing_behind_when_it_moves_or_shrinks(make_app):
     app.view.invalidate()
     app.frame(STEP)
     assert (pygame.surfarray.array3d(app.screen) == partial).all()
+
+
+# ------------------------------------------------------------------ strokes
+def test_a_stroke_paints_every_cell_of_its_lines_like_discs_one_by_one():
+    from sim.world.world import World, line_cells
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        terrain = rng.integers(0, 7, (30, 40)).astype(np.uint8)
+        stroke, discs = World(terrain.copy()), World(terrain.copy())
+        points = rng.integers(-60, 100, (int(rng.integers(1, 5)), 2))
+        radius, t = int(rng.integers(0, 5)), int(rng.integers(0, 7))
+        stroke.paint_line(points, radius, t)
+        for x, y in line_cells(points).tolist():
+            discs.paint(x, y, radius, t)
+        assert (stroke.terrain == discs.terrain).all()
+
+
+def test_a_drag_is_one_change_a_frame_and_one_step_of_undo(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 10, "bird": 0, "water": 0})
+    app.frame(STEP)
+    before, revision = app.sim.world.terrain.copy(), app.sim.world.revision
+    drag(app, [(8, 12), (14, 12), (20, 12), (20, 16)])  # one frame's events: a long drag
+    app.frame(STEP)
+    assert app.sim.world.revision == revision + 1  # painted as one change, not one per cell
+    painted = app.sim.world.terrain
+    assert (painted[12, 8:21] == T.ROCK).all() and (painted[12:17, 20] == T.ROCK).all()
+    key(pygame.K_z, CTRL)
+    app.frame(STEP)
+    assert (app.sim.world.terrain == before).all()  # and undone as one step
+
+
+def test_paint_stroke_refuses_bad_points_exactly_and_changes_nothing(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    sim, before = app.sim, app.sim.world.terrain.copy()
+    for points, exc, message in [
+        ([], TypeError, "points must be a non-empty list of (x, y) whole numbers, got []"),
+        ([(1, 2), (3,)], TypeError, "points[1] must be an (x, y) pair of whole numbers, got (3,)"),
+        ([(1.5, 2)], TypeError, "points[0] x must be a whole number, got 1.5"),
+        ([(1, 10**12)], ValueError, "points[0] y must be <= 1000000000, got 1000000000000"),
+    ]:
+        with pytest.raises(exc) as info:
+            sim.paint_stroke(points, 1, "rock")
+        assert str(info.value) == message
+    assert (sim.world.terrain == before).all()
+    assert sim.paint_stroke([(-(10**9), 5), (10**9, 5)], 0, "rock") is not None  # a line across it all

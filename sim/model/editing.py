@@ -38,22 +38,25 @@ class Editing:
         in a disc of ``radius`` cells around ``(cx, cy)``; animals whose path it cuts re-plan."""
         cx = whole_number("cx", cx, -MAX_COORDINATE, MAX_COORDINATE)
         cy = whole_number("cy", cy, -MAX_COORDINATE, MAX_COORDINATE)
+        return self.paint_stroke([(cx, cy)], radius, terrain)
+
+    def paint_stroke(self, points: object, radius: int, terrain: int | str | None) -> CellRect | None:
+        """Paint ``terrain`` with a brush of ``radius`` along the straight lines through ``points``
+        (``(x, y)`` whole numbers; one point is one disc), every cell of the way, as one change:
+        checked once, recorded once, animals whose path it cuts re-plan once. Returns the
+        rectangle changed, or None. (A mouse drag is this, once a frame, between
+        :meth:`begin_stroke` and :meth:`end_stroke`.)"""
+        pts = _points(points)
         radius = whole_number("radius", radius, 0, MAX_COORDINATE)
-        if isinstance(terrain, str):
-            terrain = parse_terrain(terrain)
-        elif terrain is not None and (
-            isinstance(terrain, bool) or not isinstance(terrain, Integral) or not 0 <= terrain < len(Terrain)
-        ):
-            raise ValueError(
-                f"terrain must be a terrain id from 0 to {len(Terrain) - 1}, a name or None, got {short(terrain)}"
-            )
-        w, h = self.world.width, self.world.height
-        box = CellRect(cx - radius, cy - radius, cx + radius + 1, cy + radius + 1).clip(w, h)
+        terrain = _terrain(terrain)
+        x0, y0 = pts.min(axis=0) - radius
+        x1, y1 = pts.max(axis=0) + radius + 1
+        box = CellRect(int(x0), int(y0), int(x1), int(y1)).clip(self.world.width, self.world.height)
         if box is None:
             return None
         before = self.world.terrain[box.slices].copy()
         with self._edit():
-            rect = self.world.paint(cx, cy, radius, terrain)
+            rect = self.world.paint_line(pts, radius, terrain)
             if rect is not None:
                 self.history.touch(rect, before)
                 self._after_change(rect, before)
@@ -113,3 +116,36 @@ class Editing:
         changed = self.world.terrain[rect.slices] != before[: rect.height, : rect.width]
         self._replans_pending += stop_crossing(self.agents, self.species, self.world.width, rect, changed)
         self._replans_pending += rescue_stranded(self.agents, self.species)
+
+
+MAX_STROKE_POINTS = 100_000
+
+
+def _points(points: object) -> np.ndarray:
+    """A stroke's points as a (k, 2) int64 array, or an exact error (like ``paint``'s ``cx``/``cy``)."""
+    if isinstance(points, np.ndarray) and points.dtype.kind in "iu" and points.ndim == 2 and points.shape[1] == 2:
+        arr = points.astype(np.int64)
+    else:
+        if not isinstance(points, list | tuple | np.ndarray) or not points or len(points) > MAX_STROKE_POINTS:
+            raise TypeError(f"points must be a non-empty list of (x, y) whole numbers, got {short(points)}")
+        for i, p in enumerate(points):
+            if not isinstance(p, tuple | list | np.ndarray) or len(p) != 2:
+                raise TypeError(f"points[{i}] must be an (x, y) pair of whole numbers, got {short(p)}")
+            whole_number(f"points[{i}] x", p[0], -MAX_COORDINATE, MAX_COORDINATE)
+            whole_number(f"points[{i}] y", p[1], -MAX_COORDINATE, MAX_COORDINATE)
+        arr = np.array([[int(p[0]), int(p[1])] for p in points], dtype=np.int64)
+    if arr.size == 0 or len(arr) > MAX_STROKE_POINTS or np.abs(arr).max() > MAX_COORDINATE:
+        raise ValueError(f"points must be 1 to {MAX_STROKE_POINTS} (x, y) within {MAX_COORDINATE} of the map")
+    return arr
+
+
+def _terrain(terrain: object) -> int | None:
+    if isinstance(terrain, str):
+        return int(parse_terrain(terrain))
+    if terrain is not None and (
+        isinstance(terrain, bool) or not isinstance(terrain, Integral) or not 0 <= terrain < len(Terrain)
+    ):
+        raise ValueError(
+            f"terrain must be a terrain id from 0 to {len(Terrain) - 1}, a name or None, got {short(terrain)}"
+        )
+    return None if terrain is None else int(terrain)

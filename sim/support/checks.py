@@ -89,7 +89,7 @@ def _bounded_repr(value: Any, limit: int, depth: int = 0) -> str:
             if sum(map(len, parts)) > limit:
                 break
         more = ", …" if len(value) > len(parts) else ""
-        o, c = ("[", "]") if isinstance(value, list) else ("(", ")")
+        o, c = ("[", "]") if isinstance(value, list) else ("(", ",)" if len(value) == 1 else ")")
         return o + ", ".join(parts) + more + c
     if isinstance(value, dict):
         parts = []

@@ -265,6 +265,8 @@ class App(MapFiles):
         self.live.poll()
         for e in pygame.event.get():
             self.handle(e)
+        for mode in self.modes:
+            mode.after_events()
         self.update(dt)
         self.draw()
         pygame.display.flip()

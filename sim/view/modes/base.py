@@ -37,6 +37,9 @@ class Mode:
             return self.keys.dispatch(self, event)
         return False
 
+    def after_events(self) -> None:
+        """Called once a frame after the frame's events, before the model steps."""
+
     def update(self, dt: float) -> None:
         """Advance this mode's own state by ``dt`` seconds of wall time."""
 

@@ -26,34 +26,37 @@ class Painting:
     def init_painting(self) -> None:
         self.brush = Terrain.ROCK
         self.brush_radius = 1
-        self._paint_last: tuple[int, int] | None = None
+        self._paint_last: tuple[int, int] | None = None  # the stroke's last cell painted (None: no stroke)
+        self._stroke: list[tuple[int, int]] = []  # cells the mouse passed this frame, not painted yet
+        self._stroke_terrain: int | None = None
 
     def paint_event(self, e: pygame.event.Event) -> None:
-        """Left drag paints the brush, right drag restores the original terrain."""
+        """Left drag paints the brush, right drag restores the original terrain. The cells the
+        mouse passes are painted once a frame (:meth:`flush_stroke`): one model call a frame."""
         sim = self.app.sim
         if e.type == pygame.MOUSEBUTTONDOWN and e.button in (1, 3) and (e.button == 3 or self.tool == "paint"):
+            self.flush_stroke()
             sim.begin_stroke()  # everything until the button is released undoes as one step
+            self._stroke_terrain = self.brush if e.button == 1 else None
             self._paint_last = None
-            self._paint_to(e.pos, self.brush if e.button == 1 else None)
-        elif e.type == pygame.MOUSEMOTION and self._paint_last is not None:
-            if e.buttons[0] and self.tool == "paint":
-                self._paint_to(e.pos, self.brush)
-            elif e.buttons[2]:
-                self._paint_to(e.pos, None)
-        elif e.type == pygame.MOUSEBUTTONUP and e.button in (1, 3):
+            self._stroke = [self.app.cam.cell_index_at(*e.pos)]
+        elif e.type == pygame.MOUSEMOTION and (self._paint_last is not None or self._stroke):
+            if (e.buttons[0] and self.tool == "paint") or e.buttons[2]:
+                self._stroke.append(self.app.cam.cell_index_at(*e.pos))
+        elif e.type == pygame.MOUSEBUTTONUP and e.button in (1, 3) and (self._paint_last is not None or self._stroke):
+            self.flush_stroke()
             self._paint_last = None
             sim.end_stroke()
 
-    def _paint_to(self, pos: tuple[int, int], terrain: int | None) -> None:
-        """Paint from the last painted cell to the cell under ``pos``, with no gaps."""
-        cx, cy = self.app.cam.cell_index_at(*pos)
-        x0, y0 = self._paint_last if self._paint_last is not None else (cx, cy)
-        steps = max(abs(cx - x0), abs(cy - y0), 1)
-        for s in range(1 if self._paint_last is not None else 0, steps + 1):
-            x = round(x0 + (cx - x0) * s / steps)
-            y = round(y0 + (cy - y0) * s / steps)
-            self.app.sim.paint(x, y, self.brush_radius, terrain)
-        self._paint_last = (cx, cy)
+    def flush_stroke(self) -> None:
+        """Paint the cells the mouse passed since the last flush, joined to the last one painted,
+        as one :meth:`~sim.simulation.Simulation.paint_stroke` (the app calls this once a frame)."""
+        if not self._stroke:
+            return
+        points = ([self._paint_last] if self._paint_last is not None else []) + self._stroke
+        self.app.sim.paint_stroke(points, self.brush_radius, self._stroke_terrain)
+        self._paint_last = self._stroke[-1]
+        self._stroke = []
 
     def pick_brush(self, e: pygame.event.Event) -> None:
         self.brush = BRUSHES[e.key - pygame.K_1]

@@ -212,6 +212,9 @@ class PlayMode(Painting, Herding, Mode):
         self.follow = self.follow and i is not None
 
     # ---------------------------------------------------------------- frame
+    def after_events(self) -> None:
+        self.flush_stroke()  # the frame's painting: one model call
+
     def update(self, dt: float) -> None:
         cam = self.app.cam
         dx = sum(PAN_KEYS[k][0] for k in self._held)
