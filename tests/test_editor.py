@@ -503,3 +503,18 @@ def test_paint_stroke_refuses_bad_points_exactly_and_changes_nothing(make_app):
         assert str(info.value) == message
     assert (sim.world.terrain == before).all()
     assert sim.paint_stroke([(-(10**9), 5), (10**9, 5)], 0, "rock") is not None  # a line across it all
+
+
+def test_one_change_cursor_tells_each_follower_what_changed_since_it_last_looked():
+    from sim.pathfinding import ChangeCursor
+    from sim.world.world import World
+
+    world = World(np.zeros((10, 12), np.uint8))
+    a, b = ChangeCursor(world), ChangeCursor(world)
+    assert a.take() is None and a.take() == []  # first: everything; then: nothing new
+    rect = world.paint(3, 3, 1, 2)
+    assert a.take() == [rect] and a.take() == []
+    world.paint(8, 8, 0, 2)
+    assert len(b.take() or []) == 0 and b.take() == []  # b never looked: everything (None), then nothing
+    world.replace(np.ones((4, 4), np.uint8))
+    assert a.take() is None  # a new map: rebuild

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim.model.regions import Regions
-from sim.pathfinding import AStar, PathGrid
+from sim.pathfinding import AStar, ChangeCursor, PathGrid
 from sim.world.fauna import BIRD, COW, WATER, SpeciesFacts
 from sim.world.terrain import Terrain, parse_terrain
 
@@ -122,7 +122,7 @@ class SpeciesRuntime:
         self.speed_by_terrain = np.zeros(256)
         self.speed_by_terrain[: len(Terrain)] = [spec.speed * kind.speed_factor(m) for m in multipliers]
         self._regions: Regions | None = None
-        self._rev = -1
+        self._cursor = ChangeCursor(world)
 
     @property
     def label(self) -> str:
@@ -158,17 +158,15 @@ class SpeciesRuntime:
 
     def sync(self) -> None:
         """Bring the cost grid and the regions up to date with the world's terrain."""
-        rev = self.world.revision
-        if rev == self._rev and self._regions is not None:
+        changes = self._cursor.take()
+        if changes == [] and self._regions is not None:
             return
-        changes = self.world.changes_since(self._rev) if self._regions is not None else None
         grid = self.astar.grid
         if changes is None or self._regions is None or self._regions.labels.shape != (grid.height, grid.width):
             self._regions = Regions(grid.passable_mask(), self.astar.diagonal)
         else:
             for rect in changes:
                 self._regions.update(rect, grid.cost_block(*rect) > 0)
-        self._rev = rev
 
     def habitable(self) -> np.ndarray:
         """Cells this species may stand on, as (k, 2) ``(x, y)``."""

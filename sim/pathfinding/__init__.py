@@ -12,7 +12,7 @@ Never imports pygame: the engine can be reused in any game.
 
 from __future__ import annotations
 
-from sim.pathfinding.astar import AStar
+from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import ALGORITHMS, HEURISTICS
 from sim.pathfinding.compiled import CompiledBatch, GridArgs, KernelParams
@@ -36,6 +36,7 @@ __all__ = [
     "STEPS",
     "AStar",
     "BatchResult",
+    "ChangeCursor",
     "CompiledBatch",
     "GridArgs",
     "KernelParams",

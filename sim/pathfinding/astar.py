@@ -39,6 +39,30 @@ class TerrainSource(Protocol):
         ...
 
 
+class ChangeCursor:
+    """One follower's place in a world's change log: :meth:`take` says what changed since the
+    follower last looked. Everything that keeps something made from the terrain (cost grids,
+    regions, the drawn terrain) follows the world through one of these."""
+
+    def __init__(self, source: TerrainSource) -> None:
+        self.source = source
+        self.revision: int | None = None  # None: never looked (the first take says: everything)
+
+    def take(self) -> list[tuple[int, int, int, int]] | None:
+        """The rectangles ``(x0, y0, x1, y1)`` changed since the last take (``[]``: nothing),
+        or ``None`` when everything must be rebuilt (the first take, a new map, a long gap)."""
+        rev = self.source.revision
+        if self.revision is not None and rev == self.revision:
+            return []
+        changes = None if self.revision is None else self.source.changes_since(self.revision)
+        self.revision = rev
+        return changes
+
+    def reset(self) -> None:
+        """The next take says: everything."""
+        self.revision = None
+
+
 class _StaticTerrain:
     """Wraps a bare terrain array that the caller promises not to change."""
 
@@ -106,7 +130,7 @@ class AStar:
         self._table = self._lut[: max([16, *(int(t) + 1 for t in table)])].copy()
         self._coded = type(self).cost_grid is AStar.cost_grid
         self._grid: PathGrid | None = None
-        self._revision = -1
+        self._cursor = ChangeCursor(self.world)
         self.rebuilds = 0  # full cost-grid builds: tests check that painting re-costs only what changed
         self.region_updates = 0  # partial updates after painting
         self._python_hooks = type(self).cost is not AStar.cost or type(self).heuristic is not AStar.heuristic
@@ -135,10 +159,9 @@ class AStar:
 
     def sync(self) -> None:
         """Bring the cached cost grid up to date with the world's terrain."""
-        rev = self.world.revision
-        if self._grid is not None and rev == self._revision:
+        changes = self._cursor.take()
+        if changes == [] and self._grid is not None:
             return
-        changes = self.world.changes_since(self._revision) if self._grid is not None else None
         terrain = self.world.terrain
         grid = self._grid
         if changes is None or grid is None or (grid.height, grid.width) != terrain.shape:
@@ -151,7 +174,6 @@ class AStar:
                 else:
                     grid.update(x0, y0, self.cost_grid(terrain[y0:y1, x0:x1]))
                 self.region_updates += 1
-        self._revision = rev
 
     def passable(self, x: int, y: int) -> bool:
         """Whether an agent of this kind may stand on cell ``(x, y)``."""

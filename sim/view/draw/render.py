@@ -12,6 +12,7 @@ import pygame
 
 from sim.config import Config
 from sim.model.agents import State
+from sim.pathfinding import ChangeCursor
 from sim.prepare import rehearsal
 from sim.simulation import Simulation
 from sim.view.camera import Camera
@@ -106,7 +107,8 @@ class WorldView:
         self.cam = cam
         self.terrain = TerrainLayer(sim.world.terrain, sim.config.terrain_colours())
         self.sprites = SpriteBank([sp.key for sp in sim.species])
-        self._revision = sim.world.revision
+        self._cursor = ChangeCursor(sim.world)
+        self._cursor.take()  # the terrain was just drawn from the world as it is
         self._background: pygame.Surface | None = None  # terrain alone, for frames that redraw only sprites
         self._background_key: tuple | None = None
         self._last: tuple = ()  # per animal: screen x, y and sprite of last frame, and whether drawn
@@ -119,21 +121,21 @@ class WorldView:
         """After a map swap."""
         self.terrain.rebuild(self.sim.world.terrain)
         self.cam.set_world(self.sim.world.width, self.sim.world.height, self.sim.config.window.tile_px)
-        self._revision = self.sim.world.revision
+        self._cursor = ChangeCursor(self.sim.world)  # the world may be a new one
+        self._cursor.take()
 
     def sync(self) -> None:
         """Re-colour what changed in the world since the last call (painting, undo, reset...)."""
         world = self.sim.world
-        if world.revision == self._revision:
+        changes = self._cursor.take()
+        if changes == []:
             return
-        changes = world.changes_since(self._revision)
         if changes is None or self.terrain.terrain.shape != world.terrain.shape:
             self.rebuild()
             return
         self.terrain.terrain = world.terrain
         for rect in changes:
             self.terrain.update(rect)
-        self._revision = world.revision
 
     def draw_scene(self, screen: pygame.Surface, plain: bool) -> None:
         """Terrain and animals. ``plain``: nothing else that moves is drawn over them but the
