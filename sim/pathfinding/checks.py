@@ -80,14 +80,7 @@ def _resolve_options(
         raise TypeError(f"weight must be a number, got {weight!r}")
     if not (math.isfinite(weight) and weight >= 1.0):
         raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
-    if max_nodes is not None:
-        if not isinstance(max_nodes, Integral) or isinstance(max_nodes, bool):
-            raise TypeError(f"max_nodes must be an int or None, got {_short(max_nodes)}")
-        if max_nodes < 1:
-            raise ValueError(f"max_nodes must be >= 1, got {_short(max_nodes)}")
-        if max_nodes > MAX_COUNT:
-            raise ValueError(f"max_nodes must be <= {MAX_COUNT}, got {_short(max_nodes)}")
-        max_nodes = int(max_nodes)
+    max_nodes = check_count("max_nodes", max_nodes, 1)
     return DIAGONAL_RULES[diagonal], heuristic, float(weight), algorithm, max_nodes
 
 
@@ -117,15 +110,21 @@ def check_threads(name: str, value: object, allow_none: bool) -> int | None:
 
 def check_budget(node_budget: object) -> int | None:
     """``node_budget`` of a batch: None or 0 to :data:`MAX_COUNT` expansions."""
-    if node_budget is None:
+    return check_count("node_budget", node_budget, 0)
+
+
+def check_count(name: str, value: object, lo: int) -> int | None:
+    """An expansion count a caller gives (``max_nodes``, ``node_budget``): None, or a whole
+    number from ``lo`` to :data:`MAX_COUNT`; else an exact error."""
+    if value is None:
         return None
-    if not isinstance(node_budget, Integral) or isinstance(node_budget, bool):
-        raise TypeError(f"node_budget must be an int or None, got {_short(node_budget)}")
-    if node_budget < 0:
-        raise ValueError(f"node_budget must be >= 0, got {_short(node_budget)}")
-    if node_budget > MAX_COUNT:
-        raise ValueError(f"node_budget must be <= {MAX_COUNT}, got {_short(node_budget)}")
-    return int(node_budget)
+    if not isinstance(value, Integral) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int or None, got {_short(value)}")
+    if value < lo:
+        raise ValueError(f"{name} must be >= {lo}, got {_short(value)}")
+    if value > MAX_COUNT:
+        raise ValueError(f"{name} must be <= {MAX_COUNT}, got {_short(value)}")
+    return int(value)
 
 
 def _short(value: object, limit: int = 80) -> str:

@@ -39,22 +39,8 @@ def write_tiled(
     colours: dict[Terrain, tuple[int, int, int]] | None = None,
 ) -> list[Path]:
     """Write the map at ``path`` (format by suffix) and its tileset image, as one unit (both or
-    neither, see :func:`~sim.files.write_atomically`); returns both paths."""
-    files = tiled_files(path, name, terrain, description, spawn, animals, colours)
-    write_atomically(files, MapError)
-    return [p for p, _ in files[::-1]]
-
-
-def tiled_files(
-    path: Path,
-    name: str,
-    terrain: np.ndarray,
-    description: str = "",
-    spawn: dict[str, list[CellRect]] | None = None,
-    animals: dict[str, int] | None = None,
-    colours: dict[Terrain, tuple[int, int, int]] | None = None,
-) -> list[tuple[Path, bytes]]:
-    """``[(image, png bytes), (path, map bytes)]``: what :func:`write_tiled` writes, image first."""
+    neither, see :func:`~sim.support.files.write_atomically`); returns both paths. Text a
+    format cannot hold is refused (:func:`check_writable_text`) before anything is written."""
     image = image_path(path)
     xml = path.suffix.lower() == ".tmx"
     for key, value in (("name", name), ("description", description)):
@@ -67,7 +53,9 @@ def tiled_files(
     else:
         text = json.dumps(_tmj(terrain, props, areas, image.name), indent=1, ensure_ascii=False)
         text = text.replace('"data": null', f'"data": [{_csv(terrain, ",")}]')  # rows, not a number per line
-    return [(image, tileset_png(colours or DEFAULT_COLOURS)), (path, text.encode("utf-8"))]
+    files = [(image, tileset_png(colours or DEFAULT_COLOURS)), (path, text.encode("utf-8"))]
+    write_atomically(files, MapError)
+    return [path, image]
 
 
 #: Characters XML 1.0 cannot hold at all, not even as ``&#1;`` (tab, newline and return it can).
