@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -51,6 +51,14 @@ _OUTCOME_OF_STATUS[STATUS_FOUND] = Outcome.FOUND
 _OUTCOME_OF_STATUS[STATUS_HIT_LIMIT] = Outcome.CAPPED
 
 
+class RoundShape(NamedTuple):
+    """How a round was served: the rows of each compiled round call (one call on one thread, or
+    one a thread), or the number of per-species jobs (kinds with Python hooks or unlike arrays)."""
+
+    calls: tuple[int, ...]
+    jobs: int
+
+
 class Planner:
     """Turns ready animals into requests and requests into paths."""
 
@@ -65,6 +73,7 @@ class Planner:
         # True while the compiled kernels are being compiled (a first start): searches are served by
         # the interpreted search within the same budget, fewer a frame (see sim.prepare).
         self.interpreted = False
+        self.round_shape = RoundShape((), 0)  # how the last round was served (read by tests, benchmarks)
         self._mean_charge_ms = 0.05  # running estimate of one search's charge (sizes the rounds)
         self._kinds_for: tuple | None = None  # what the last _kinds() was built from, and what it built
 
@@ -139,6 +148,7 @@ class Planner:
         k = rows.size
         species_of = a.species[rows]
         if self.interpreted:
+            self.round_shape = RoundShape((), 0)
             return _interpreted_round(self.species, a.cell, a.goal, rows, species_of, t0)
         threads = self.threads or thread_count()
         # A round the threads would not share: too small to pay for handing work over.
@@ -151,6 +161,7 @@ class Planner:
                 bounds = np.linspace(0, k, threads + 1).astype(int)
                 parts = run_split(_part, [(rows[lo:hi], species_of[lo:hi], a.cell, a.goal, kinds, want_trace)
                                           for lo, hi in itertools.pairwise(bounds) if hi > lo], threads)  # fmt: skip
+            self.round_shape = RoundShape(tuple(int(p[0].size) for p in parts), 0)
             return self._joined(rows, species_of, parts, want_trace, t0)
         return self._search_by_species(rows, species_of, threads, want_trace, t0)
 
@@ -179,6 +190,7 @@ class Planner:
             np.zeros(k, dtype=np.int64),  # path_n
         )
         common = (rows, a.cell, a.goal, want_trace, out)
+        self.round_shape = RoundShape((), len(jobs))
         if threads > 1 and len(jobs) > 1 and (k >= PARALLEL_ROUND or len(jobs) > len(groups)):
             done = run_split(_job, [(sp, pos, *common) for sp, pos in jobs], threads)
         else:

@@ -36,6 +36,7 @@ class FrameStats:
     searches: int = 0
     expanded: int = 0
     search_ms: float = 0.0
+    rounds: int = 0  # rounds of searches served (each one compiled call, or a job per species)
     waiting: int = 0  # requests left in the queue for later frames
     failed: int = 0
     capped: int = 0
@@ -49,7 +50,8 @@ class FrameStats:
 
     def merge(self, other: FrameStats) -> None:
         """Add ``other``'s figures (a later step of the same frame): sums, its queue length."""
-        for name in ("searches", "expanded", "search_ms", "failed", "capped", "replans", "field_cells", "field_ms"):
+        for name in ("searches", "expanded", "search_ms", "rounds", "failed", "capped", "replans", "field_cells",
+                     "field_ms"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.waiting, self.fields, self.herded = other.waiting, other.fields, other.herded
         for key, c in other.per_species.items():
@@ -63,6 +65,7 @@ class FrameStats:
         rnd: Round, take: int, latency: np.ndarray,
     ) -> None:  # fmt: skip
         """Count a round of searches: the first ``take`` were served (all of its time was spent)."""
+        self.rounds += 1
         table = _count(species_of, outcome, expanded, len(species)).tolist()  # plain ints: cheap to add
         for sp in species:
             searches, cells, failed, capped = table[sp.index]

@@ -1,0 +1,175 @@
+"""The demo's controls, headless: keys, pan and zoom, the right button, screenshots, the overlay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+
+from sim.config import load_config
+from sim.maps import load_map
+from sim.simulation import Simulation, species_counts
+from sim.world.terrain import Terrain as T
+from tests.conftest import ROOT
+from tests.helpers import STEP, drag, key
+
+
+def test_keys(make_app):
+    app = make_app("maps/tutorial.yaml")
+    sim = app.sim
+    n = sim.agents.n
+    key(pygame.K_PLUS)
+    app.frame(STEP)
+    assert sim.agents.n == n + 50
+    key(pygame.K_MINUS)
+    key(pygame.K_MINUS)
+    app.frame(STEP)
+    assert sim.agents.n == n - 50
+    key(pygame.K_SPACE)
+    app.frame(STEP)
+    t = sim.time
+    app.frame(STEP)
+    assert app.paused and sim.time == t
+    key(pygame.K_SPACE)
+    key(pygame.K_4)
+    key(pygame.K_RIGHTBRACKET)
+    key(pygame.K_p)
+    key(pygame.K_F3)
+    key(pygame.K_h)
+    app.frame(STEP)
+    play = app.play
+    assert (play.brush, play.brush_radius, play.show_paths, app.show_overlay, app.show_help) == (T.GRASS, 2, 1, 1, 1)
+    key(pygame.K_ESCAPE)  # closes help first
+    app.frame(STEP)
+    assert app.running and not app.show_help
+    sim.paint(20, 12, 3, T.ROCK)
+    key(pygame.K_r)
+    app.frame(STEP)
+    assert not (sim.world.terrain == sim.world.original).all()  # unsaved painting: R asks first
+    key(pygame.K_RETURN)
+    app.frame(STEP)
+    assert (sim.world.terrain == sim.world.original).all()
+    key(pygame.K_ESCAPE)  # closes the paths view (P), the innermost thing open
+    app.frame(STEP)
+    assert app.running and not play.show_paths
+    key(pygame.K_ESCAPE)  # the plain play screen: asks
+    app.frame(STEP)
+    assert app.running
+    key(pygame.K_ESCAPE)  # Esc again: quits
+    app.frame(STEP)
+    assert not app.running
+
+
+def test_pan_and_zoom(make_app):
+    app = make_app("maps/archipelago.yaml", counts={"cow": 10, "bird": 10, "water": 10})
+    cam = app.cam
+    assert cam.tile == cam.fit_tile()  # every map opens fitted: the whole map shows
+    c0, r0, c1, r1 = cam.visible_cells()
+    assert (c0, r0, c1, r1) == (0, 0, cam.world_w, cam.world_h)
+    tile = cam.tile
+    px, py = cam.to_screen(cam.world_w / 2, cam.world_h / 2)  # the map's centre: zooming there never clamps
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(int(px), int(py)), rel=(0, 0), buttons=(0, 0, 0)))
+    under = cam.cell_at(int(px), int(py))
+    for _ in range(3):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.frame(STEP)
+    assert cam.tile > tile
+    assert cam.cell_at(int(px), int(py)) == pytest.approx(under, abs=1 / tile)
+    x0 = cam.x
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0))
+    for _ in range(10):
+        app.frame(STEP)
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT, mod=0))
+    app.frame(STEP)
+    assert cam.x > x0
+    x1 = cam.x
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(200, 200), button=2))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 200), rel=(100, 0), buttons=(0, 1, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(300, 200), button=2))
+    app.frame(STEP)
+    assert cam.x == pytest.approx(x1 - 100)  # dragged right: the view moves left
+    for _ in range(20):  # zooming out stops where the whole map shows
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
+    app.frame(STEP)
+    assert cam.tile == cam.fit_tile()
+    cam.zoom_to(16)
+    key(pygame.K_HOME)
+    app.frame(STEP)
+    assert cam.tile == cam.fit_tile() and cam.visible_cells() == (0, 0, cam.world_w, cam.world_h)
+
+
+def test_right_button_restores_the_original_terrain(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 1})
+    sim = app.sim
+    cells = [(x, 12) for x in range(14, 26)]
+    before = sim.world.terrain.copy()
+    drag(app, cells, button=1)
+    app.frame(STEP)
+    assert (sim.world.terrain[12, 14:26] == T.ROCK).all()
+    drag(app, cells, button=3)
+    app.frame(STEP)
+    assert (sim.world.terrain == before).all()
+
+
+def test_screenshot_key_writes_a_png_that_is_not_one_flat_colour(make_app, tmp_path):
+    app = make_app()
+    app.frame(STEP)
+    key(pygame.K_F12)
+    app.frame(STEP)
+    shots = list((tmp_path / "shots").glob("*.png"))
+    assert len(shots) == 1
+    img = pygame.surfarray.array3d(pygame.image.load(str(shots[0])))
+    assert img.shape[:2] == app.screen.get_size()
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 20
+
+
+def test_every_map_opens_fitted_and_centred():
+    from sim.view.camera import Camera
+
+    small = Camera(1280, 800, 40, 25)
+    small.start_view()
+    assert small.tile == 32 and small.cell_at(640, 400) == pytest.approx((20, 12.5))
+    island = Camera(1280, 800, 160, 100)
+    island.start_view()
+    assert island.tile == 8 and (island.x, island.y) == (0, 0)
+    large = Camera(1280, 800, 1024, 768)
+    large.start_view()
+    assert large.tile == 1 and large.cell_at(640, 400) == pytest.approx((512, 384))
+    large.zoom(-3, 640, 400)
+    assert large.tile == 1  # never smaller than the fit
+    large.resize(640, 400)  # a smaller window: the fit is smaller too
+    assert large.tile == 1 and large.fit_tile() == 1
+
+
+def test_overlay_history_covers_the_last_five_seconds(make_app):
+    app = make_app("maps/tutorial.yaml")
+    for _ in range(60 * 8):  # 8 s of frames
+        app.frame(STEP)
+    h = app.instruments.history
+    assert h.times[-1] - h.times[0] <= 5.0 and h.times[-1] - h.times[0] >= 5.0 - 2 * STEP
+    assert len(h.search_ms) == len(h.times) == pytest.approx(5 * 60, abs=2)
+    plain = pygame.surfarray.array3d(app.screen).copy()
+    key(pygame.K_F3)
+    app.frame(STEP)  # the overlay draws its panel and graph from it
+    shown = pygame.surfarray.array3d(app.screen)
+    changed = np.abs(shown[:400, :300].astype(int) - plain[:400, :300].astype(int)).sum(axis=2) > 30
+    assert changed.mean() > 0.3  # the panel covers the top left corner
+
+
+@pytest.mark.parametrize("animals", [500, 20000])
+def test_overlay_figures_stand_under_their_headings(animals):
+    # "water creatures (4000)" is longer than "cows (250)": the columns must not shift with it.
+    from sim.view.draw.panels import _species_lines
+
+    config = load_config()
+    sim = Simulation(config, load_map(ROOT / "maps" / "island.yaml"), counts=species_counts(config, animals))
+    for _ in range(30):
+        sim.step(STEP)
+    header, *rows = [text for text, _colour in _species_lines(sim)]
+    ends = [header.index(word) + len(word) for word in ("searches", "expanded", "ms", "failed", "capped")]
+    for sp, row in zip(sim.species, rows, strict=True):
+        c = sim.stats.per_species.get(sp.key)
+        figures = (0, 0, "0.00", 0, 0) if c is None else (c.searches, c.expanded, f"{c.ms:.2f}", c.failed, c.capped)
+        assert row.startswith(f"{sp.label} ({int((sim.agents.species == sp.index).sum())})")
+        for end, value in zip(ends, figures, strict=True):
+            assert row[:end].endswith(f" {value}"), (row, value)  # right-aligned under its heading
