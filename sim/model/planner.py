@@ -162,7 +162,7 @@ class Planner:
                 parts = run_split(_part, [(rows[lo:hi], species_of[lo:hi], a.cell, a.goal, kinds, want_trace)
                                           for lo, hi in itertools.pairwise(bounds) if hi > lo], threads)  # fmt: skip
             self.round_shape = RoundShape(tuple(int(p[0].size) for p in parts), 0)
-            return self._joined(rows, species_of, parts, want_trace, t0)
+            return _joined(rows, species_of, parts, want_trace, t0)
         return self._search_by_species(rows, species_of, threads, want_trace, t0)
 
     def _search_by_species(self, rows: np.ndarray, species_of: np.ndarray, threads: int, want_trace: bool,
@@ -206,35 +206,6 @@ class Planner:
             if trace is not None:
                 traces[sp.index] = trace
         paths = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else _NO_CELLS
-        return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
-                     (time.perf_counter() - t0) * 1000.0)  # fmt: skip
-
-    def _joined(self, rows: np.ndarray, species_of: np.ndarray, parts: list[tuple], want_trace: bool,
-                t0: float) -> Round:  # fmt: skip
-        """The round from its parts' :func:`_round` answers (contiguous, in order): paths and
-        traces placed one after the other, each species' ms summed over the parts."""
-        species_ms: dict[int, float] = {}
-        for part in parts:
-            for s, t in enumerate(part[6].tolist()):
-                if t >= 0.0:
-                    species_ms[s] = species_ms.get(s, 0.0) + t
-        if len(parts) == 1:
-            outcome, expanded, cost, paths, path_at, path_n, _ms, cells, trace_at, trace_n = parts[0]
-        else:
-            counts = [p[0].size for p in parts]
-            path_base = np.cumsum([0] + [p[3].size for p in parts[:-1]])
-            trace_base = np.cumsum([0] + [p[7].size for p in parts[:-1]])
-            outcome, expanded, cost, paths, path_at, path_n, cells, trace_at, trace_n = (
-                np.concatenate([p[i] for p in parts]) for i in (0, 1, 2, 3, 4, 5, 7, 8, 9)
-            )
-            path_at += np.repeat(path_base, counts)
-            trace_at += np.repeat(trace_base, counts)
-        traces = {}
-        if want_trace:  # per species: (its searched positions in rows, their cells expanded, offsets)
-            searched = outcome != _OTHER_REGION
-            for s in species_ms:
-                pos = np.flatnonzero((species_of == s) & searched)
-                traces[s] = (pos, *_gather(cells, trace_at, trace_n, pos))
         return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
                      (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
@@ -312,6 +283,36 @@ class Planner:
                 SearchBatch(now, sp.index, rows, a.last_start[rows], a.last_goal[rows], rnd.outcome[pos],
                             rnd.expanded[pos], rnd.cost[pos], cells, offsets, width, trace)
             )  # fmt: skip
+
+
+def _joined(rows: np.ndarray, species_of: np.ndarray, parts: list[tuple], want_trace: bool,
+        t0: float) -> Round:  # fmt: skip
+    """The round from its parts' :func:`_round` answers (contiguous, in order): paths and
+    traces placed one after the other, each species' ms summed over the parts."""
+    species_ms: dict[int, float] = {}
+    for part in parts:
+        for s, t in enumerate(part[6].tolist()):
+            if t >= 0.0:
+                species_ms[s] = species_ms.get(s, 0.0) + t
+    if len(parts) == 1:
+        outcome, expanded, cost, paths, path_at, path_n, _ms, cells, trace_at, trace_n = parts[0]
+    else:
+        counts = [p[0].size for p in parts]
+        path_base = np.cumsum([0] + [p[3].size for p in parts[:-1]])
+        trace_base = np.cumsum([0] + [p[7].size for p in parts[:-1]])
+        outcome, expanded, cost, paths, path_at, path_n, cells, trace_at, trace_n = (
+            np.concatenate([p[i] for p in parts]) for i in (0, 1, 2, 3, 4, 5, 7, 8, 9)
+        )
+        path_at += np.repeat(path_base, counts)
+        trace_at += np.repeat(trace_base, counts)
+    traces = {}
+    if want_trace:  # per species: (its searched positions in rows, their cells expanded, offsets)
+        searched = outcome != _OTHER_REGION
+        for s in species_ms:
+            pos = np.flatnonzero((species_of == s) & searched)
+            traces[s] = (pos, *_gather(cells, trace_at, trace_n, pos))
+    return Round(rows, outcome, expanded, cost, paths, path_at, path_n, traces, species_ms,
+                 (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
 
 def _kind_key(sp: SpeciesRuntime) -> tuple:
