@@ -145,3 +145,21 @@ def test_a_missing_dependency_is_one_line_that_says_how_to_set_up(missing):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1 and "make run" in r.stderr and "pip install ." in r.stderr
+
+
+def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_ready(make_app):
+    """The switch from the interpreted search to the compiled round, without compiling anything:
+    a stand-in for the background process that says when it is ready."""
+    from types import SimpleNamespace
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 20, "bird": 5, "water": 5})
+    prep = SimpleNamespace(ready=False, done=False)
+    app.startup.prep = prep
+    app.sim.planner.interpreted = True
+    for _ in range(30):
+        app.frame(1 / 60)
+    assert app.sim.planner.interpreted and "compiling the search kernels" in app.startup.status(app.sim)
+    prep.ready = True
+    app.frame(1 / 60)
+    assert not app.sim.planner.interpreted and app.startup.status(app.sim) == ""
+    assert app.messages[-1][0].startswith("search kernels compiled")

@@ -242,6 +242,7 @@ class App(MapFiles):
         parts += [(word, INK) for mode in self.modes for word in mode.status()]
         speed = self.speed.label if self.speed.factor != 1 else ""
         parts += [(f"{self.sim.agents.n} animals", INK), (speed, WARN), ("PAUSED" if self.paused else "", WARN)]
+        parts += [(self.startup.status(self.sim), WARN)]
         parts += [("F1 help  F2 messages  F3 overlay", DIM)]
         # Opaque, full width and drawn every frame: nothing under it needs putting back (not "dirty").
         status_line(self.screen, self.text, [p for p in parts if p[0]])

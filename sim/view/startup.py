@@ -69,6 +69,12 @@ class Startup:
         else:
             sim.planner.interpreted = True
 
+    def status(self, sim: Simulation) -> str:
+        """The status bar's word while the kernels compile in the background ("" otherwise)."""
+        if self.prep is None or not sim.planner.interpreted:
+            return ""
+        return f"compiling the search kernels ({self.seconds():.0f} s; searches in plain Python meanwhile)"
+
     def window_ready(self) -> None:
         if self.prep is not None and not self.prep.ready:
             say(f"window ready after {self.seconds():.1f} s; until the kernels are compiled, "
