@@ -1,7 +1,7 @@
 """Settings: ``config.yaml`` loaded once into frozen dataclasses and passed down.
 
 Every field is declared once below with its type and range; one validator walks the
-YAML against those declarations (through the project's one :class:`~sim.checks.Checker`),
+YAML against those declarations (through the project's one :class:`~sim.support.checks.Checker`),
 so a bad file gets one clear line:
 
     config.yaml: key 'species.cow.count': expected a whole number from 0 to 100000, got -3

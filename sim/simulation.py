@@ -2,7 +2,7 @@
 
 No pygame and no view state here: a view draws what this holds, turns input into
 calls (``paint``, ``reset_map``, ``load_map``, ``add_animals``, …) and may listen to the
-searches through ``observer`` (see :mod:`sim.observe`). One seeded
+searches through ``observer`` (see :mod:`sim.model.observe`). One seeded
 ``numpy.random.Generator`` drives every random choice, so with the ``"model"`` budget
 clock the same seed and inputs give the same run. See "Scripting the model" in the README.
 """
@@ -112,7 +112,7 @@ def fit_counts(
 
 
 class Simulation(Editing):
-    """The island and its animals. ``clock`` is the search budget's clock (see :mod:`sim.scheduler`)."""
+    """The island and its animals. ``clock`` is the search budget's clock (see :mod:`sim.model.scheduler`)."""
 
     def __init__(
         self, config: Config, map_data: MapData, counts: dict[str, int] | None = None, clock: str = "model"
@@ -237,7 +237,7 @@ class Simulation(Editing):
 
     def call_herd(self, species: str, goal: tuple[int, int], radius: float | None = None) -> Herd | None:
         """Call the animals of ``species`` (a key: ``"cow"``) within ``radius`` cells of ``goal``
-        ``(x, y)`` (None: its whole region) to it, served by one distance field (see :mod:`sim.herds`).
+        ``(x, y)`` (None: its whole region) to it, served by one distance field (see :mod:`sim.model.herds`).
         Returns the herd, or None when ``goal`` is no cell they may stand on or nobody comes."""
         if not (isinstance(goal, tuple | list) and len(goal) == 2):
             raise TypeError(f"goal must be an (x, y) tuple of whole numbers, got {short(goal)}")

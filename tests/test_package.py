@@ -46,7 +46,8 @@ def test_the_wheel_carries_the_bundled_files_once(installed):
 @pytest.mark.slow  # the installed copy compiles its kernels from an empty cache
 def test_python_m_sim_runs_from_any_folder_on_the_bundled_files(installed, tmp_path):
     _wheel, site = installed
-    r = run_installed(site, tmp_path, "-c", "import sim, sim.resources as r; print(sim.__file__); print(r.data_root())")
+    code = "import sim, sim.support.resources as r; print(sim.__file__); print(r.data_root())"
+    r = run_installed(site, tmp_path, "-c", code)
     assert r.returncode == 0, r.stderr
     module, data = r.stdout.split()
     assert module.startswith(str(site)) and data.startswith(str(site))  # the installed copy, not the checkout

@@ -1,6 +1,6 @@
 """The search instruments the demo's views read: overlay history, heat map, the selected animal's footprint.
 
-A :class:`SearchInstruments` is a :class:`~sim.observe.SearchObserver`: the view creates
+A :class:`SearchInstruments` is a :class:`~sim.model.observe.SearchObserver`: the view creates
 it, hangs it on ``sim.observer`` and reads it when drawing; the model only reports
 searches to it. Pure numpy: no pygame here.
 """

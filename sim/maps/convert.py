@@ -3,7 +3,7 @@
 ``python main.py convert SRC DST`` (or ``astar-island convert``): the formats follow the
 file name endings. YAML and Tiled hold everything (terrain, name, description, spawn
 areas, animal counts) and convert both ways exactly; a Moving AI map holds only walkable
-or not, so writing one loses sand, mountain and the rest (see :mod:`sim.movingai`).
+or not, so writing one loses sand, mountain and the rest (see :mod:`sim.maps.movingai`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Format: N. Sturtevant, "Benchmarks for Grid-Based Pathfinding", IEEE TCIAIG 4(2)
 https://movingai.com/benchmarks/grids.html. Quirks handled: CRLF line endings, no
 final newline, tab- or space-separated scenario fields, blank lines.
 
-Errors are :class:`MapFormatError` (a :class:`~sim.mapdata.MapError`) naming the file and line.
+Errors are :class:`MapFormatError` (a :class:`~sim.maps.data.MapError`) naming the file and line.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ _FIELDS = {
     "last_ms": (np.float64, ()),
     "last_cost": (np.float64, ()),
     "last_outcome": (np.int8, ()),  # an Outcome
-    "herd": (np.int16, ()),  # the herd it was called to (see sim.herds); 0: none, it wanders
+    "herd": (np.int16, ()),  # the herd it was called to (see sim.model.herds); 0: none, it wanders
 }
 
 

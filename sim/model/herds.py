@@ -65,7 +65,7 @@ class Herd:
 
 
 class Herds:
-    """The herds of a simulation (``sim.herds``); see the module doc."""
+    """The herds of a simulation (``sim.model.herds``); see the module doc."""
 
     def __init__(self, sim: HerdHost) -> None:
         self.sim = sim

@@ -41,7 +41,7 @@ class FrameStats:
     failed: int = 0
     capped: int = 0
     replans: int = 0  # animals whose path was painted over
-    fields: int = 0  # herds' distance fields alive (see sim.herds)
+    fields: int = 0  # herds' distance fields alive (see sim.model.herds)
     field_cells: int = 0  # cells their fields settled this frame
     field_ms: float = 0.0  # wall ms that took
     herded: int = 0  # animals in a herd

@@ -1,6 +1,6 @@
 """Headless runs: the same simulation and rendering on SDL's dummy driver, fixed 1/60 s steps.
 
-Searches are charged to the budget by the deterministic cost model (see sim.scheduler), so
+Searches are charged to the budget by the deterministic cost model (see sim.model.scheduler), so
 the same seed gives the same checksum; the ms figures reported are measured wall time.
 """
 

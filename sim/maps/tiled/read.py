@@ -1,4 +1,4 @@
-"""Reading a Tiled map (``.tmx``, ``.tmj``, ``.json``) as this project's :class:`~sim.mapdata.MapData`.
+"""Reading a Tiled map (``.tmx``, ``.tmj``, ``.json``) as this project's :class:`~sim.maps.data.MapData`.
 
 One :class:`~.model.Reading` per load holds its limits and its external tilesets: a
 tileset file the map names many times is read once, and the count of tilesets is
