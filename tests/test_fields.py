@@ -124,6 +124,43 @@ def test_a_small_heap_grows_and_the_answer_is_the_same():
     assert np.array_equal(grid.distance_field((100, 100)), want) and ws.stats[1] > grows
 
 
+@settings(max_examples=60, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6), chunk=st.integers(1, 7))
+def test_a_field_grown_a_few_cells_at_a_time_is_the_whole_field(costs, rule, pick, chunk):
+    h, w = costs.shape
+    goal = (pick % w, pick // w % h)
+    grid = PathGrid(costs)
+    growth = grid.grow_field(goal, diagonal=rule)
+    calls = 0
+    while not growth.done:
+        settled = growth.grow(chunk)
+        assert 0 <= settled <= chunk
+        # what is settled so far is already final: the cheapest cells, at their exact cost
+        seen = np.isfinite(growth.field)
+        assert seen.sum() == growth.settled
+        calls += 1
+        assert calls <= h * w + 2
+    assert np.array_equal(growth.field, grid.distance_field(goal, diagonal=rule))
+    assert growth.grow(5) == 0 and growth.done
+
+
+def test_two_fields_grow_side_by_side_and_a_zero_budget_settles_nothing():
+    costs = np.random.default_rng(4).choice([0.0, 1.0, 3.0], size=(60, 80), p=[0.25, 0.5, 0.25])
+    costs[5, 5] = costs[50, 70] = 1.0
+    grid = PathGrid(costs)
+    a, b = grid.grow_field((5, 5)), grid.grow_field((70, 50), diagonal="never")
+    assert a.grow(0) == 0 and a.settled == 0 and not a.done
+    while not (a.done and b.done):
+        a.grow(97)
+        grid.distance_field((0, 0))  # the shared workspace in between does not disturb them
+        b.grow(131)
+    assert np.array_equal(a.field, grid.distance_field((5, 5)))
+    assert np.array_equal(b.field, grid.distance_field((70, 50), diagonal="never"))
+    costs[0, 0] = 0.0
+    wall = PathGrid(costs).grow_field((0, 0))  # an impassable goal: done at once, all inf
+    assert wall.done and wall.grow(10) == 0 and np.isinf(wall.field).all()
+
+
 @pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])
 def test_exact_at_the_moving_ai_scenario_starts(name):
     path = ROOT / "tests" / "data" / f"{name}.map"
@@ -153,6 +190,11 @@ def test_exact_at_the_moving_ai_scenario_starts(name):
         (lambda g: g.distance_field((0, 0), trace=[0, 0]), TypeError, "trace must be a 1-D numpy int32 array"),
         (lambda g: g.field_steps(np.zeros((3, 4), dtype=np.float32)), TypeError, "field must be a float64 numpy array (from distance_field)"),  # noqa: E501
         (lambda g: g.field_steps(np.zeros((4, 3))), ValueError, "field must have the grid's shape (3, 4), got (4, 3)"),
+        (lambda g: g.grow_field((4, 0)), ValueError, "goal (4, 0) is outside the grid of width 4 and height 3"),
+        (lambda g: g.grow_field((0, 0), diagonal="x"), ValueError, "unknown diagonal rule 'x'; expected one of never, no-corner-cutting, one-obstacle, always"),  # noqa: E501
+        (lambda g: g.grow_field((0, 0)).grow(-1), ValueError, "cells must be >= 0, got -1"),
+        (lambda g: g.grow_field((0, 0)).grow(2.5), TypeError, "cells must be an int, got 2.5"),
+        (lambda g: g.grow_field((0, 0)).grow(None), TypeError, "cells must be an int, got None"),
         (lambda g: g.descend(g.distance_field((0, 0)), (9, 9)), ValueError, "start (9, 9) is outside the grid of width 4 and height 3"),  # noqa: E501
     ],
 )  # fmt: skip

@@ -24,11 +24,11 @@ import numpy as np
 
 from sim.model.agents import State
 from sim.pathfinding import field as kernels
-from sim.pathfinding.rules import DIAGONAL_RULES
 
 if TYPE_CHECKING:
     from sim.model.agents import Agents
     from sim.model.species import SpeciesRuntime
+    from sim.pathfinding import FieldGrowth
     from sim.world.world import World
 
 
@@ -39,8 +39,8 @@ class HerdHost(Protocol):
     species: list[SpeciesRuntime]
     agents: Agents
 
+
 MAX_HERDS = 4  # fields kept at once (each holds ~20 bytes a cell while it is grown); the oldest goes
-HEAP_START = 4096
 
 
 @dataclass
@@ -53,15 +53,19 @@ class Herd:
     revision: int = -1  # the world's revision the field is being grown for
     field: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (H, W) float64, inf = not (yet) reached
     steps: np.ndarray | None = None  # next step per cell, once the field is complete
-    settled: int = 0
+    growth: FieldGrowth | None = None  # the engine's resumable field (it owns the work arrays)
     ms: float = 0.0  # wall ms spent growing the current field
-    state: tuple = ()  # the kernel's g, mark, heap arrays and heap size while growing
     called: int = 0  # animals called
     arrived: int = 0
 
     @property
     def ready(self) -> bool:
         return self.steps is not None
+
+    @property
+    def settled(self) -> int:
+        """Cells of the field settled so far."""
+        return 0 if self.growth is None else self.growth.settled
 
 
 class Herds:
@@ -118,20 +122,12 @@ class Herds:
 
     def _restart(self, herd: Herd) -> None:
         """Grow the field from scratch (new herd, or the terrain changed)."""
-        sim, sp = self.sim, self.sim.species[herd.species]
-        grid = sp.grid
-        cells = (grid.height + 2) * (grid.width + 2)
-        g = np.empty(cells)
-        mark = np.zeros(cells, dtype=np.uint16)
-        heap = (np.empty(HEAP_START), np.empty(HEAP_START, dtype=np.int32))
-        wp = grid.width + 2
-        size = kernels.field_start((herd.goal[1] + 1) * wp + herd.goal[0] + 1, g, mark, 1, *heap)
-        herd.state = (g, mark, heap, size)
-        herd.field = np.full((grid.height, grid.width), np.inf)
+        sp = self.sim.species[herd.species]
+        herd.growth = sp.grid.grow_field(herd.goal, diagonal=sp.astar.diagonal)
+        herd.field = herd.growth.field
         herd.steps = None
-        herd.settled = 0
         herd.ms = 0.0
-        herd.revision = sim.world.revision
+        herd.revision = self.sim.world.revision
 
     def members(self, herd: Herd) -> np.ndarray:
         return np.flatnonzero(self.sim.agents.herd == herd.id)
@@ -155,30 +151,13 @@ class Herds:
 
     def _grow(self, herd: Herd, cells: int) -> int:
         sp = self.sim.species[herd.species]
-        grid = sp.grid
-        g, mark, heap, size = herd.state
-        codes, lut, moves, padded_width = grid.kernel_args(DIAGONAL_RULES[sp.astar.diagonal])
         t0 = time.perf_counter()
-        flat = herd.field.reshape(-1)
-        status, size, settled = kernels.field_core(
-            codes, lut, moves, padded_width, np.inf, g, mark, 1, *heap, size, flat,
-            np.zeros(0, dtype=np.int32), herd.settled, cells,
-        )  # fmt: skip
-        while status == kernels.FIELD_HEAP_FULL:
-            heap = kernels.grow_heap(*heap, size)
-            status, size, more = kernels.field_core(
-                codes, lut, moves, padded_width, np.inf, g, mark, 1, *heap, size, flat,
-                np.zeros(0, dtype=np.int32), herd.settled + settled, cells - settled,
-            )  # fmt: skip
-            settled += more
-        herd.settled += settled
-        herd.state = (g, mark, heap, size)
+        settled = herd.growth.grow(cells)
         ms = (time.perf_counter() - t0) * 1000.0
         herd.ms += ms
         self.field_ms += ms
-        if status == kernels.FIELD_DONE:
-            herd.state = ()  # the work arrays go; the field and its steps stay
-            herd.steps = grid.field_steps(herd.field, diagonal=sp.astar.diagonal)
+        if herd.growth.done:
+            herd.steps = sp.grid.field_steps(herd.field, diagonal=sp.astar.diagonal)
             self._send(herd, everyone=True)
         return settled
 

@@ -16,7 +16,7 @@ from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import ALGORITHMS, HEURISTICS
 from sim.pathfinding.compiled import CompiledBatch, GridArgs, KernelParams
-from sim.pathfinding.fieldgrid import STEPS
+from sim.pathfinding.fieldgrid import STEPS, FieldGrowth
 from sim.pathfinding.grid import MAX_COST
 from sim.pathfinding.kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
 from sim.pathfinding.rules import DIAGONAL_RULES
@@ -38,6 +38,7 @@ __all__ = [
     "BatchResult",
     "ChangeCursor",
     "CompiledBatch",
+    "FieldGrowth",
     "GridArgs",
     "KernelParams",
     "PathGrid",

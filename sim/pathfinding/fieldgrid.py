@@ -8,12 +8,21 @@ pull paths straight where that costs nothing more.
 from __future__ import annotations
 
 import math
+from numbers import Integral
 
 import numpy as np
 
 from sim.pathfinding import field as _f
 from sim.pathfinding import kernel as _k
-from sim.pathfinding.checks import Point, _check_max_cost, _check_out_array, _check_point, _short, resolve_options
+from sim.pathfinding.checks import (
+    Point,
+    _check_max_cost,
+    _check_out_array,
+    _check_point,
+    _short,
+    check_count,
+    resolve_options,
+)
 from sim.pathfinding.rules import DX, DY
 from sim.pathfinding.workspace import workspace
 
@@ -73,6 +82,12 @@ class FieldsAndLines:
                 return out.reshape(self.height, self.width)
             ws.heap = _f.grow_heap(*ws.heap, size)
             ws.stats[_k.STAT_HEAP_GROWS] += 1
+
+    def grow_field(self, goal: Point, *, diagonal: str = "no-corner-cutting") -> FieldGrowth:
+        """A :meth:`distance_field` to ``goal`` grown a bounded number of cells at a time
+        (:meth:`FieldGrowth.grow`), to spread one large field over several frames. The grid
+        must not change while it grows: after a change, start a new one."""
+        return FieldGrowth(self, goal, diagonal=diagonal)
 
     def field_steps(self, field: np.ndarray, *, diagonal: str = "no-corner-cutting") -> np.ndarray:
         """Each cell's next step down ``field`` (from :meth:`distance_field` with the same
@@ -173,3 +188,61 @@ def _chain_message(problem: int, here: str, before: str, diagonal: str) -> str:
     if problem == _f.PATH_NOT_NEXT:
         return f"{here} is not next to {before}: a path is a chain of adjacent cells"
     return f"{here} cannot be entered from {before} under diagonal rule {diagonal!r}"
+
+
+class FieldGrowth:
+    """A distance field grown a few cells at a time; made by :meth:`FieldsAndLines.grow_field`.
+
+    ``field`` (float64 ``(H, W)``) holds the settled cells' costs to the goal, ``inf`` for
+    the rest; cells settle cheapest first, so once :attr:`done` it equals
+    :meth:`~FieldsAndLines.distance_field`'s result. Owns its work arrays (about 20 bytes a
+    cell, dropped when done), so several can grow side by side.
+    """
+
+    _HEAP_START = 4096
+
+    def __init__(self, grid: FieldsAndLines, goal: Point, *, diagonal: str = "no-corner-cutting") -> None:
+        self._grid = grid
+        self._diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        gx, gy = _check_point("goal", goal, grid.width, grid.height)
+        self.goal: tuple[int, int] = (gx, gy)
+        self.field = np.full((grid.height, grid.width), np.inf)
+        self.settled = 0  # cells settled so far
+        self.done = not grid.passable(gx, gy)  # an impassable goal: all inf, nothing to grow
+        cells = (grid.height + 2) * (grid.width + 2)
+        self._g = np.empty(cells)
+        self._mark = np.zeros(cells, dtype=np.uint16)
+        self._heap = (np.empty(self._HEAP_START), np.empty(self._HEAP_START, dtype=np.int32))
+        self._size = 0
+        if self.done:
+            self._drop_work()
+        else:
+            self._size = _f.field_start((gy + 1) * (grid.width + 2) + gx + 1, self._g, self._mark, 1, *self._heap)
+
+    def grow(self, cells: int) -> int:
+        """Settle at most ``cells`` more cells (an int >= 0); returns how many were settled."""
+        if not isinstance(cells, Integral) or isinstance(cells, bool):
+            raise TypeError(f"cells must be an int, got {_short(cells)}")
+        budget = min(check_count("cells", cells, 0) or 0, self._grid.cells)  # never more than the grid holds
+        grid, wp = self._grid, self._grid.width + 2
+        flat = self.field.reshape(-1)
+        settled = 0
+        while not self.done and settled < budget:
+            status, self._size, more = _f.field_core(
+                grid._codes, grid._lut, grid.moves(self._diag), wp, np.inf, self._g, self._mark, 1, *self._heap,
+                self._size, flat, np.zeros(0, dtype=np.int32), self.settled + settled, budget - settled,
+            )  # fmt: skip
+            settled += more
+            if status == _f.FIELD_DONE:
+                self.done = True
+                self._drop_work()
+            elif status == _f.FIELD_HEAP_FULL:
+                self._heap = _f.grow_heap(*self._heap, self._size)
+            else:  # the budget is spent
+                break
+        self.settled += settled
+        return settled
+
+    def _drop_work(self) -> None:
+        self._g = self._mark = np.zeros(0)
+        self._heap = (np.zeros(0), np.zeros(0, dtype=np.int32))
