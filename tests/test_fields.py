@@ -144,6 +144,28 @@ def test_a_field_grown_a_few_cells_at_a_time_is_the_whole_field(costs, rule, pic
     assert growth.grow(5) == 0 and growth.done
 
 
+@settings(max_examples=40, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6), cut=st.integers(1, 6))
+def test_a_grown_fields_paths_for_a_crowd_are_descends_paths(costs, rule, pick, cut):
+    h, w = costs.shape
+    goal = (pick % w, pick // w % h)
+    grid = PathGrid(costs)
+    growth = grid.grow_field(goal, diagonal=rule)
+    if not growth.done:  # (an impassable goal is done at once)
+        with pytest.raises(ValueError, match="the field is still growing: call grow"):
+            growth.paths(np.zeros((1, 2), dtype=np.int64))
+    while not growth.done:
+        growth.grow(3)
+    assert np.array_equal(growth.steps, grid.field_steps(growth.field, diagonal=rule))
+    starts = np.array([(x, y) for y in range(h) for x in range(w)], dtype=np.int32)
+    for max_len in (None, cut):
+        cells, offsets = growth.paths(starts, max_len=max_len)
+        assert offsets.shape == (starts.shape[0] + 1,) and offsets[0] == 0 and offsets[-1] == cells.size
+        for i, (x, y) in enumerate(starts.tolist()):
+            want = [cy * w + cx for cx, cy in grid.descend(growth.field, (x, y), diagonal=rule)]
+            assert cells[offsets[i] : offsets[i + 1]].tolist() == want[: max_len or len(want)]
+
+
 def test_two_fields_grow_side_by_side_and_a_zero_budget_settles_nothing():
     costs = np.random.default_rng(4).choice([0.0, 1.0, 3.0], size=(60, 80), p=[0.25, 0.5, 0.25])
     costs[5, 5] = costs[50, 70] = 1.0
@@ -177,6 +199,13 @@ def test_exact_at_the_moving_ai_scenario_starts(name):
             assert abs(field[s.start[1], s.start[0]] - s.optimal) <= s.tolerance, (name, s.line)
 
 
+def _grown(grid: PathGrid):
+    growth = grid.grow_field((0, 0))
+    growth.grow(grid.cells)
+    growth.grow(1)  # the call after the last cell says it is done
+    return growth
+
+
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
@@ -195,6 +224,10 @@ def test_exact_at_the_moving_ai_scenario_starts(name):
         (lambda g: g.grow_field((0, 0)).grow(-1), ValueError, "cells must be >= 0, got -1"),
         (lambda g: g.grow_field((0, 0)).grow(2.5), TypeError, "cells must be an int, got 2.5"),
         (lambda g: g.grow_field((0, 0)).grow(None), TypeError, "cells must be an int, got None"),
+        (lambda g: _grown(g).paths(np.array([[4, 0]])), ValueError, "starts[0] (4, 0) is outside the grid of width 4 and height 3"),  # noqa: E501
+        (lambda g: _grown(g).paths(np.zeros((2, 3), dtype=int)), ValueError, "starts must have shape (k, 2), got (2, 3)"),  # noqa: E501
+        (lambda g: _grown(g).paths(np.zeros((1, 2)), max_len=0), TypeError, "starts must be a (k, 2) array of int (x, y) points, got dtype float64"),  # noqa: E501
+        (lambda g: _grown(g).paths(np.zeros((1, 2), dtype=int), max_len=0), ValueError, "max_len must be >= 1, got 0"),
         (lambda g: g.descend(g.distance_field((0, 0)), (9, 9)), ValueError, "start (9, 9) is outside the grid of width 4 and height 3"),  # noqa: E501
     ],
 )  # fmt: skip

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from sim.model.agents import State
-from sim.pathfinding import field as kernels
 
 if TYPE_CHECKING:
     from sim.model.agents import Agents
@@ -150,14 +149,13 @@ class Herds:
         return used
 
     def _grow(self, herd: Herd, cells: int) -> int:
-        sp = self.sim.species[herd.species]
         t0 = time.perf_counter()
         settled = herd.growth.grow(cells)
         ms = (time.perf_counter() - t0) * 1000.0
         herd.ms += ms
         self.field_ms += ms
         if herd.growth.done:
-            herd.steps = sp.grid.field_steps(herd.field, diagonal=sp.astar.diagonal)
+            herd.steps = herd.growth.steps
             self._send(herd, everyone=True)
         return settled
 
@@ -204,12 +202,9 @@ def follow(sim: HerdHost, herd: Herd, rows: np.ndarray) -> None:
     """Give animals ``rows`` the path down ``herd``'s field from their cells (compiled, no search)."""
     a = sim.agents
     a.pos[rows] = a.cell[rows]  # from the cell itself (one mid-step is abandoned), so every step is legal
-    cap = a.path_capacity
-    paths = np.empty(rows.size * cap, dtype=np.int32)
-    offsets = np.zeros(rows.size + 1, dtype=np.int64)
-    kernels.follow_core(herd.steps, a.cell[rows].astype(np.int64), cap, paths, offsets)
+    cells, offsets = herd.growth.paths(a.cell[rows], max_len=a.path_capacity)
     lengths = np.diff(offsets)
-    a.set_paths(rows, paths, offsets[:-1], lengths)
+    a.set_paths(rows, cells, offsets[:-1], lengths)
     a.goal[rows] = herd.goal
     walking = lengths > 1
     a.state[rows[walking]] = State.WALKING

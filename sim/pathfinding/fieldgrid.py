@@ -19,6 +19,7 @@ from sim.pathfinding.checks import (
     _check_max_cost,
     _check_out_array,
     _check_point,
+    _check_points,
     _short,
     check_count,
     resolve_options,
@@ -204,10 +205,12 @@ class FieldGrowth:
     def __init__(self, grid: FieldsAndLines, goal: Point, *, diagonal: str = "no-corner-cutting") -> None:
         self._grid = grid
         self._diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        self._diagonal = diagonal
         gx, gy = _check_point("goal", goal, grid.width, grid.height)
         self.goal: tuple[int, int] = (gx, gy)
         self.field = np.full((grid.height, grid.width), np.inf)
         self.settled = 0  # cells settled so far
+        self._steps: np.ndarray | None = None
         self.done = not grid.passable(gx, gy)  # an impassable goal: all inf, nothing to grow
         cells = (grid.height + 2) * (grid.width + 2)
         self._g = np.empty(cells)
@@ -242,6 +245,36 @@ class FieldGrowth:
                 break
         self.settled += settled
         return settled
+
+    @property
+    def steps(self) -> np.ndarray:
+        """The finished field's :meth:`~FieldsAndLines.field_steps` (int8 ``(H, W)``), made once."""
+        if not self.done:
+            raise ValueError("the field is still growing: call grow() until done")
+        if self._steps is None:
+            self._steps = self._grid.field_steps(self.field, diagonal=self._diagonal)
+        return self._steps
+
+    def paths(self, starts: object, *, max_len: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Paths down the finished field from each of ``starts`` (a ``(k, 2)`` int array of
+        ``(x, y)``), compiled, for a crowd at once: ``(cells, offsets)``, path ``i`` being
+        ``cells[offsets[i]:offsets[i + 1]]`` (int32 ``y * W + x``, start first, optimal like
+        :meth:`~FieldsAndLines.descend`'s), cut to ``max_len`` cells (default: no cut); a start
+        the field does not reach gets an empty path."""
+        steps = self.steps
+        grid = self._grid
+        pts = _check_points("starts", starts, grid.width, grid.height)
+        cap = grid.cells if max_len is None else check_count("max_len", max_len, 1)
+        reached = np.isfinite(self.field[pts[:, 1], pts[:, 0]])
+        on = np.ascontiguousarray(pts[reached])
+        cells = np.empty(on.shape[0] * min(cap, grid.cells), dtype=np.int32)
+        part = np.zeros(on.shape[0] + 1, dtype=np.int64)
+        n = _f.follow_core(steps, on, cap, cells, part)
+        lengths = np.zeros(pts.shape[0], dtype=np.int64)
+        lengths[reached] = np.diff(part)
+        offsets = np.zeros(pts.shape[0] + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return cells[:n], offsets
 
     def _drop_work(self) -> None:
         self._g = self._mark = np.zeros(0)
