@@ -2,7 +2,7 @@
 
 Every animal normally runs its own A*. A herd call (the demo's ``G``) sends every animal of
 a species within a radius of a point (or in its whole region) there; one distance field
-per herd (:meth:`~sim.pathfinding.PathGrid.distance_field`'s kernel, made resumable) is
+per herd (the engine's :meth:`~sim.pathfinding.PathGrid.grow_field`, resumable) is
 grown from the goal within the frame's search budget, over several frames when large,
 the animals keeping on with what they were doing meanwhile. Then each walks down the
 field: its path is the field's steps from its cell, an optimal path found by no search
