@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.maps.movingai import ground_costs, read_map, read_scenarios
-from sim.pathfinding import STEPS, PathGrid
+from sim.pathfinding import DIAGONAL_RULES, STEPS, PathGrid
+from sim.pathfinding.compiled import padded_cell, step_legal
 from sim.pathfinding.workspace import workspace
 from tests.conftest import ROOT
 from tests.helpers import RULES, dijkstra, passable, path_cost, step_allowed, step_cost
@@ -402,3 +403,18 @@ def test_an_astar_smooths_its_own_batch_like_smooth_many_does():
     cells, offsets = flyer.grid.smooth_many(result.paths, result.offsets, diagonal=flyer.diagonal)
     assert np.array_equal(straight.paths, cells) and np.array_equal(straight.offsets, offsets)
     assert np.array_equal(straight.cost, result.cost) and straight.paths.size <= result.paths.size
+
+
+@settings(max_examples=40, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES))
+def test_the_compiled_tiers_step_check_agrees_with_the_rules_on_every_step(costs, rule):
+    # what a compiled caller (the demo's re-planning) uses to ask "is this step still legal"
+    h, w = costs.shape
+    args = PathGrid(costs).kernel_args(DIAGONAL_RULES[rule])
+    assert args.padded_width == w + 2
+    for y, x, dy, dx in itertools.product(range(h), range(w), (-1, 0, 1), (-1, 0, 1)):
+        if (dx, dy) == (0, 0) or not (0 <= x + dx < w and 0 <= y + dy < h) or not passable(costs, x, y):
+            continue
+        p, q = padded_cell(y * w + x, w), padded_cell((y + dy) * w + x + dx, w)
+        assert (p, q) == ((y + 1) * (w + 2) + x + 1, (y + dy + 1) * (w + 2) + x + dx + 1)
+        assert step_legal(args.moves, args.padded_width, p, q) == step_allowed(costs, (x, y), (x + dx, y + dy), rule)

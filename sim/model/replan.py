@@ -20,17 +20,12 @@ from numba import njit
 
 from sim.model.agents import Agents, State
 from sim.pathfinding import PathGrid
-from sim.pathfinding.rules import DIAGONAL_RULES, step_legal
+from sim.pathfinding.compiled import padded_cell, step_legal
+from sim.pathfinding.rules import DIAGONAL_RULES
 from sim.world.geometry import CellRect
 
 if TYPE_CHECKING:
     from sim.model.species import SpeciesRuntime
-
-
-@njit(cache=True, inline="always")
-def _padded(cell, width):
-    """A flat cell ``y * width + x`` of the map as the engine's padded index."""
-    return (cell // width + 1) * (width + 2) + cell % width + 1
 
 
 @njit(cache=True)
@@ -49,14 +44,14 @@ def paths_hit(moves, width, rows, paths, path_pos, path_len, x0, y0, changed):
             if 0 <= x < cw and 0 <= y < ch and changed[y, x]:
                 hit[r] = True
                 break
-            if j >= 1 and not step_legal(moves, width + 2, _padded(paths[i, j - 1], width), _padded(c, width)):
+            if j >= 1 and not step_legal(moves, width + 2, padded_cell(paths[i, j - 1], width), padded_cell(c, width)):
                 hit[r] = True
                 break
     return hit
 
 
 def _moves(sp: SpeciesRuntime) -> np.ndarray:
-    return sp.grid.moves(DIAGONAL_RULES[sp.astar.diagonal])
+    return sp.grid.kernel_args(DIAGONAL_RULES[sp.astar.diagonal]).moves
 
 
 def stop_crossing(
@@ -85,7 +80,7 @@ def stop_for_replan(a: Agents, sp: SpeciesRuntime, width: int, i: int) -> None:
     here = int(a.cell[i, 1]) * width + int(a.cell[i, 0])
     nxt = int(a.paths[i, a.path_pos[i]])
     nx, ny = nxt % width, nxt // width
-    step_ok = step_legal(_moves(sp), width + 2, _padded(here, width), _padded(nxt, width))
+    step_ok = step_legal(_moves(sp), width + 2, padded_cell(here, width), padded_cell(nxt, width))
     if step_ok and np.hypot(*(a.pos[i] - (nx, ny))) < np.hypot(*(a.pos[i] - a.cell[i])):
         a.cell[i] = (nx, ny)
     a.pos[i] = a.cell[i]

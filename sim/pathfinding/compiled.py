@@ -11,6 +11,10 @@ compiled call per round of many searches, a resumable distance field), as named 
 flattened grid); ``params`` the search's parameters. A caller hands both, unpacked, to
 ``kernel.search_batch`` (or to its own compiled function that calls it): see the demo's
 planner. The arrays belong to the grid: read them, never write them.
+
+Inside a compiled function of its own, a caller asks whether a step is still legal with
+:func:`step_legal` on ``grid_args.moves`` and cells turned into padded ones by
+:func:`padded_cell` (the demo's re-planning checks the rest of every walking path so).
 """
 
 from __future__ import annotations
@@ -18,6 +22,18 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba import njit
+
+from sim.pathfinding.rules import step_legal
+
+__all__ = ["CompiledBatch", "GridArgs", "KernelParams", "padded_cell", "step_legal"]
+
+
+@njit(cache=True, inline="always")
+def padded_cell(cell, width):
+    """A map cell ``y * width + x`` as the kernels' padded index ``(y + 1) * (width + 2) + x + 1``
+    (``width``: the map's, not the padded one); callable from compiled code."""
+    return (cell // width + 1) * (width + 2) + cell % width + 1
 
 
 class GridArgs(NamedTuple):
