@@ -418,3 +418,65 @@ def test_the_compiled_tiers_step_check_agrees_with_the_rules_on_every_step(costs
         p, q = padded_cell(y * w + x, w), padded_cell((y + dy) * w + x + dx, w)
         assert (p, q) == ((y + 1) * (w + 2) + x + 1, (y + dy + 1) * (w + 2) + x + dx + 1)
         assert step_legal(args.moves, args.padded_width, p, q) == step_allowed(costs, (x, y), (x + dx, y + dy), rule)
+
+
+def _first_break(costs, walk, rule):
+    """The reference: the first cell of ``walk`` (``(x, y)`` points) that breaks it, or -1."""
+    h, w = costs.shape
+    for j, (x, y) in enumerate(walk):
+        if not (0 <= x < w and 0 <= y < h):
+            return j
+        if j == 0:
+            if not passable(costs, x, y):
+                return 0
+        elif not step_allowed(costs, walk[j - 1], (x, y), rule):
+            return j
+    return -1
+
+
+@settings(max_examples=60, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES), seed=st.integers(0, 2**31))
+def test_first_illegal_names_the_first_cell_that_breaks_each_path(costs, rule, seed):
+    h, w = costs.shape
+    rng = np.random.default_rng(seed)
+    paths: list[list[tuple[int, int]]] = []
+    for _ in range(6):  # random walks, mostly adjacent steps, now and then a jump or a step off the grid
+        x, y = int(rng.integers(w)), int(rng.integers(h))
+        walk = [(x, y)]
+        for _ in range(int(rng.integers(0, 8))):
+            x, y = x + int(rng.integers(-1, 2)), y + int(rng.integers(-1, 2))
+            if rng.random() < 0.1:
+                x += 3
+            walk.append((x, y))
+        paths.append(walk)
+
+    flat = np.array([y * w + x if 0 <= x < w and 0 <= y < h else -1 for p in paths for x, y in p], dtype=np.int32)
+    offsets = np.concatenate([[0], np.cumsum([len(p) for p in paths])]).astype(np.int64)
+    got = PathGrid(costs).first_illegal(flat, offsets, diagonal=rule)
+    assert got.tolist() == [_first_break(costs, p, rule) for p in paths]
+
+
+def test_first_illegal_after_painting_and_its_boundary():
+    costs = np.ones((5, 6))
+    grid = PathGrid(costs)
+    batch = grid.search_many(np.array([[0, 0], [0, 4]]), np.array([[5, 4], [5, 4]]))
+    flat, offsets = batch.paths, batch.offsets
+    assert grid.first_illegal(flat, offsets).tolist() == [-1, -1]
+    cut = flat[offsets[0] + 2]  # wall off the third cell of the first path
+    costs[cut // 6, cut % 6] = 0
+    painted = PathGrid(costs)
+    got = painted.first_illegal(flat, offsets)
+    assert got[0] in (1, 2)  # the step into the wall, or a corner it now cuts
+    walks = [[(int(c % 6), int(c // 6)) for c in flat[offsets[i] : offsets[i + 1]]] for i in range(2)]
+    assert got.tolist() == [_first_break(costs, walk, "no-corner-cutting") for walk in walks]
+    for paths, offs, error, message in [
+        ([1, 2], offsets, TypeError, "paths must be a 1-D numpy int array (the batch format of search_many)"),
+        (flat, offsets.astype(float), TypeError, "offsets must be a 1-D numpy int array (the batch format of search_many)"),  # noqa: E501
+        (flat, np.array([0, 3, 2]), ValueError, f"offsets must start at 0, never decrease and end within paths (size {flat.size}), got [0, 3, 2]"),  # noqa: E501
+        (flat, np.array([0, flat.size + 1]), ValueError, f"offsets must start at 0, never decrease and end within paths (size {flat.size}), got [0, {flat.size + 1}]"),  # noqa: E501
+        (flat, np.array([0, 2**64 - 1], dtype=np.uint64), ValueError, f"offsets must start at 0, never decrease and end within paths (size {flat.size}), got [0, {2**64 - 1}]"),  # noqa: E501
+    ]:  # fmt: skip
+        with pytest.raises(error) as info:
+            grid.first_illegal(paths, offs)
+        assert str(info.value) == message
+    assert grid.first_illegal(flat, np.array([0])).shape == (0,)

@@ -213,6 +213,31 @@ def _line_cost(codes, lut, moves, width, w, a, b, dir_of):
 PATH_OK, PATH_OUTSIDE, PATH_NOT_NEXT, PATH_ILLEGAL, PATH_BLOCKED, PATH_OFFSETS = 0, 1, 2, 3, 4, 5
 
 
+@njit(cache=True, inline="always")
+def _path_break(codes, lut, moves, width, w, h, paths, lo, hi):
+    """``(problem, j)`` for the first cell ``j`` of ``paths[lo:hi]`` that breaks it (see
+    :func:`check_paths`), ``(PATH_OK, -1)`` when none does."""
+    for j in range(hi - lo):
+        c = paths[lo + j]
+        if c < 0 or c >= w * h:
+            return PATH_OUTSIDE, j
+        here = (c // w + 1) * width + c % w + 1
+        if j == 0:
+            if lut[codes[here]] <= 0.0:
+                return PATH_BLOCKED, j
+            continue
+        b = paths[lo + j - 1]
+        dx, dy = c % w - b % w, c // w - b // w
+        if max(abs(dx), abs(dy)) != 1:
+            return PATH_NOT_NEXT, j
+        k = 0
+        while DX[k] != dx or DY[k] != dy:
+            k += 1
+        if not (moves[(b // w + 1) * width + b % w + 1] >> k) & 1:
+            return PATH_ILLEGAL, j
+    return PATH_OK, -1
+
+
 @njit(cache=True, nogil=True)
 def check_paths(codes, lut, moves, width, w, h, paths, offsets):
     """``(problem, i, j)`` for the first cell ``j`` of path ``i`` that is outside the grid, not
@@ -225,26 +250,19 @@ def check_paths(codes, lut, moves, width, w, h, paths, offsets):
         if offsets[i + 1] < offsets[i]:
             return PATH_OFFSETS, -1, -1
     for i in range(offsets.size - 1):
-        lo, hi = offsets[i], offsets[i + 1]
-        for j in range(hi - lo):
-            c = paths[lo + j]
-            if c < 0 or c >= w * h:
-                return PATH_OUTSIDE, i, j
-            here = (c // w + 1) * width + c % w + 1
-            if j == 0:
-                if lut[codes[here]] <= 0.0:
-                    return PATH_BLOCKED, i, j
-                continue
-            b = paths[lo + j - 1]
-            dx, dy = c % w - b % w, c // w - b // w
-            if max(abs(dx), abs(dy)) != 1:
-                return PATH_NOT_NEXT, i, j
-            k = 0
-            while DX[k] != dx or DY[k] != dy:
-                k += 1
-            if not (moves[(b // w + 1) * width + b % w + 1] >> k) & 1:
-                return PATH_ILLEGAL, i, j
+        problem, j = _path_break(codes, lut, moves, width, w, h, paths, offsets[i], offsets[i + 1])
+        if problem != PATH_OK:
+            return problem, i, j
     return PATH_OK, -1, -1
+
+
+@njit(cache=True, nogil=True)
+def first_breaks(codes, lut, moves, width, w, h, paths, offsets, out):
+    """For each path ``i`` (``paths[offsets[i]:offsets[i + 1]]``, offsets already checked): the
+    index in it of its first cell that breaks it (see :func:`check_paths`), or -1, into ``out[i]``."""
+    for i in range(offsets.size - 1):
+        out[i] = _path_break(codes, lut, moves, width, w, h, paths, offsets[i], offsets[i + 1])[1]
+    return out
 
 
 @njit(cache=True, nogil=True)

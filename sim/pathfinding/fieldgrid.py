@@ -143,14 +143,10 @@ class FieldsAndLines:
         """:meth:`smooth_path` for many paths at once, in the batch format (``paths`` int32 flat
         cells ``y * W + x``, path i at ``paths[offsets[i]:offsets[i + 1]]``); returns the same format."""
         diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
-        for name, a in (("paths", paths), ("offsets", offsets)):
-            if not isinstance(a, np.ndarray) or a.dtype.kind not in "iu" or a.ndim != 1:
-                raise TypeError(f"{name} must be a 1-D numpy int array (the batch format of search_many)")
-        assert isinstance(paths, np.ndarray) and isinstance(offsets, np.ndarray)
+        _check_batch(paths, offsets)
         problem, i, j = self._check_chain(paths, offsets, diag)  # on the arrays as given: nothing wraps
         if problem == _f.PATH_OFFSETS:
-            raise ValueError(f"offsets must start at 0, never decrease and end within paths (size {paths.size}), "
-                             f"got {_short(offsets.tolist())}")  # fmt: skip
+            raise _offsets_error(paths, offsets)
         if problem != _f.PATH_OK:
             at, w = int(offsets[i]) + j, self.width
             cell = int(paths[at])
@@ -159,6 +155,24 @@ class FieldsAndLines:
             raise ValueError(_chain_message(problem, here, f"cell {j - 1} {(prev % w, prev // w)}", diagonal))
         out, out_offsets, _ways = self._smooth(paths.astype(np.int32), offsets.astype(np.int64), diag)
         return out, out_offsets
+
+    def first_illegal(
+        self, paths: np.ndarray, offsets: np.ndarray, *, diagonal: str = "no-corner-cutting"
+    ) -> np.ndarray:
+        """Which paths the grid no longer allows, e.g. after it changed: for each path of the batch
+        (``paths`` int flat cells ``y * W + x``, path i at ``paths[offsets[i]:offsets[i + 1]]``, as
+        :meth:`search_many` gives them), the index in it of its first cell that is outside the
+        grid, not next to the cell before, entered by a step ``diagonal`` forbids (an impassable
+        cell, a cut corner), or (the first cell) impassable; -1 where the whole path is legal.
+        int64 ``(k,)``, one compiled pass."""
+        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        _check_batch(paths, offsets)
+        flat, offs = paths.astype(np.int64, copy=False), offsets.astype(np.int64, copy=False)  # no wrapping
+        if offs.size == 0 or offs[0] != 0 or offs[-1] > flat.size or (np.diff(offs) < 0).any():
+            raise _offsets_error(paths, offsets)
+        out = np.empty(offs.size - 1, dtype=np.int64)
+        return _f.first_breaks(self._codes, self._lut, self.moves(diag), self.width + 2, self.width, self.height,
+                               flat, offs, out)  # fmt: skip
 
     def _check_chain(self, flat: np.ndarray, offsets: np.ndarray, diag: int) -> tuple[int, int, int]:
         return _f.check_paths(self._codes, self._lut, self.moves(diag), self.width + 2, self.width, self.height,
@@ -178,6 +192,17 @@ class FieldsAndLines:
             got = float(field[y, x])
             raise ValueError(f"field must hold costs >= 0 or inf (from distance_field), got {got!r} at {(x, y)}")
         return np.ascontiguousarray(field)
+
+
+def _check_batch(paths: object, offsets: object) -> None:
+    for name, a in (("paths", paths), ("offsets", offsets)):
+        if not isinstance(a, np.ndarray) or a.dtype.kind not in "iu" or a.ndim != 1:
+            raise TypeError(f"{name} must be a 1-D numpy int array (the batch format of search_many)")
+
+
+def _offsets_error(paths: np.ndarray, offsets: np.ndarray) -> ValueError:
+    return ValueError(f"offsets must start at 0, never decrease and end within paths (size {paths.size}), "
+                      f"got {_short(offsets.tolist())}")  # fmt: skip
 
 
 def _chain_message(problem: int, here: str, before: str, diagonal: str) -> str:
