@@ -17,7 +17,7 @@ bookkeeping here.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -42,6 +42,9 @@ class HerdHost(Protocol):
 MAX_HERDS = 4  # fields kept at once (each holds ~20 bytes a cell while it is grown); the oldest goes
 
 
+_NO_FIELD = np.zeros((0, 0))
+
+
 @dataclass
 class Herd:
     """One call: a species, a goal ``(x, y)``, and its distance field as it is grown."""
@@ -50,7 +53,6 @@ class Herd:
     species: int
     goal: tuple[int, int]
     revision: int = -1  # the world's revision the field is being grown for
-    field: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (H, W) float64, inf = not (yet) reached
     steps: np.ndarray | None = None  # next step per cell, once the field is complete
     growth: FieldGrowth | None = None  # the engine's resumable field (it owns the work arrays)
     ms: float = 0.0  # wall ms spent growing the current field
@@ -60,6 +62,11 @@ class Herd:
     @property
     def ready(self) -> bool:
         return self.steps is not None
+
+    @property
+    def field(self) -> np.ndarray:
+        """The distance field as grown so far: (H, W) float64, inf = not (yet) reached."""
+        return _NO_FIELD if self.growth is None else self.growth.field
 
     @property
     def settled(self) -> int:
@@ -123,7 +130,6 @@ class Herds:
         """Grow the field from scratch (new herd, or the terrain changed)."""
         sp = self.sim.species[herd.species]
         herd.growth = sp.grid.grow_field(herd.goal, diagonal=sp.astar.diagonal)
-        herd.field = herd.growth.field
         herd.steps = None
         herd.ms = 0.0
         herd.revision = self.sim.world.revision
