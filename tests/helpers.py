@@ -13,10 +13,18 @@ import sys
 
 import numpy as np
 import pygame
+import pytest
 
 from tests.conftest import ROOT
 
 RULES = ("never", "no-corner-cutting", "one-obstacle", "always")
+
+
+def raises_exactly(call, exc: type[Exception], message: str) -> None:
+    """``call()`` raises ``exc`` with exactly ``message`` (a public boundary's promise)."""
+    with pytest.raises(exc) as info:
+        call()
+    assert str(info.value) == message
 
 
 def passable(costs: np.ndarray, x: int, y: int) -> bool:

@@ -20,7 +20,7 @@ from sim.view.draw.panels import bars_height
 from sim.world.history import EditHistory
 from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT
-from tests.helpers import STEP, drag, key, remaining_steps_legal
+from tests.helpers import STEP, drag, key, raises_exactly, remaining_steps_legal
 
 CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
 
@@ -498,9 +498,7 @@ def test_paint_stroke_refuses_bad_points_exactly_and_changes_nothing(make_app):
         ([(1.5, 2)], TypeError, "points[0] x must be a whole number, got 1.5"),
         ([(1, 10**12)], ValueError, "points[0] y must be <= 1000000000, got 1000000000000"),
     ]:
-        with pytest.raises(exc) as info:
-            sim.paint_stroke(points, 1, "rock")
-        assert str(info.value) == message
+        raises_exactly(lambda p=points: sim.paint_stroke(p, 1, "rock"), exc, message)
     assert (sim.world.terrain == before).all()
     assert sim.paint_stroke([(-(10**9), 5), (10**9, 5)], 0, "rock") is not None  # a line across it all
 

@@ -18,7 +18,7 @@ from sim.pathfinding import DIAGONAL_RULES, STEPS, PathGrid
 from sim.pathfinding.compiled import padded_cell, step_legal
 from sim.pathfinding.workspace import workspace
 from tests.conftest import ROOT
-from tests.helpers import RULES, dijkstra, passable, path_cost, step_allowed, step_cost
+from tests.helpers import RULES, dijkstra, passable, path_cost, raises_exactly, step_allowed, step_cost
 
 grids = st.tuples(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**31)).map(
     lambda t: np.random.default_rng(t[2]).choice([0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 6.5], size=(t[0], t[1]))
@@ -125,13 +125,19 @@ def test_a_small_heap_grows_and_the_answer_is_the_same():
     assert np.array_equal(grid.distance_field((100, 100)), want) and ws.stats[1] > grows
 
 
-@settings(max_examples=60, deadline=None)
-@given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6), chunk=st.integers(1, 7))
-def test_a_field_grown_a_few_cells_at_a_time_is_the_whole_field(costs, rule, pick, chunk):
+def _growing(costs, rule, pick):
+    """A grid of ``costs``, a goal picked from ``pick``, and a field to it just started."""
     h, w = costs.shape
     goal = (pick % w, pick // w % h)
     grid = PathGrid(costs)
-    growth = grid.grow_field(goal, diagonal=rule)
+    return grid, goal, grid.grow_field(goal, diagonal=rule)
+
+
+@settings(max_examples=60, deadline=None)
+@given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6), chunk=st.integers(1, 7))
+def test_a_field_grown_a_few_cells_at_a_time_is_the_whole_field(costs, rule, pick, chunk):
+    grid, goal, growth = _growing(costs, rule, pick)
+    want = grid.distance_field(goal, diagonal=rule)
     calls = 0
     while not growth.done:
         settled = growth.grow(chunk)
@@ -139,9 +145,12 @@ def test_a_field_grown_a_few_cells_at_a_time_is_the_whole_field(costs, rule, pic
         # what is settled so far is already final: the cheapest cells, at their exact cost
         seen = np.isfinite(growth.field)
         assert seen.sum() == growth.settled
+        assert np.array_equal(growth.field[seen], want[seen])
+        if seen.any():
+            assert want[~seen & np.isfinite(want)].min(initial=np.inf) >= growth.field[seen].max()
         calls += 1
-        assert calls <= h * w + 2
-    assert np.array_equal(growth.field, grid.distance_field(goal, diagonal=rule))
+        assert calls <= grid.cells + 2
+    assert np.array_equal(growth.field, want)
     assert growth.grow(5) == 0 and growth.done
 
 
@@ -149,9 +158,7 @@ def test_a_field_grown_a_few_cells_at_a_time_is_the_whole_field(costs, rule, pic
 @given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6), cut=st.integers(1, 6))
 def test_a_grown_fields_paths_for_a_crowd_are_descends_paths(costs, rule, pick, cut):
     h, w = costs.shape
-    goal = (pick % w, pick // w % h)
-    grid = PathGrid(costs)
-    growth = grid.grow_field(goal, diagonal=rule)
+    grid, _goal, growth = _growing(costs, rule, pick)
     if not growth.done:  # (an impassable goal is done at once)
         with pytest.raises(ValueError, match="the field is still growing: call grow"):
             growth.paths(np.zeros((1, 2), dtype=np.int64))
@@ -233,9 +240,7 @@ def _grown(grid: PathGrid):
     ],
 )  # fmt: skip
 def test_boundary_errors_are_exact(call, error, message):
-    with pytest.raises(error) as info:
-        call(PathGrid(np.ones((3, 4))))
-    assert str(info.value) == message
+    raises_exactly(lambda: call(PathGrid(np.ones((3, 4)))), error, message)
 
 
 # ------------------------------------------------------------------ paths pulled straight
@@ -476,7 +481,5 @@ def test_first_illegal_after_painting_and_its_boundary():
         (flat, np.array([0, flat.size + 1]), ValueError, f"offsets must start at 0, never decrease and end within paths (size {flat.size}), got [0, {flat.size + 1}]"),  # noqa: E501
         (flat, np.array([0, 2**64 - 1], dtype=np.uint64), ValueError, f"offsets must start at 0, never decrease and end within paths (size {flat.size}), got [0, {2**64 - 1}]"),  # noqa: E501
     ]:  # fmt: skip
-        with pytest.raises(error) as info:
-            grid.first_illegal(paths, offs)
-        assert str(info.value) == message
+        raises_exactly(lambda p=paths, o=offs: grid.first_illegal(p, o), error, message)
     assert grid.first_illegal(flat, np.array([0])).shape == (0,)

@@ -20,7 +20,7 @@ from sim.maps import MapError, load_map
 from sim.pathfinding import AStar, PathGrid, find_path
 from sim.support.files import parse_yaml
 from tests.conftest import ROOT
-from tests.helpers import assert_file_refused, assert_one_line, run_cli
+from tests.helpers import assert_file_refused, assert_one_line, raises_exactly, run_cli
 
 # A "billion laughs" bomb: a few hundred bytes that expand to 9**8 strings.
 BOMB = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9) if i else ', '.join(['lol'] * 9)}]\n" for i in range(8))
@@ -235,9 +235,7 @@ def test_multipliers_too_large_to_add_up_safely_are_refused():
     ],
 )  # fmt: skip
 def test_engine_boundary_errors_are_exact(call, exc, message):
-    with pytest.raises(exc) as info:
-        call(PathGrid(np.ones((4, 5))))
-    assert str(info.value) == message
+    raises_exactly(lambda: call(PathGrid(np.ones((4, 5)))), exc, message)
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -292,8 +290,6 @@ def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its
          "counts must be a dict of species key -> number of animals, got [3]"),
     ]  # fmt: skip
     for call, exc, message in cases:
-        with pytest.raises(exc) as info:
-            call()
-        assert str(info.value) == message
+        raises_exactly(call, exc, message)
     assert (sim.time, sim.checksum()) == before[:2] and (sim.world.terrain == before[2]).all()
     assert sim.paint(np.int64(5), np.int32(5), np.int64(0), "rock") is not None  # numpy ints are whole numbers

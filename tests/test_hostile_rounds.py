@@ -35,7 +35,7 @@ from sim.maps import MapData, MapError, load_map
 from sim.maps.convert import convert, write_map
 from sim.pathfinding import PathGrid, set_threads
 from tests.conftest import ROOT
-from tests.helpers import assert_one_line, run_cli
+from tests.helpers import assert_one_line, raises_exactly, run_cli
 from tests.tiled_fuzz import check_files, tiled_files
 
 BIG = "9" * 5000
@@ -488,9 +488,7 @@ def test_the_scripting_api_bounds_every_integer_and_keeps_time_finite(sim):
         (lambda: sim.remove_animals(1.5), TypeError, "total must be a whole number, got 1.5"),
     ]  # fmt: skip
     for call, exc, message in cases:
-        with pytest.raises(exc) as info:
-            call()
-        assert str(info.value) == message
+        raises_exactly(call, exc, message)
     assert (sim.time, sim.checksum()) == before
     for _ in range(3):
         sim.step(3600.0)  # the largest step, three times: time stays finite
@@ -514,9 +512,7 @@ def test_the_engine_bounds_counts_threads_and_costs():
          "threads must be a whole number from 0 to 256 (0: every core), got 1000000000"),
     ]  # fmt: skip
     for call, exc, message in cases:
-        with pytest.raises(exc) as info:
-            call()
-        assert str(info.value) == message
+        raises_exactly(call, exc, message)
     assert g.search((0, 0), (3, 3), max_nodes=2**62).found
     assert math.isinf(g.distance_field((0, 0), max_cost=10**400).max()) is False  # a huge int: no limit
     assert g.distance_field((0, 0), max_cost=10**400)[3, 4] == g.distance_field((0, 0))[3, 4]
