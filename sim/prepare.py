@@ -94,10 +94,16 @@ def compile_round(config: Config, tracing: bool = False) -> None:
 def kernels_cached(config: Config) -> bool:
     """Whether the model's first frames run on kernels already in numba's cache: the
     rehearsal runs, loading what is cached, and stops at the first thing it would compile."""
+    return runs_without_compiling(lambda: rehearse_model(config))
+
+
+def runs_without_compiling(work: Callable[[], object]) -> bool:
+    """Run ``work``, loading compiled kernels from numba's cache; stop (False) at the first
+    one it would have to compile."""
     listener = _NoCompiling()
     try:
         with event.install_listener("numba:compile", listener):
-            rehearse_model(config)
+            work()
     except _WouldCompile:
         return False
     return True

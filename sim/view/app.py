@@ -95,7 +95,7 @@ class App(MapFiles):
         w, h = self.screen.get_size()
         self.cam = Camera(w, h - bars_height(self.text), self.sim.world.width, self.sim.world.height)
         self.cam.zoom_to_fit()
-        self.view = WorldView(self.sim, self.cam)
+        self.view = WorldView(self.sim, self.cam, art=self.startup.art)
         self.search_views = SearchViews(self.sim, self.view, self.instruments)
         self.user_paused = False  # Space; a mode may pause the simulation too
         self.speed = Speed()  # , and . (½x to 8x)
@@ -226,6 +226,7 @@ class App(MapFiles):
         if steps:
             self.instruments.after_step(dt * steps)
         self.clock_s += dt  # advances while paused too, so the graph keeps scrolling
+        self.view.terrain.clock = self.clock_s  # the water's glints
         self.instruments.frame(self.clock_s, self.sim.stats)
         for mode in self.modes:
             mode.update(dt)

@@ -9,8 +9,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.prepare import Background, config_args, kernels_cached, rehearse_model
+from sim.prepare import Background, config_args, kernels_cached, rehearse_model, runs_without_compiling
 from sim.simulation import Simulation
+from sim.view.draw import landscape
 from sim.view.draw.panels import GOOD
 from sim.view.draw.render import rehearse_view
 from sim.view.progress import run_with_progress
@@ -38,6 +39,8 @@ class Startup:
         self.headless = headless
         self.started = time.perf_counter()
         self.prep: Background | None = None
+        self.art = True  # the landscape's kernel is loaded (else the terrain is flat until it is)
+        self.art_prep: Background | None = None
         if headless:
             self._load_or_start(config_path)
         else:
@@ -54,7 +57,15 @@ class Startup:
             # Meanwhile, here: the model's other kernels and the drawing's (~6 s on two cores; this
             # process peaks at ~250 MB doing it, the round's process on its own).
             rehearse_model(config, interpreted=True)
-        rehearse_view(config, screen)  # loads the drawing's kernels (or, on a first start, compiles them)
+        if not self.headless:  # a window shows flat terrain until another process compiled the landscape
+            self.art = runs_without_compiling(landscape.rehearse)
+        rehearse_view(config, screen, self.art)  # loads the drawing's kernels (or, on a first start, compiles them)
+        if not self.art and self.prep is None:
+            self._start_art()
+
+    def _start_art(self) -> None:
+        say("compiling the landscape in another process; flat colours until then")
+        self.art_prep = Background("sim.view.draw.landscape", [], log=say)
 
     def seconds(self) -> float:
         return time.perf_counter() - self.started
@@ -81,7 +92,14 @@ class Startup:
                 "the animals search with the interpreted A* (fewer a frame)")  # fmt: skip
 
     def poll(self, sim: Simulation) -> None:
-        """Once the background has the round cached, searches switch to the compiled kernels."""
+        """Once the background has the round cached, searches switch to the compiled kernels;
+        then the landscape is compiled, and drawn once it is."""
+        if not self.art and self.art_prep is None and (self.prep is None or self.prep.done):
+            self._start_art()
+        if not self.art and self.art_prep is not None and self.art_prep.done:
+            self.art = True
+            self.app.view.terrain.set_art(True)
+            say(f"landscape ready after {self.seconds():.1f} s")
         prep = self.prep
         if prep is None or not sim.planner.interpreted or not (prep.ready or prep.done):
             return

@@ -16,6 +16,7 @@ from sim.pathfinding import ChangeCursor
 from sim.prepare import rehearsal
 from sim.simulation import Simulation
 from sim.view.camera import Camera
+from sim.view.draw.landscape import MARGIN, PHASES, landscape
 from sim.view.draw.sprites import TILE_BITS, Pixels, SpriteBank, render_animals
 from sim.world.geometry import CellRect
 from sim.world.terrain import Terrain
@@ -29,16 +30,30 @@ SHADES = 32  # shade levels per terrain in the 8-bit palette (7 terrains x 32 <=
 _ROWS = 256  # rows re-coloured per numpy pass (bounds the temporary memory on big maps)
 
 
-class TerrainLayer:
-    """The terrain as an 8-bit palette surface (1 byte a cell), re-coloured region by region.
+CHUNK = 256  # the landscape is drawn and cached in squares of this many pixels
+_CHUNKS_KEPT = 64  # at most this many cached (16 MB at 32-bit): more than a big window shows
+GLINT = (214, 236, 246)  # the light that glints on water
 
-    Palette entry ``terrain * SHADES + level`` is the terrain's colour at one of
-    ``SHADES`` shades; a fixed per-cell shade (a hash of the coordinates) gives the flat
-    colours some texture. Changing the colours only changes the palette.
+
+class TerrainLayer:
+    """The terrain as the screen shows it: a landscape (:mod:`.landscape`) when :attr:`art`
+    is on, else flat colours (the fallback while the landscape's kernel compiles).
+
+    Flat: an 8-bit palette surface (1 byte a cell); palette entry ``terrain * SHADES + level``
+    is the terrain's colour at one of ``SHADES`` shades (a per-cell hash gives texture).
+    Landscape: drawn at the zoom in :data:`CHUNK`-pixel squares, cached; a paint stroke
+    redraws the part of each cached square it can change. The water's glints cycle through
+    :data:`~.landscape.PHASES` steps as :attr:`clock` (seconds) runs: only those pixels
+    change, so the animation costs one copy of the view a step (4 a second).
     """
 
-    def __init__(self, terrain: np.ndarray, colours: dict[Terrain, tuple[int, int, int]]) -> None:
+    GLINT_HZ = 4.0
+
+    def __init__(self, terrain: np.ndarray, colours: dict[Terrain, tuple[int, int, int]], art: bool = True) -> None:
         self.colours = colours
+        self.art = art
+        self.clock = 0.0
+        self._chunks: dict[tuple, tuple[pygame.Surface, np.ndarray]] = {}
         self.rebuild(terrain)
 
     def palette(self) -> list[tuple[int, int, int]]:
@@ -54,18 +69,27 @@ class TerrainLayer:
     def set_colours(self, colours: dict[Terrain, tuple[int, int, int]]) -> None:
         self.colours = colours
         self.base.set_palette(self.palette())
+        self._chunks.clear()
         self._key = None
         self.version += 1
+
+    def set_art(self, on: bool) -> None:
+        """Landscape (True) or flat colours."""
+        if on != self.art:
+            self.art = on
+            self._key = None
+            self.version += 1
 
     def rebuild(self, terrain: np.ndarray) -> None:
         h, w = terrain.shape
         self.base = pygame.Surface((w, h), depth=8)
         self.base.set_palette(self.palette())
         self.terrain = terrain
+        self._chunks.clear()
         self.update(CellRect(0, 0, w, h))
 
     def update(self, rect: CellRect) -> None:
-        """Re-colour the cells of ``rect``."""
+        """Re-colour the cells of ``rect`` (and, in the landscape, what they blend into)."""
         x0, y0, x1, y1 = rect
         with Pixels(self.base) as pixels:  # [y, x]
             xs = np.arange(x0, x1, dtype=np.int64)[None, :]
@@ -74,25 +98,106 @@ class TerrainLayer:
                 ys = np.arange(r0, r1, dtype=np.int64)[:, None]
                 level = (((xs * 73856093) ^ (ys * 19349663)) % 97) * (SHADES - 1) // 96
                 pixels[r0:r1, x0:x1] = self.terrain[r0:r1, x0:x1].astype(np.int64) * SHADES + level
+        reach = MARGIN + 1
+        for key in list(self._chunks):
+            tile, kx, ky = key[:3]
+            # The pixels the change can reach, in this chunk.
+            ax0, ay0 = max((x0 - reach) * tile, kx * CHUNK), max((y0 - reach) * tile, ky * CHUNK)
+            surf, glint = self._chunks[key]
+            ax1 = min((x1 + reach) * tile, kx * CHUNK + surf.get_width())
+            ay1 = min((y1 + reach) * tile, ky * CHUNK + surf.get_height())
+            if ax1 > ax0 and ay1 > ay0:
+                self._draw_art(surf, glint, tile, kx * CHUNK, ky * CHUNK, ax0, ay0, ax1 - ax0, ay1 - ay0)
         self._key = None
         self.version += 1
 
+    def _draw_art(self, surf: pygame.Surface, glint: np.ndarray, tile: int, ox: int, oy: int,
+                  px0: int, py0: int, pw: int, ph: int) -> None:  # fmt: skip
+        """Draw the landscape's pixels ``[px0, px0+pw) x [py0, py0+ph)`` into a chunk whose
+        top-left pixel is ``(ox, oy)``."""
+        colours = np.array([self.colours[t] for t in Terrain], np.float32)
+        fmt = (surf.get_shifts(), surf.get_losses(), surf.get_masks()[3])
+        pixels, g = landscape(self.terrain, colours, tile, px0, py0, pw, ph, fmt)
+        with Pixels(surf) as out:
+            out[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = pixels
+        glint[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = g
+
+    def _chunk(self, tile: int, kx: int, ky: int, screen: pygame.Surface) -> tuple[pygame.Surface, np.ndarray]:
+        key = (tile, kx, ky, screen.get_bitsize(), screen.get_shifts())
+        found = self._chunks.pop(key, None)
+        if found is None:
+            h, w = self.terrain.shape
+            cw, ch = min(CHUNK, w * tile - kx * CHUNK), min(CHUNK, h * tile - ky * CHUNK)
+            found = (pygame.Surface((cw, ch), 0, screen), np.zeros((ch, cw), np.uint8))
+            self._draw_art(*found, tile, kx * CHUNK, ky * CHUNK, kx * CHUNK, ky * CHUNK, cw, ch)
+            while len(self._chunks) >= _CHUNKS_KEPT:
+                self._chunks.pop(next(iter(self._chunks)))  # the least recently used
+        self._chunks[key] = found  # most recently used last
+        return found
+
+    def phase(self) -> int:
+        return int(self.clock * self.GLINT_HZ) % PHASES
+
     def prepare(self, screen: pygame.Surface, cam: Camera) -> tuple:
         """The picture of the terrain for this camera, screen-sized (cached); returns its key."""
-        key = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h, screen.get_size(), screen.get_bitsize())
-        if getattr(self, "_key", None) != key:
+        art = self.art and screen.get_bitsize() == 32
+        place = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h, screen.get_size(),
+                 screen.get_bitsize(), art)  # fmt: skip
+        key = (*place, self.phase() if art else 0)
+        if getattr(self, "_key", None) == key:
+            return key
+        if getattr(self, "_place", None) != place or self._key is None:
             c0, r0, c1, r1 = cam.visible_cells()
             # Same pixel format as the screen, so each frame is a plain copy; it also serves
             # as the background that erases last frame's sprites (see WorldView.draw_scene).
             view = pygame.Surface(screen.get_size(), 0, screen)
             view.fill(SEA)
-            if c1 > c0 and r1 > r0:
+            self._glints: list[np.ndarray] = []
+            if c1 > c0 and r1 > r0 and art:
+                self._compose(view, screen, cam)
+            elif c1 > c0 and r1 > r0:
                 sub = self.base.subsurface((c0, r0, c1 - c0, r1 - r0))
                 scaled = pygame.transform.scale(sub, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
                 view.blit(scaled, (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y)))
-            self.view = view
-            self._key = key
+            self.still = view
+            self.view = view.copy() if self._glints else view
+            self._place = place
+        if self._glints:  # the water's glints for this phase, over the still picture
+            self.view.blit(self.still, (0, 0))
+            lit = self._glints[key[-1]]
+            light = np.uint32(screen.map_rgb(GLINT)) >> np.uint32(1) & np.uint32(0x7F7F7F7F)
+            with Pixels(self.view) as px:
+                flat = px.reshape(-1) if px.flags.c_contiguous else None
+                if flat is not None:
+                    flat[lit] = ((flat[lit] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
+                else:
+                    w = px.shape[1]
+                    px[lit // w, lit % w] = ((px[lit // w, lit % w] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
+        self._key = key
         return key
+
+    def _compose(self, view: pygame.Surface, screen: pygame.Surface, cam: Camera) -> None:
+        """The landscape's chunks under the view, and where its glints are."""
+        tile = cam.tile
+        h, w = self.terrain.shape
+        vx, vy = round(cam.x), round(cam.y)
+        x0, y0 = max(vx, 0), max(vy, 0)
+        x1, y1 = min(vx + view.get_width(), w * tile), min(vy + view.get_height(), h * tile)
+        glint = np.zeros((view.get_height(), view.get_width()), np.uint8)
+        for ky in range(y0 // CHUNK, (y1 - 1) // CHUNK + 1):
+            for kx in range(x0 // CHUNK, (x1 - 1) // CHUNK + 1):
+                surf, g = self._chunk(tile, kx, ky, screen)
+                sx, sy = kx * CHUNK - vx, ky * CHUNK - vy
+                view.blit(surf, (sx, sy))
+                gh, gw = g.shape
+                a0, b0 = max(0, -sy), max(0, -sx)
+                a1, b1 = min(gh, view.get_height() - sy), min(gw, view.get_width() - sx)
+                if a1 > a0 and b1 > b0:
+                    glint[sy + a0 : sy + a1, sx + b0 : sx + b1] = g[a0:a1, b0:b1]
+        flat = glint.reshape(-1)
+        lit = np.flatnonzero(flat)
+        by_phase = flat[lit]
+        self._glints = [lit[by_phase == p + 1] for p in range(PHASES)] if lit.size else []
 
     def draw(self, screen: pygame.Surface, cam: Camera) -> None:
         self.prepare(screen, cam)
@@ -102,10 +207,10 @@ class TerrainLayer:
 class WorldView:
     """Draws the simulation's world through a camera; follows the world's changes by itself."""
 
-    def __init__(self, sim: Simulation, cam: Camera) -> None:
+    def __init__(self, sim: Simulation, cam: Camera, art: bool = True) -> None:
         self.sim = sim
         self.cam = cam
-        self.terrain = TerrainLayer(sim.world.terrain, sim.config.terrain_colours())
+        self.terrain = TerrainLayer(sim.world.terrain, sim.config.terrain_colours(), art)
         self.sprites = SpriteBank([sp.key for sp in sim.species])
         self._cursor = ChangeCursor(sim.world)
         self._cursor.take()  # the terrain was just drawn from the world as it is
@@ -243,15 +348,16 @@ class WorldView:
         self.dirty.append(rect)
 
 
-def rehearse_view(config: Config, screen: pygame.Surface) -> None:
+def rehearse_view(config: Config, screen: pygame.Surface, art: bool = True) -> None:
     """Draw a tiny island a few times off screen (in ``screen``'s pixel format), with a paint
     stroke between: numba loads (or, on a first run, compiles) every compiled function the
-    drawing uses, so the first real frame does not stall on it. The model is not stepped:
+    drawing uses, so the first real frame does not stall on it (the landscape's only with
+    ``art``: a window's first start compiles that in another process). The model is not stepped:
     its kernels are :mod:`sim.prepare`'s business."""
     sim = rehearsal(config)
     if sim is None:
         return  # a species that can stand nowhere: the real map will say so
-    view = WorldView(sim, Camera(48, 84, sim.world.width, sim.world.height, tile=4))
+    view = WorldView(sim, Camera(48, 84, sim.world.width, sim.world.height, tile=4), art)
     surface = pygame.Surface((48, 84), 0, screen)
     for frame in range(3):
         if frame == 1:

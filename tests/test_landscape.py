@@ -1,0 +1,139 @@
+"""The terrain drawn as a landscape: seamless in chunks, repaired exactly where painting
+reaches, animated only on water, and faithful to the cells the animals use."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.maps import MapData
+from sim.view.draw.landscape import MARGIN, PHASES, landscape
+from sim.view.draw.sprites import Pixels
+from sim.world.terrain import DEFAULT_COLOURS, Terrain
+
+COLOURS = np.array([DEFAULT_COLOURS[t] for t in Terrain], np.float32)
+
+
+def copy_of(surface) -> np.ndarray:
+    """The surface's pixels, copied (no view of them stays to keep it locked)."""
+    with Pixels(surface) as px:
+        return px.copy()
+
+
+def random_terrain(seed: int, shape=(24, 30)) -> np.ndarray:
+    """Blobs of every terrain in water (a few lone cells too)."""
+    rng = np.random.default_rng(seed)
+    small = rng.integers(0, len(Terrain), (shape[0] // 3 + 1, shape[1] // 3 + 1)).astype(np.uint8)
+    grid = small.repeat(3, 0).repeat(3, 1)[: shape[0], : shape[1]].copy()
+    lone = rng.integers(0, shape[0] * shape[1], 12)
+    grid.flat[lone] = rng.integers(0, len(Terrain), lone.size)
+    return grid
+
+
+@pytest.mark.parametrize("tile", [1, 3, 8, 13, 32])
+def test_any_rectangle_gives_the_same_pixels_as_the_whole(tile):
+    """The layer draws in chunks and repairs sub-rectangles: a pixel may not depend on the
+    rectangle it is drawn in."""
+    terrain = random_terrain(tile)
+    h, w = terrain.shape[0] * tile, terrain.shape[1] * tile
+    whole, glint = landscape(terrain, COLOURS, tile, 0, 0, w, h)
+    rng = np.random.default_rng(tile)
+    for _ in range(6):
+        x0, y0 = int(rng.integers(0, w - 1)), int(rng.integers(0, h - 1))
+        pw, ph = int(rng.integers(1, w - x0 + 1)), int(rng.integers(1, h - y0 + 1))
+        part, g = landscape(terrain, COLOURS, tile, x0, y0, pw, ph)
+        assert np.array_equal(part, whole[y0 : y0 + ph, x0 : x0 + pw])
+        assert np.array_equal(g, glint[y0 : y0 + ph, x0 : x0 + pw])
+
+
+def test_a_change_reaches_no_farther_than_the_margin():
+    """Changing one cell changes no pixel more than MARGIN cells away (what the layer repairs)."""
+    tile = 6
+    terrain = random_terrain(3)
+    before, _ = landscape(terrain, COLOURS, tile, 0, 0, terrain.shape[1] * tile, terrain.shape[0] * tile)
+    for x, y, t in ((12, 10, Terrain.ROCK), (0, 0, Terrain.WATER), (29, 23, Terrain.FOREST), (15, 5, Terrain.SAND)):
+        changed = terrain.copy()
+        changed[y, x] = t if terrain[y, x] != t else Terrain.GRASS
+        after, _ = landscape(changed, COLOURS, tile, 0, 0, terrain.shape[1] * tile, terrain.shape[0] * tile)
+        ys, xs = np.nonzero(after != before)
+        assert ys.size > 0  # the change shows
+        assert (np.abs(xs // tile - x) <= MARGIN).all() and (np.abs(ys // tile - y) <= MARGIN).all()
+
+
+def test_cell_centres_show_their_own_kind_land_or_water():
+    """Where an animal stands (a cell's centre) the picture agrees with the cell: a lone
+    island cell keeps its middle, a lone pond keeps its water."""
+    tile = 16
+    terrain = np.zeros((9, 9), np.uint8)
+    terrain[4, 4] = Terrain.SAND  # a one-cell island
+    terrain[1:4, 6:9] = Terrain.GRASS
+    terrain[2, 7] = Terrain.WATER  # a one-cell pond in grass
+    pixels, _ = landscape(terrain, COLOURS, tile, 0, 0, 9 * tile, 9 * tile)
+    rgb = np.stack([(pixels >> s) & 255 for s in (16, 8, 0)], -1).astype(int)
+
+    def centre(x, y):
+        return rgb[y * tile + tile // 2, x * tile + tile // 2]
+
+    r, g, b = centre(4, 4)
+    assert r > b  # sand, not water
+    r, g, b = centre(7, 2)
+    assert b > r and b > g - 40  # water, not grass
+    r, g, b = centre(7, 1)
+    assert g > r and g > b  # grass
+
+
+def test_glints_are_sparse_water_pixels_in_every_phase():
+    tile = 8
+    terrain = np.zeros((40, 40), np.uint8)
+    terrain[15:25, 15:25] = Terrain.GRASS
+    _, glint = landscape(terrain, COLOURS, tile, 0, 0, 320, 320)
+    assert set(np.unique(glint)) == set(range(PHASES + 1))
+    assert not glint[15 * tile : 25 * tile, 15 * tile : 25 * tile].any()  # never on land
+    assert 0 < (glint > 0).mean() < 0.02
+
+
+def test_the_layer_repairs_a_paint_stroke_exactly_and_animates_only_water(make_app):
+    terrain = random_terrain(7, (40, 60))
+    app = make_app(MapData("blobs", terrain), counts={"cow": 0, "bird": 0, "water": 0})
+    layer, cam, screen = app.view.terrain, app.cam, app.screen
+    assert layer.art
+    app.cam.zoom_to(8)
+    app.frame(1 / 60)
+    for x, y in ((10, 10), (11, 10), (12, 11), (30, 20)):
+        app.sim.paint(x, y, 2, int(Terrain.ROCK))
+    app.frame(1 / 60)
+    layer.prepare(screen, cam)
+    repaired = copy_of(layer.still)
+    layer.rebuild(app.sim.world.terrain)  # no cache: everything drawn afresh
+    layer.prepare(screen, cam)
+    fresh = copy_of(layer.still)
+    assert np.array_equal(repaired, fresh)
+    # The glints: from one phase to the next only water pixels change, and some do.
+    frames = []
+    for p in range(2):
+        layer.clock = p / layer.GLINT_HZ
+        layer.prepare(screen, cam)
+        frames.append(copy_of(layer.view))
+    moved = frames[0] != frames[1]
+    assert moved.any()
+    vx, vy = round(cam.x), round(cam.y)
+    ys, xs = np.nonzero(moved)
+    cells = app.sim.world.terrain[(ys + vy) // cam.tile, (xs + vx) // cam.tile]
+    assert (cells == Terrain.WATER).mean() > 0.95  # glints sit in water (a few on a quarter-cell shore)
+
+
+def test_flat_colours_until_the_landscape_is_switched_on(make_app):
+    app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 0})
+    layer = app.view.terrain
+    layer.set_art(False)
+    layer.prepare(app.screen, app.cam)
+    flat = copy_of(layer.view)
+    c0, r0, c1, r1 = app.cam.visible_cells()
+    colours = {app.screen.map_rgb(tuple(int(v * f) for v in DEFAULT_COLOURS[t])) for t in Terrain
+               for f in np.linspace(0.93, 1.0, 32)}  # fmt: skip
+    vx, vy = round(app.cam.x), round(app.cam.y)
+    inside = flat[max(0, -vy) : max(0, -vy) + (r1 - r0) * app.cam.tile, max(0, -vx) : max(0, -vx) + (c1 - c0) * app.cam.tile]
+    assert np.isin(inside, list(colours)).mean() > 0.95
+    layer.set_art(True)
+    layer.prepare(app.screen, app.cam)
+    assert (copy_of(layer.view) != flat).mean() > 0.5
