@@ -132,7 +132,8 @@ def test_flat_colours_until_the_landscape_is_switched_on(make_app):
     colours = {app.screen.map_rgb(tuple(int(v * f) for v in DEFAULT_COLOURS[t])) for t in Terrain
                for f in np.linspace(0.93, 1.0, 32)}  # fmt: skip
     vx, vy = round(app.cam.x), round(app.cam.y)
-    inside = flat[max(0, -vy) : max(0, -vy) + (r1 - r0) * app.cam.tile, max(0, -vx) : max(0, -vx) + (c1 - c0) * app.cam.tile]
+    top, left = max(0, -vy), max(0, -vx)
+    inside = flat[top : top + (r1 - r0) * app.cam.tile, left : left + (c1 - c0) * app.cam.tile]
     assert np.isin(inside, list(colours)).mean() > 0.95
     layer.set_art(True)
     layer.prepare(app.screen, app.cam)
