@@ -6,8 +6,7 @@ import numpy as np
 import pygame
 import pytest
 
-from sim.model.agents import HEADINGS
-from sim.view.draw.sprites import Pixels, SpriteBank, draw_sprites, render_animals
+from sim.view.draw.sprites import SHADOW, SHADOW_RGB, TURNS, Pixels, SpriteBank, draw_sprites, render_animals
 
 KEYS = ["cow", "bird", "water"]
 
@@ -44,10 +43,10 @@ def test_sprites_are_their_surfaces_opaque_pixels_even_at_the_edges(screen, key,
     # Inside, on every edge and corner, and just off screen.
     xs = np.array([w // 2, 0, w - 1, 3, w - 2, -3, w + 2, 1, w // 3], dtype=np.int64)
     ys = np.array([h // 2, h // 3, 2, 0, h - 1, h // 2, 5, h + 3, -2], dtype=np.int64)
-    ks = rng.integers(0, HEADINGS, xs.size).astype(np.int64)
+    sheet = bank.get(key, tile, screen)
+    ks = rng.integers(0, len(sheet.surfaces), xs.size).astype(np.int64)  # any frame, any heading
     background = screen.map_rgb((10, 20, 30))
     screen.fill((10, 20, 30))
-    sheet = bank.get(key, tile, screen)
     with Pixels(screen) as img:
         draw_sprites(img, xs, ys, ks, sheet.runs, sheet.colours, sheet.starts, sheet.reach)
         got = img.copy()
@@ -57,13 +56,18 @@ def test_sprites_are_their_surfaces_opaque_pixels_even_at_the_edges(screen, key,
     assert np.array_equal(got, want)
 
 
+LAYER = np.array([1, 2, 0])  # per species of KEYS: water below cows below birds
+
+
 def _frame(screen, background, bank, state, pos, species, heading, cleared, partial):
-    """One render_animals call on ``screen``; returns its pixels."""
-    runs, colours, starts, box, reach = bank.table(KEYS, 8, screen)
-    layers = np.array([2, 0, 1], dtype=np.int64)  # water below cows below birds
+    """One render_animals call on ``screen`` (sprite ``heading[i]`` of each animal's sheet,
+    drawn by layer); returns its pixels."""
+    runs, colours, starts, box, reach, bases = bank.table(KEYS, 8, screen)
+    order = np.argsort(LAYER[species], kind="stable").astype(np.int64)
+    ks = bases[species] + heading
     tiles = np.zeros((screen.get_height() // 16 + 1, screen.get_width() // 16 + 1), dtype=np.bool_)
     with Pixels(screen) as img, Pixels(background) as bg:
-        drawn = render_animals(img, bg if partial else np.zeros((0, 0), np.uint32), pos, species, heading, layers,
+        drawn = render_animals(img, bg if partial else np.zeros((0, 0), np.uint32), pos[:, 0], pos[:, 1], ks, order,
                                0.0, 0.0, 8, runs, colours, starts, box, reach, *state, cleared, tiles)  # fmt: skip
         return img.copy(), drawn
 
@@ -83,7 +87,7 @@ def test_redrawing_only_what_changed_gives_the_full_redraws_picture(screen):
     species = rng.integers(0, 3, n).astype(np.int8)
     pos = rng.uniform(-1, 40, (n, 2))
     pos[:20] = rng.uniform(10, 14, (20, 2))  # a tight crowd: sprites over sprites
-    heading = rng.integers(0, HEADINGS, n).astype(np.int8)
+    heading = rng.integers(0, TURNS, n).astype(np.int64)  # a sprite of the sheet: frame 0, any heading
     state = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
     no_rects = np.zeros((0, 4), np.int64)
     _frame(view, background, bank, state, pos, species, heading, no_rects, partial=False)
@@ -92,7 +96,7 @@ def test_redrawing_only_what_changed_gives_the_full_redraws_picture(screen):
         walking = rng.random(n) < 0.25
         pos[walking] += rng.uniform(-0.3, 0.3, (int(walking.sum()), 2))
         turned = rng.random(n) < 0.05
-        heading[turned] = rng.integers(0, HEADINGS, int(turned.sum()))
+        heading[turned] = rng.integers(0, 2 * TURNS, int(turned.sum()))  # turned, or the next frame
         cleared = no_rects
         if frame % 5 == 2:  # something drawn over the scene and taken away: background there
             cleared = np.array([[int(v) for v in rng.integers(0, 200, 2)] + [90, 12]], dtype=np.int64)
@@ -117,7 +121,7 @@ def test_a_full_redraw_draws_every_animal_on_screen_by_layer(screen):
     n = 12
     species = np.array([0, 1, 2] * 4, dtype=np.int8)
     pos = rng.uniform(-1.5, 8.5, (n, 2))  # cells; some off screen at tile 8
-    heading = rng.integers(0, HEADINGS, n).astype(np.int8)
+    heading = rng.integers(0, 2 * TURNS, n).astype(np.int64)
     state = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
     got, _ = _frame(screen, background, bank, state, pos, species, heading, np.zeros((0, 4), np.int64), partial=False)
     want = np.full_like(got, screen.map_rgb((40, 90, 160)))
@@ -141,7 +145,32 @@ def test_a_species_without_a_sprite_file_gets_a_drawn_shape(monkeypatch, tmp_pat
     pygame.display.set_mode((32, 32))
     bank = sprites.SpriteBank(["cow", "goat"])
     for key in ("cow", "goat"):
-        pic = bank.source[key]
+        assert bank.cycles(key) == (1, 1)  # the shape, moving and resting
+        pic = bank.source[key].moving[0]
         alpha = pygame.surfarray.array_alpha(pic)
         assert pic.get_size() == (16, 16) and (alpha > 0).sum() > 50  # a shape, not an empty square
-    assert bank.get("goat", 8, pygame.display.get_surface()) is not None
+    sheet = bank.get("goat", 8, pygame.display.get_surface())
+    assert len(sheet.surfaces) == 2 * TURNS and sheet.pixels > 20
+
+
+def test_the_sheets_have_their_cycles_and_every_frame_turns_to_sixteen_headings(screen):
+    """The shipped sheets: cows walk (4) and graze (2), birds flap (4) and glide (1), water
+    creatures swim (4) and drift (2); turning a frame keeps its size (within rounding), and a
+    shadow is the same silhouette, dark and dithered."""
+    bank = SpriteBank(KEYS)
+    assert [bank.cycles(k) for k in KEYS] == [(4, 2), (4, 1), (4, 2)]
+    for key in KEYS:
+        sheet = bank.get(key, 12, screen)
+        counts = [int((pygame.surfarray.array_alpha(s) > 127).sum()) for s in sheet.surfaces]
+        assert len(counts) == sum(bank.cycles(key)) * TURNS
+        for f in range(len(counts) // TURNS):
+            turned = counts[f * TURNS : (f + 1) * TURNS]
+            assert min(turned) > 0.75 * max(turned)
+        assert len({tuple(sheet.box[k]) for k in range(TURNS)}) > 4  # the headings differ
+    shadow = bank.get("bird" + SHADOW, 12, screen)
+    bird = bank.get("bird", 12, screen)
+    for k in (0, 5, TURNS + 3):
+        a = pygame.surfarray.array_alpha(shadow.surfaces[k]) > 127
+        b = pygame.surfarray.array_alpha(bird.surfaces[k]) > 127
+        assert (a <= b).all() and 0.3 < a.sum() / b.sum() < 0.7
+        assert {tuple(c) for c in pygame.surfarray.array3d(shadow.surfaces[k])[a]} == {SHADOW_RGB}

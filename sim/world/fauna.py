@@ -3,7 +3,8 @@
 One row per species: its key (as config and map files write it), its label, speed (cells
 a second on a multiplier-1 cell), colour, drawing layer (swimmers under walkers under
 fliers), whether its paths are pulled straight, how many the demo starts with unless the
-config says, and its cost table: the multiplier for *entering* a cell of each terrain (a
+config says, its cost table, and its flying height (0 on the ground; a flier's shadow
+falls that far off). The cost table is the multiplier for *entering* a cell of each terrain (a
 terrain it does not name is impassable; a step costs its length, 1 or √2, times that).
 The config's defaults, the map readers' species check, the model's ``AStar`` subclasses and
 ``SpeciesKind`` classes, ``config.yaml`` and the docs all come from here (tests check the
@@ -32,6 +33,7 @@ class SpeciesFacts:
     wander_radius: int  # goals are picked within this many cells
     idle_s: tuple[float, float]  # rest between walks: min and max seconds
     costs: Mapping[Terrain, float]  # multiplier for entering a cell; absent = impassable
+    flight: float = 0.0  # height above the ground in cells (a flier's shadow falls this far off); 0: on the ground
 
 
 def _costs(**by_name: float) -> Mapping[Terrain, float]:
@@ -41,7 +43,8 @@ def _costs(**by_name: float) -> Mapping[Terrain, float]:
 COW = SpeciesFacts("cow", "cows", 3.0, (250, 240, 225), 1, False, 250, 20, (0.5, 2.0),
                    _costs(sand=1.2, grass=0.85, forest=1.6, swamp=5.0))  # fmt: skip
 BIRD = SpeciesFacts("bird", "birds", 6.0, (240, 90, 60), 2, True, 150, 30, (0.3, 1.5),
-                    _costs(water=1.0, sand=1.0, grass=1.0, forest=1.0, swamp=1.0, mountain=1.5))  # fmt: skip
+                    _costs(water=1.0, sand=1.0, grass=1.0, forest=1.0, swamp=1.0, mountain=1.5),
+                    flight=0.9)  # fmt: skip
 WATER = SpeciesFacts("water", "water creatures", 4.0, (90, 230, 220), 0, False, 100, 25, (0.5, 2.5),
                      _costs(water=1.0))  # fmt: skip
 

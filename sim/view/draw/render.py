@@ -16,8 +16,9 @@ from sim.pathfinding import ChangeCursor
 from sim.prepare import rehearsal
 from sim.simulation import Simulation
 from sim.view.camera import Camera
+from sim.view.draw.gait import Gait
 from sim.view.draw.landscape import MARGIN, PHASES, landscape
-from sim.view.draw.sprites import TILE_BITS, Pixels, SpriteBank, render_animals
+from sim.view.draw.sprites import SHADOW, TILE_BITS, Pixels, SpriteBank, draw_sprites, render_animals
 from sim.world.geometry import CellRect
 from sim.world.terrain import Terrain
 
@@ -219,7 +220,11 @@ class WorldView:
         self._last: tuple = ()  # per animal: screen x, y and sprite of last frame, and whether drawn
         self._tiles = np.zeros((0, 0), dtype=np.bool_)  # render_animals' dirty tiles
         self._sheet_key: tuple | None = None
-        self._sheet: tuple = ()  # (sprite table, layers, pixels of the largest sprite) for _sheet_key
+        self._sheet: tuple = ()  # (sprite table, per-species arrays, pixels of the largest sprite) for _sheet_key
+        self.gait = Gait()  # which way each animal faces, which frame it shows
+        self._order_of: np.ndarray | None = None  # the species column the drawing order was made for
+        self._order = np.zeros(0, np.int64)
+        self._fliers = np.zeros(0, np.int64)
         self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
 
     def rebuild(self) -> None:
@@ -242,29 +247,72 @@ class WorldView:
         for rect in changes:
             self.terrain.update(rect)
 
+    def _look(self, screen: pygame.Surface) -> tuple:
+        """The sprite table at this zoom and what :meth:`_items` needs to index it (cached):
+        ``(table, per-species arrays, pixels of the largest sprite)``."""
+        tile = self.cam.tile
+        species = self.sim.species
+        look = (tile, screen.get_bitsize(), screen.get_shifts(), *(sp.key for sp in species))
+        if self._sheet_key != look:
+            fliers = [sp for sp in species if sp.kind.facts.flight > 0]
+            table = self.sprites.table(self._sheet_keys(), tile, screen)
+            bases = table[5]
+            n = len(species)
+            cycles = np.array([self.sprites.cycles(sp.key) for sp in species], np.int64).reshape(n, 2)
+            shadow = np.full(n, -1, np.int64)
+            lift = np.zeros((n, 2))
+            for j, sp in enumerate(fliers):
+                shadow[sp.index] = bases[n + j]
+                lift[sp.index] = (0.6 * sp.kind.facts.flight, 0.9 * sp.kind.facts.flight)  # sun in the north-west
+            per_species = {
+                "base": bases[:n].copy(), "moving": cycles[:, 0].copy(), "resting": cycles[:, 1].copy(),
+                "glide": shadow >= 0, "shadow": shadow, "lift": lift,
+                "layer": np.array([sp.kind.layer for sp in species], np.int64),
+            }  # fmt: skip
+            per_sprite = max(self.sprites.pixels(sp.key, tile, screen) for sp in species)
+            self._sheet = (table, per_species, per_sprite)
+            self._sheet_key = look
+        return self._sheet
+
+    def _items(self, per: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """This frame's sprites: map points x, y (cells), sprite indices, and the drawing
+        order (fliers' shadows first, then species by layer). Animals first in the arrays'
+        tail, shadows in the head, so every item keeps its index while the crowd is the same."""
+        a = self.sim.agents
+        frame = self.gait.frames(a.pos, a.heading, a.state, a.species, self.sim.time, per["moving"], per["resting"],
+                                 per["glide"])  # fmt: skip
+        ks = per["base"][a.species] + frame
+        if self._order_of is None or not np.array_equal(self._order_of, a.species):
+            self._order_of = a.species.copy()
+            self._fliers = np.flatnonzero(per["shadow"][a.species] >= 0)
+            by_layer = np.argsort(per["layer"][a.species], kind="stable")
+            m = self._fliers.size
+            self._order = np.concatenate((np.arange(m), m + by_layer)).astype(np.int64)
+        f = self._fliers
+        if f.size == 0:
+            return a.pos[:, 0], a.pos[:, 1], ks, self._order
+        sp = a.species[f]
+        px = np.concatenate((a.pos[f, 0] + per["lift"][sp, 0], a.pos[:, 0]))
+        py = np.concatenate((a.pos[f, 1] + per["lift"][sp, 1], a.pos[:, 1]))
+        return px, py, np.concatenate((per["shadow"][sp] + frame[f], ks)), self._order
+
     def draw_scene(self, screen: pygame.Surface, plain: bool) -> None:
         """Terrain and animals. ``plain``: nothing else that moves is drawn over them but the
         rectangles marked in :attr:`dirty` (brush, status line), so when few animals are on
         screen a frame only restores the terrain under last frame's sprites and draws the new
         ones; anything else (camera, terrain, a panel, many animals) repaints the whole screen."""
         self.sync()
-        a = self.sim.agents
         key = (self.terrain.prepare(screen, self.cam), self.terrain.version, screen.get_size())
         if screen.get_bitsize() != 32:
             self.terrain.draw(screen, self.cam)
             self.draw_animals(screen)
             return
         tile = self.cam.tile
-        species = self.sim.species
-        look = (tile, screen.get_bitsize(), screen.get_shifts(), *(sp.key for sp in species))
-        if self._sheet_key != look:  # the sprite table, the layers and the cost of a sprite, per zoom
-            per_sprite = max(self.sprites.pixels(sp.key, tile, screen) for sp in species)
-            layers = np.array([sp.index for sp in sorted(species, key=lambda sp: sp.kind.layer)], np.int64)
-            self._sheet = (self.sprites.table([sp.key for sp in species], tile, screen), layers, per_sprite)
-            self._sheet_key = look
-        (runs, colours, starts, box, reach), layers, per_sprite = self._sheet
-        cheap = 4 * a.n * per_sprite < screen.get_width() * screen.get_height() // 2
-        known = bool(self._last) and self._last[0].size == a.n  # last frame's sprites, animal by animal
+        (runs, colours, starts, box, reach, _), per, per_sprite = self._look(screen)
+        px, py, ks, order = self._items(per)
+        n = ks.size
+        cheap = 4 * n * per_sprite < screen.get_width() * screen.get_height() // 2
+        known = bool(self._last) and self._last[0].size == n  # last frame's sprites, item by item
         erase = plain and cheap and known and self._background is not None and self._background_key == key
         cleared = np.zeros((len(self.dirty), 4), dtype=np.int64)
         if erase:
@@ -277,8 +325,7 @@ class WorldView:
             self._background_key = key
         self.dirty = []
         if not known:
-            self._last = (np.zeros(a.n, np.int64), np.zeros(a.n, np.int64), np.zeros(a.n, np.int64),
-                          np.zeros(a.n, np.bool_))  # fmt: skip
+            self._last = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
         w, h = screen.get_size()
         tiles_shape = ((h >> TILE_BITS) + 1, (w >> TILE_BITS) + 1)
         if self._tiles.shape != tiles_shape:
@@ -286,38 +333,39 @@ class WorldView:
         with Pixels(screen) as img:
             if erase:
                 with Pixels(self._background) as bg:
-                    render_animals(img, bg, a.pos, a.species, a.heading, layers, self.cam.x, self.cam.y, tile, runs,
-                                   colours, starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
+                    render_animals(img, bg, px, py, ks, order, self.cam.x, self.cam.y, tile, runs, colours, starts,
+                                   box, reach, *self._last, cleared, self._tiles)  # fmt: skip
             else:
-                render_animals(img, _NO_PIXELS, a.pos, a.species, a.heading, layers, self.cam.x, self.cam.y, tile,
-                               runs, colours, starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
+                render_animals(img, _NO_PIXELS, px, py, ks, order, self.cam.x, self.cam.y, tile, runs, colours,
+                               starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
 
     def invalidate(self) -> None:
         """Something else was drawn over the scene: the next :meth:`draw_scene` repaints it all."""
         self._background = None
 
     def draw_animals(self, screen: pygame.Surface) -> None:
-        """Every animal on screen, by species layer (fliers on top)."""
-        self.sprites.draw_all(screen, self.cam.tile, [(sp.key, *g) for sp, g in self._visible()])
+        """Every animal on screen (and fliers' shadows), by species layer (fliers on top)."""
+        (runs, colours, starts, box, reach, _), per, _ = self._look(screen)
+        px, py, ks, order = self._items(per)
+        t, cam = self.cam.tile, self.cam
+        xs = ((px[order] + 0.5) * t - cam.x).astype(np.int64)
+        ys = ((py[order] + 0.5) * t - cam.y).astype(np.int64)
+        ks = ks[order]
+        on = (xs > -reach) & (xs < cam.view_w + reach) & (ys > -reach) & (ys < cam.view_h + reach)
+        xs, ys, ks = xs[on], ys[on], ks[on]
+        if screen.get_bitsize() == 32:
+            with Pixels(screen) as img:
+                draw_sprites(img, xs, ys, ks, runs, colours, starts, reach)
+            return
+        surfaces = np.empty(len(box), dtype=object)
+        surfaces[:] = self.sprites.surfaces(self._sheet_keys(), t, screen)
+        corners = [(x - s.get_width() // 2, y - s.get_height() // 2)
+                   for x, y, s in zip(xs.tolist(), ys.tolist(), surfaces[ks], strict=True)]  # fmt: skip
+        screen.fblits(zip(surfaces[ks], corners, strict=True))
 
-    def _visible(self) -> list:
-        """Per species (in layer order): screen centres and headings of the animals on screen."""
-        a = self.sim.agents
-        if a.n == 0:
-            return []
-        cam = self.cam
-        t = cam.tile
-        # Screen centre of each animal; sprites of one size per zoom, so one margin.
-        sx = ((a.pos[:, 0] + 0.5) * t - cam.x).astype(np.int64)
-        sy = ((a.pos[:, 1] + 0.5) * t - cam.y).astype(np.int64)
-        margin = self.sprites.size_for(t)
-        on = (sx > -margin) & (sx < cam.view_w + margin) & (sy > -margin) & (sy < cam.view_h + margin)
-        out = []
-        for sp in sorted(self.sim.species, key=lambda sp: sp.kind.layer):
-            idx = np.flatnonzero(on & (a.species == sp.index))
-            if idx.size:
-                out.append((sp, (sx[idx], sy[idx], a.heading[idx].astype(np.int64))))
-        return out
+    def _sheet_keys(self) -> list[str]:
+        species = self.sim.species
+        return [sp.key for sp in species] + [sp.key + SHADOW for sp in species if sp.kind.facts.flight > 0]
 
     def draw_paths(self, screen: pygame.Surface, only: int | None = None, width: int = 1) -> None:
         a = self.sim.agents

@@ -1,11 +1,12 @@
 """Animal sprites drawn straight into the screen's pixels: one compiled call a frame, no Python per animal.
 
-Each sprite (a species at one zoom, pre-rotated to the 8 headings) is kept as the runs
-of its opaque pixels along rows: offsets from the centre and colours already in the
-screen's pixel format. Drawing an animal is then a few row copies (clipped only near the
-screen's edge): 20,000 animals cost ~4 ms where SDL blits cost ~13 ms (measured at
-14 px sprites). The sprites are pixel art with on/off transparency, scaled by nearest
-neighbour, so nothing needs blending. Screens that are not 32-bit use SDL's ``fblits``.
+Each sprite (a species' animation frame at one zoom, turned to one of 16 headings) is
+kept as the runs of its opaque pixels along rows: offsets from the centre and colours
+already in the screen's pixel format. Drawing an animal is then a few row copies
+(clipped only near the screen's edge): 20,000 animals cost ~4 ms where SDL blits cost
+~13 ms (measured at 14 px sprites). The frames are turned and scaled smoothly from the
+sheets' 64-pixel drawings once per zoom, then kept with on/off transparency, so nothing
+needs blending per frame. Screens that are not 32-bit use SDL's ``fblits``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import numpy as np
 import pygame
 from numba import njit
 
-from sim.model.agents import HEADINGS
 from sim.support.resources import sprite_path
 from sim.world.fauna import FAUNA
 
@@ -42,7 +42,7 @@ class Pixels:
         del self._buffer
 
 
-# A sprite table (every species at one zoom, sprite ``k = species * 8 + heading``):
+# A sprite table (every species at one zoom; see SpriteBank.table for where each one's sprites start):
 #   runs[r] = (dy, dx, n, c): n opaque pixels in a row, the first at (dx, dy) from the
 #             centre, coloured colours[c : c + n]; sprite k's runs are starts[k] .. starts[k+1]
 #   box[k]  = (y0, y1, x0, x1): the rectangle holding its pixels, relative to the centre
@@ -126,49 +126,49 @@ def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, 
 
 @njit(cache=True, nogil=True)
 def render_animals(
-    img, background, pos, species, heading, layers, cam_x, cam_y, tile, runs, colours, starts, box, reach,
+    img, background, px, py, ks, order, cam_x, cam_y, tile, runs, colours, starts, box, reach,
     last_x, last_y, last_k, last_on, cleared, tiles,
 ):  # fmt: skip
-    """One frame's animals in one call, species by species in ``layers`` order (sprite
-    ``k = species * 8 + heading``; see the table above); returns how many sprites it drew.
+    """One frame's sprites in one call: item ``i`` is sprite ``ks[i]`` (see the table above)
+    centred on map point ``(px[i], py[i])`` (cells; a cell's centre is its integer
+    coordinates), drawn in the order ``order`` (item indices, first drawn first: shadows,
+    then swimmers, walkers, fliers); returns how many sprites it drew.
 
-    With an empty ``background`` every animal on screen is drawn (over a freshly painted
+    With an empty ``background`` every item on screen is drawn (over a freshly painted
     scene). Otherwise only what changed is: last frame's picture is on screen, ``last_*``
-    say where each animal's sprite was (``last_on``: whether it was drawn) and ``cleared``
+    say where each item's sprite was (``last_on``: whether it was drawn) and ``cleared``
     holds rectangles ``(x, y, w, h)`` already put back to the background. A sprite that
-    moved, turned or left is put back to the background (its box); then, in drawing
+    moved, changed or left is put back to the background (its box); then, in drawing
     order, a sprite is drawn when it changed or when its box touches a tile (16 px) that
     was put back or drawn on before it in this frame. Every sprite above a redrawn one that
     overlaps it is then redrawn too, so the picture is the one a full redraw gives.
     ``last_*`` are updated to this frame.
     """
     h, w = img.shape
-    n = species.size
+    n = ks.size
     partial = background.shape[0] > 0
     xs = np.empty(n, np.int64)
     ys = np.empty(n, np.int64)
-    ks = np.empty(n, np.int64)
     on = np.empty(n, np.bool_)
     for i in range(n):
-        xs[i] = int((pos[i, 0] + 0.5) * tile - cam_x)
-        ys[i] = int((pos[i, 1] + 0.5) * tile - cam_y)
-        ks[i] = species[i] * 8 + heading[i]
+        xs[i] = int((px[i] + 0.5) * tile - cam_x)
+        ys[i] = int((py[i] + 0.5) * tile - cam_y)
         on[i] = -reach < xs[i] < w + reach and -reach < ys[i] < h + reach
     if partial:
         _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, box, cleared, tiles)
     drawn = 0
-    for s in layers:
-        for i in range(n):
-            if species[i] != s or not on[i]:
-                continue
-            x, y, k = xs[i], ys[i], ks[i]
-            if partial:
-                x0, x1, y0, y1 = x + box[k, 2], x + box[k, 3], y + box[k, 0], y + box[k, 1]
-                same = last_on[i] and x == last_x[i] and y == last_y[i] and k == last_k[i]
-                if not _claim(tiles, x0, y0, x1, y1, w, h, not same):
-                    continue  # still there, untouched
-            _stamp(img, x, y, k, runs, colours, starts, reach)
-            drawn += 1
+    for o in range(n):
+        i = order[o]
+        if not on[i]:
+            continue
+        x, y, k = xs[i], ys[i], ks[i]
+        if partial:
+            x0, x1, y0, y1 = x + box[k, 2], x + box[k, 3], y + box[k, 0], y + box[k, 1]
+            same = last_on[i] and x == last_x[i] and y == last_y[i] and k == last_k[i]
+            if not _claim(tiles, x0, y0, x1, y1, w, h, not same):
+                continue  # still there, untouched
+        _stamp(img, x, y, k, runs, colours, starts, reach)
+        drawn += 1
     for i in range(n):
         last_x[i] = xs[i]
         last_y[i] = ys[i]
@@ -177,17 +177,25 @@ def render_animals(
     return drawn
 
 
+#: Headings a sprite is drawn at: 22.5° apart, 0 east, clockwise on screen (y down).
+TURNS = 16
+#: What a flier's shadow is called in a sprite table (its species' key plus this).
+SHADOW = "/shadow"
+SHADOW_RGB = (16, 24, 20)
+
+
 @dataclass
 class SpriteSheet:
-    """One species' sprite at one size: its opaque pixels per heading as runs, and the SDL surfaces."""
+    """One species' sprites at one size: every frame at every heading (sprite ``frame * TURNS
+    + heading``), as runs of opaque pixels, and the SDL surfaces."""
 
     surfaces: list[pygame.Surface]
     runs: np.ndarray  # int64 (R, 4): dy, dx, n, first colour (see the table above)
     colours: np.ndarray  # uint32 in the screen's pixel format, in run order
-    starts: np.ndarray  # heading k's runs are [starts[k], starts[k+1])
-    box: np.ndarray  # int64 (8, 4): y0, y1, x0, x1 of each heading's pixels, from the centre
+    starts: np.ndarray  # sprite k's runs are [starts[k], starts[k+1])
+    box: np.ndarray  # int64 (sprites, 4): y0, y1, x0, x1 of each sprite's pixels, from the centre
     reach: int  # no pixel is farther than this from the centre
-    pixels: int  # opaque pixels of one heading (the most)
+    pixels: int  # opaque pixels of one sprite (the most)
 
 
 def _runs(dx: np.ndarray, dy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -213,14 +221,43 @@ def _pixel_format(colours: np.ndarray, screen: pygame.Surface) -> np.ndarray:
     return out
 
 
-def load_sprite(key: str) -> pygame.Surface:
-    """The species' sprite, ``assets/sprites/<key>.png``; without one (a new species, a damaged
-    file), a drawn shape in its colour pointing east (the headings rotate it like a sprite)."""
+@dataclass
+class Cycles:
+    """A species' frames as drawn (facing east): those it shows moving, then resting."""
+
+    moving: list[pygame.Surface]
+    resting: list[pygame.Surface]
+
+    @property
+    def frames(self) -> list[pygame.Surface]:
+        return self.moving + self.resting
+
+
+def _empty(frame: pygame.Surface) -> bool:
+    return not (pygame.surfarray.array_alpha(frame) > 0).any()
+
+
+def load_sprite(key: str) -> Cycles:
+    """The species' sheet, ``assets/sprites/<key>.png`` (``assets/make_sprites.py``: square
+    frames, row 0 moving, row 1 resting; a transparent frame ends a row). Without one (a
+    new species, a damaged file): a drawn shape in its colour pointing east, both cycles."""
     path = sprite_path(key)
     try:
-        return pygame.image.load(str(path)).convert_alpha()
+        sheet = pygame.image.load(str(path)).convert_alpha()
     except (OSError, pygame.error):
-        return drawn_sprite(FAUNA[key].colour if key in FAUNA else (230, 230, 230))
+        shape = drawn_sprite(FAUNA[key].colour if key in FAUNA else (230, 230, 230))
+        return Cycles([shape], [shape])
+    size = sheet.get_height() // 2 if sheet.get_height() >= 2 and sheet.get_width() >= sheet.get_height() // 2 else 0
+    rows: list[list[pygame.Surface]] = [[], []]
+    for row in range(2 if size else 0):
+        for col in range(sheet.get_width() // size):
+            frame = sheet.subsurface((col * size, row * size, size, size)).copy()
+            if _empty(frame):
+                break
+            rows[row].append(frame)
+    if not rows[0]:  # one picture (an old-style sprite): it serves as every frame
+        rows[0] = [sheet]
+    return Cycles(rows[0], rows[1] or rows[0][:1])
 
 
 def drawn_sprite(colour: tuple[int, int, int], size: int = 16) -> pygame.Surface:
@@ -233,8 +270,21 @@ def drawn_sprite(colour: tuple[int, int, int], size: int = 16) -> pygame.Surface
     return surf
 
 
+def _shadow(surf: pygame.Surface) -> pygame.Surface:
+    """A flier's shadow: its silhouette, dark, every other pixel (reads as see-through)."""
+    alpha = pygame.surfarray.array_alpha(surf) > 127  # [x, y]
+    xs, ys = np.nonzero(alpha)
+    out = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        if (x + y) % 2 == 0:
+            out.set_at((x, y), (*SHADOW_RGB, 255))
+    return out
+
+
 class SpriteBank:
-    """Each species' sprite scaled to the zoom, pre-rotated to the 8 headings."""
+    """Each species' frames scaled to the zoom and turned to the :data:`TURNS` headings
+    (smoothly, from the sheet's 64-pixel frames: one pixel size per zoom); a key ending
+    in :data:`SHADOW` is that species' shadow."""
 
     def __init__(self, keys: list[str]) -> None:
         self.source = {k: load_sprite(k) for k in keys}
@@ -243,38 +293,51 @@ class SpriteBank:
 
     @staticmethod
     def size_for(tile: int) -> int:
-        """Sprite size in pixels: a bit over a cell, but never tiny or huge."""
-        return min(32, max(7, round(tile * 1.75)))
+        """Sprite frame size in pixels: about two cells (the animal inside is smaller), never
+        tiny or huge."""
+        return min(48, max(9, round(tile * 2.2)))
+
+    def cycles(self, key: str) -> tuple[int, int]:
+        """How many moving and resting frames the species has."""
+        c = self.source[key.removesuffix(SHADOW)]
+        return len(c.moving), len(c.resting)
 
     def get(self, key: str, tile: int, screen: pygame.Surface) -> SpriteSheet:
         found = self._cache.get((key, tile, screen.get_bitsize()))
         if found is None:
-            size = self.size_for(tile)
-            base = pygame.transform.scale(self.source[key], (size, size))
-            # Heading k points 45°·k clockwise from east on screen (y grows downward).
-            surfaces = [pygame.transform.rotate(base, -45 * k) for k in range(HEADINGS)]
-            runs, cols, starts, boxes = [], [], [0], []
-            for surf in surfaces:
-                xs, ys = np.nonzero(pygame.surfarray.array_alpha(surf) > 127)
-                dx, dy = xs - surf.get_width() // 2, ys - surf.get_height() // 2
-                r, order = _runs(dx, dy)
-                r[:, _C] += sum(len(c) for c in cols)
-                runs.append(r)
-                cols.append(pygame.surfarray.array3d(surf)[xs, ys][order])
-                starts.append(starts[-1] + len(r))
-                boxes.append((dy.min(initial=0), dy.max(initial=-1) + 1, dx.min(initial=0), dx.max(initial=-1) + 1))
-            every = np.concatenate(cols)
-            colours = _pixel_format(every, screen) if screen.get_bitsize() == 32 else np.zeros(0, np.uint32)
-            box = np.array(boxes, dtype=np.int64)
-            reach = int(max(np.abs(box[:, [0, 2]]).max(initial=0), (box[:, [1, 3]] - 1).max(initial=0))) + 1
-            found = SpriteSheet(surfaces, np.concatenate(runs), colours, np.array(starts, dtype=np.int64), box, reach,
-                                max(len(c) for c in cols))  # fmt: skip
+            found = self._sheet(key, tile, screen)
             self._cache[(key, tile, screen.get_bitsize())] = found
         return found
 
+    def _sheet(self, key: str, tile: int, screen: pygame.Surface) -> SpriteSheet:
+        size = self.size_for(tile)
+        surfaces = []
+        for frame in self.source[key.removesuffix(SHADOW)].frames:
+            scale = size / max(frame.get_size())
+            # Heading k points 22.5°·k clockwise from east on screen (y grows downward).
+            turned = [pygame.transform.rotozoom(frame, -360 / TURNS * k, scale) for k in range(TURNS)]
+            surfaces += [_shadow(s) for s in turned] if key.endswith(SHADOW) else turned
+        runs, cols, starts, boxes = [], [], [0], []
+        for surf in surfaces:
+            xs, ys = np.nonzero(pygame.surfarray.array_alpha(surf) > 127)
+            dx, dy = xs - surf.get_width() // 2, ys - surf.get_height() // 2
+            r, order = _runs(dx, dy)
+            r[:, _C] += sum(len(c) for c in cols)
+            runs.append(r)
+            cols.append(pygame.surfarray.array3d(surf)[xs, ys][order])
+            starts.append(starts[-1] + len(r))
+            boxes.append((dy.min(initial=0), dy.max(initial=-1) + 1, dx.min(initial=0), dx.max(initial=-1) + 1))
+        every = np.concatenate(cols)
+        colours = _pixel_format(every, screen) if screen.get_bitsize() == 32 else np.zeros(0, np.uint32)
+        box = np.array(boxes, dtype=np.int64)
+        reach = int(max(np.abs(box[:, [0, 2]]).max(initial=0), (box[:, [1, 3]] - 1).max(initial=0))) + 1
+        return SpriteSheet(surfaces, np.concatenate(runs), colours, np.array(starts, dtype=np.int64), box, reach,
+                           max(len(c) for c in cols))  # fmt: skip
+
     def table(self, keys: list[str], tile: int, screen: pygame.Surface) -> tuple:
-        """Every species' sheet in one table for :func:`render_animals` (sprite ``k = s * 8 + heading``):
-        ``(runs, colours, starts, box, reach)``; cached per zoom and screen format."""
+        """Every sheet of ``keys`` in one table for :func:`render_animals`: ``(runs, colours,
+        starts, box, reach, bases)``, ``bases[j]`` the index of ``keys[j]``'s first sprite;
+        cached per zoom and screen format."""
         key = (tuple(keys), tile, screen.get_bitsize(), screen.get_shifts())
         found = self._tables.get(key)
         if found is None:
@@ -285,34 +348,18 @@ class SpriteBank:
             runs = np.concatenate([s.runs + d for s, d in zip(sheets, shift, strict=True)])
             starts = np.concatenate([s.starts[:-1] + b for s, b in zip(sheets, run_base[:-1], strict=True)]
                                     + [run_base[-1:]])  # fmt: skip
+            bases = np.cumsum([0] + [len(s.surfaces) for s in sheets])[:-1].astype(np.int64)
             found = (
                 runs.astype(np.int64), np.concatenate([s.colours for s in sheets]), starts.astype(np.int64),
-                np.concatenate([s.box for s in sheets]), max(s.reach for s in sheets),
+                np.concatenate([s.box for s in sheets]), max(s.reach for s in sheets), bases,
             )  # fmt: skip
             self._tables = {key: found}
         return found
 
+    def surfaces(self, keys: list[str], tile: int, screen: pygame.Surface) -> list[pygame.Surface]:
+        """The table's sprites as SDL surfaces, in table order (screens that are not 32-bit)."""
+        return [surf for k in keys for surf in self.get(k, tile, screen).surfaces]
+
     def pixels(self, key: str, tile: int, screen: pygame.Surface) -> int:
         """Opaque pixels of one sprite (what drawing an animal costs)."""
         return self.get(key, tile, screen).pixels
-
-    def draw_all(self, screen: pygame.Surface, tile: int, groups: list) -> None:
-        """Draw ``groups`` of ``(species key, xs, ys, headings)`` in order. The screen's pixels
-        are taken once for all of it; screens that are not 32-bit use SDL blits."""
-        if screen.get_bitsize() != 32:
-            for key, xs, ys, hs in groups:
-                self._blit(screen, key, tile, xs, ys, hs)
-            return
-        with Pixels(screen) as pixels:
-            for key, xs, ys, hs in groups:
-                s = self.get(key, tile, screen)
-                draw_sprites(pixels, xs, ys, hs, s.runs, s.colours, s.starts, s.reach)
-
-    def _blit(self, screen: pygame.Surface, key: str, tile: int, xs: np.ndarray, ys: np.ndarray,
-              headings: np.ndarray) -> None:  # fmt: skip
-        sheet = self.get(key, tile, screen)
-        frames = np.empty(HEADINGS, dtype=object)
-        frames[:] = sheet.surfaces
-        half = np.array([(s.get_width() // 2, s.get_height() // 2) for s in sheet.surfaces])
-        corners = np.stack((xs - half[headings, 0], ys - half[headings, 1]), 1).tolist()
-        screen.fblits(zip(frames[headings], corners, strict=True))
