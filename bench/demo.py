@@ -5,9 +5,11 @@
 Each run is a fresh process (so peak memory is that run's). Prints the figures and
 whether each bar is met:
 
-* 500 animals: >= 2,000 FPS, search ms p95 within the budget;
+* 500 animals: >= 1,500 FPS with the landscape, animation and separation (#29; the bar
+  was 2,000 FPS before them), search ms p95 within the budget;
 * 5,000 animals: reported (no bar);
-* 20,000 animals: >= 60 FPS, latency p95 <= 250 ms, <= 8 µs of search time per search;
+* 20,000 animals: >= 60 FPS, latency p95 <= 250 ms, <= 8 µs of search time per search,
+  separation (sim.model.crowd) <= 1 ms a frame (median);
 * 2048x2048 island, 500 animals: paint stroke + frame <= 16 ms median, <= 300 MB resident.
 """
 
@@ -23,8 +25,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CROWDS = {500: {"fps": 2000, "search_p95_in_budget": True}, 5000: {},
-          20000: {"fps": 60, "latency_ms_p95": 250, "search_us_per_search": 8}}  # fmt: skip
+CROWDS = {500: {"fps": 1500, "search_p95_in_budget": True}, 5000: {},
+          20000: {"fps": 60, "latency_ms_p95": 250, "search_us_per_search": 8, "crowd_ms": 1.0}}  # fmt: skip
 
 
 def crowd(agents: int, frames: int, map_name: str, seed: int) -> dict:
@@ -66,6 +68,8 @@ def crowd_bars(agents: int, r: dict) -> list[str]:
         )
         ok = r["search_us_per_search"] <= bar["search_us_per_search"]
         out.append(f"<={bar['search_us_per_search']}µs/search: {'yes' if ok else 'NO'}")
+    if "crowd_ms" in bar:
+        out.append(f"separation p50<={bar['crowd_ms']}ms: {'yes' if r['crowd_ms_p50'] <= bar['crowd_ms'] else 'NO'}")
     return out
 
 
@@ -119,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     print("warming numba's cache (compiles on a first run)...", flush=True)
     warm_cache()
     print(f"{'animals':>8} {'fps':>8} {'frame ms p50/p95':>17} {'search ms p50/p95':>18} {'µs/search':>9}"
-          f" {'latency p95':>11} {'queue p95':>9} {'rss MB':>7}  bars")  # fmt: skip
+          f" {'latency p95':>11} {'queue p95':>9} {'sep. ms':>7} {'rss MB':>7}  bars")  # fmt: skip
     for agents in (500, 5000, 20000):
         if str(agents) not in wanted:
             continue
@@ -129,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{agents:>8} {r['fps']:>8.1f} {r['frame_ms_p50']:>8.2f}/{r['frame_ms_p95']:<8.2f}"
             f" {r['search_ms_p50']:>8.3f}/{r['search_ms_p95']:<9.3f} {r['search_us_per_search']:>9.1f}"
-            f" {r['latency_ms_p95']:>9.1f}ms {r['queue_p95']:>9.0f} {r['peak_rss_mb'] or 0:>7.0f}  {'; '.join(bars)}",
+            f" {r['latency_ms_p95']:>9.1f}ms {r['queue_p95']:>9.0f} {r['crowd_ms_p50']:>7.2f}"
+            f" {r['peak_rss_mb'] or 0:>7.0f}  {'; '.join(bars)}",
             flush=True,
         )
     if "paint" in wanted:

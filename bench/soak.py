@@ -19,6 +19,8 @@ import numpy as np
 
 from sim.config import load_config
 from sim.maps import load_map, resolve_map
+from sim.model.agents import State
+from sim.model.crowd import LANE
 from sim.simulation import Simulation, species_counts
 from sim.world.terrain import Terrain
 
@@ -70,10 +72,17 @@ class Soak:
         a = sim.agents
         assert a.n == self.n, f"the animal count changed: {a.n} != {self.n}"
         assert np.isfinite(a.pos).all(), "a position is not finite"
-        assert (np.abs(a.pos - a.cell) <= 1.0 + 1e-9).all(), "an animal is more than a cell from its cell"
+        # A walker is between its last path cell and the next (and at most LANE beside that
+        # line: the separation step); any other animal stands within its own cell.
+        walking = a.state == State.WALKING
+        off = np.abs(a.pos - a.cell).max(axis=1)
+        assert (off[walking] <= 1.0 + LANE + 1e-9).all(), "a walker is more than a cell and a lane away from its cell"
+        assert (off[~walking] <= 0.5 + 1e-9).all(), "a resting animal is away from its cell"
+        shown = np.floor(a.pos + 0.5).astype(np.int64)  # the cell where it is drawn
         for sp in sim.species:
             mine = a.species == sp.index
             assert sp.passable_at(a.cell[mine]).all(), f"{sp.key} on a cell it may not occupy"
+            assert sp.passable_at(shown[mine]).all(), f"{sp.key} drawn on a cell it may not occupy"
         waiting = np.zeros(a.n, dtype=np.int64)
         waiting[sim.queue.items()] = 1
         served = a.searches - self._searches0

@@ -57,6 +57,11 @@ class SearchConfig:
 
 
 @dataclass(frozen=True)
+class CrowdConfig:
+    spacing: float = _f(0.4, lo=0, hi=1)  # cells animals of one layer keep between them (0 = off)
+
+
+@dataclass(frozen=True)
 class SpeciesConfig:
     count: int = _f(0, lo=0, hi=MAX_ANIMALS)  # animals at start (the species table gives each its own)
     speed: float = _f(3.0, lo=0.1, hi=100)  # cells per second on a multiplier-1 cell
@@ -74,6 +79,7 @@ class Config:
     max_map_height: int = _f(2048, lo=1, hi=1_000_000)
     window: WindowConfig = field(default_factory=WindowConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
+    crowd: CrowdConfig = field(default_factory=CrowdConfig)
     species: dict[str, SpeciesConfig] = field(default_factory=dict)
     colours: dict[str, Colour] = _f({}, colour=True)
     source: str = field(default="(defaults)", compare=False)

@@ -10,6 +10,7 @@ clock the same seed and inputs give the same run. See "Scripting the model" in t
 from __future__ import annotations
 
 import hashlib
+import time
 
 import numpy as np
 from numba import njit
@@ -17,6 +18,7 @@ from numba import njit
 from sim.config import Config
 from sim.maps.data import MapData, MapError
 from sim.model.agents import Agents, State
+from sim.model.crowd import Crowd
 from sim.model.editing import Editing
 from sim.model.herds import Herd, Herds
 from sim.model.observe import SearchObserver
@@ -141,6 +143,7 @@ class Simulation(Editing):
             for i, (key, kind) in enumerate(SPECIES.items())
         ]
         self._speed_table = np.stack([sp.speed_by_terrain for sp in self.species])  # [species, terrain]
+        self.crowd = Crowd()
         self.planner = Planner(self.agents, self.species, self.rng, self.queue, self.budget)
         self.planner.threads = s.threads or None
         wanted = counts if counts is not None else (map_data.animals or self.config_counts())
@@ -220,6 +223,12 @@ class Simulation(Editing):
             idle = np.array([sp.spec.idle_s for sp in self.species], dtype=np.float64)  # (species, 2) s
             _rest(done, a.species, idle[:, 0], idle[:, 1] - idle[:, 0], self.rng.random(done.size), now,
                   a.state, a.idle_until)  # fmt: skip
+        if dt > 0:  # then they keep their distance (sim.model.crowd)
+            t0 = time.perf_counter()
+            stands = np.stack([sp.stands_on for sp in self.species])  # [species, terrain]
+            layers = np.array([sp.kind.layer for sp in self.species], np.int64)
+            self.crowd.separate(a, self.world.terrain, stands, layers, self.config.crowd.spacing, self.planner.threads)
+            stats.crowd_ms = (time.perf_counter() - t0) * 1000.0
         for key in ("searches", "expanded", "failed", "capped", "replans"):
             self.totals[key] += getattr(stats, key)
         return stats

@@ -23,7 +23,7 @@ def test_the_soak_check_can_fail():
     try:
         soak.check()
     except AssertionError as exc:
-        assert "more than a cell" in str(exc)
+        assert "away from its cell" in str(exc)
     else:
         raise AssertionError("the check missed a broken invariant")
     soak.sim.agents.pos[0] -= 2.5

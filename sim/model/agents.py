@@ -62,6 +62,7 @@ _FIELDS = {
     "last_cost": (np.float64, ()),
     "last_outcome": (np.int8, ()),  # an Outcome
     "herd": (np.int16, ()),  # the herd it was called to (see sim.model.herds); 0: none, it wanders
+    "aim": (np.int32, ()),  # flat cell it walks toward, as of the last move (the separation step reads it)
 }
 
 
@@ -156,7 +157,7 @@ class Agents:
         done = np.empty(self.n, dtype=np.int64)
         k = _move(
             self.n, dt, s["state"], s["species"], s["pos"], s["cell"], s["heading"], s["paths"], s["path_pos"],
-            s["path_len"], speed_table, terrain, done,
+            s["path_len"], speed_table, terrain, done, s["aim"],
         )  # fmt: skip
         return done[:k]
 
@@ -170,8 +171,9 @@ def heading_of(dx, dy):
 
 
 @njit(cache=True)
-def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, speed_table, terrain, done):
-    """The walking animals step toward their next path cell (see :meth:`Agents.move`)."""
+def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, speed_table, terrain, done, aim):
+    """The walking animals step toward their next path cell (see :meth:`Agents.move`);
+    ``aim`` gets the cell each walks toward next (its path's last when it arrived)."""
     w = terrain.shape[1]
     k = 0
     for i in range(n):
@@ -199,4 +201,5 @@ def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, 
             frac = step / max(dist, 1e-12)
             pos[i, 0] += dx * frac
             pos[i, 1] += dy * frac
+        aim[i] = paths[i, min(path_pos[i], path_len[i] - 1)]
     return k

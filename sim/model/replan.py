@@ -100,10 +100,12 @@ def rescue_stranded(agents: Agents, species: list[SpeciesRuntime]) -> int:
         if mine.size == 0:
             continue
         bad = mine[~sp.passable_at(a.cell[mine])]
+        taken: set[tuple[int, int]] = set()  # each to a cell of its own while there are any near
         for i in bad:
-            cell = nearest_free(sp.grid, int(a.cell[i, 0]), int(a.cell[i, 1]))
+            cell = nearest_free(sp.grid, int(a.cell[i, 0]), int(a.cell[i, 1]), taken)
             if cell is None:
                 continue
+            taken.add(cell)
             a.cell[i] = cell
             a.pos[i] = cell
             a.path_len[i] = a.path_pos[i] = 0
@@ -114,8 +116,10 @@ def rescue_stranded(agents: Agents, species: list[SpeciesRuntime]) -> int:
     return replans
 
 
-def nearest_free(grid: PathGrid, x: int, y: int) -> tuple[int, int] | None:
-    """The passable cell nearest to ``(x, y)`` (Euclidean), searched in growing windows."""
+def nearest_free(grid: PathGrid, x: int, y: int, taken: set[tuple[int, int]] | None = None) -> tuple[int, int] | None:
+    """The passable cell nearest to ``(x, y)`` (Euclidean), searched in growing windows;
+    with ``taken``, the nearest not in it, unless every passable cell near is (then the
+    nearest: animals swept off a painted area spread along its edge instead of queueing)."""
     h, w = grid.height, grid.width
     r = 1
     while r <= max(w, h):
@@ -123,8 +127,12 @@ def nearest_free(grid: PathGrid, x: int, y: int) -> tuple[int, int] | None:
         ys, xs = np.nonzero(grid.cost_block(x0, y0, x1, y1) > 0)
         if len(xs):
             d = (xs + x0 - x) ** 2 + (ys + y0 - y) ** 2
-            k = int(np.argmin(d))
-            if d[k] <= r * r:  # nothing closer can hide outside this window
+            inside = np.flatnonzero(d <= r * r)  # nothing closer can hide outside this window
+            for k in inside[np.argsort(d[inside], kind="stable")].tolist():
+                if not taken or (int(xs[k] + x0), int(ys[k] + y0)) not in taken:
+                    return int(xs[k] + x0), int(ys[k] + y0)
+            if inside.size and r >= 8:  # crowded: share the nearest
+                k = int(inside[np.argmin(d[inside])])
                 return int(xs[k] + x0), int(ys[k] + y0)
         r *= 2
     return None

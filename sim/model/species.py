@@ -119,6 +119,8 @@ class SpeciesRuntime:
             world, diagonal=search.diagonal, max_nodes=search.max_nodes, terrain_costs=table
         )
         multipliers = np.array([table.get(Terrain(t), 0.0) for t in range(len(Terrain))])
+        self.stands_on = np.zeros(256, np.bool_)  # per terrain id: whether it may stand there
+        self.stands_on[: len(Terrain)] = multipliers > 0
         self.speed_by_terrain = np.zeros(256)
         self.speed_by_terrain[: len(Terrain)] = [spec.speed * kind.speed_factor(m) for m in multipliers]
         self._regions: Regions | None = None

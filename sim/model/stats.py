@@ -45,13 +45,14 @@ class FrameStats:
     field_cells: int = 0  # cells their fields settled this frame
     field_ms: float = 0.0  # wall ms that took
     herded: int = 0  # animals in a herd
+    crowd_ms: float = 0.0  # wall ms of the separation step (sim.model.crowd)
     per_species: dict[str, SpeciesCounts] = field(default_factory=dict)
     latency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # s from request to path, per search
 
     def merge(self, other: FrameStats) -> None:
         """Add ``other``'s figures (a later step of the same frame): sums, its queue length."""
         for name in ("searches", "expanded", "search_ms", "rounds", "failed", "capped", "replans", "field_cells",
-                     "field_ms"):  # fmt: skip
+                     "field_ms", "crowd_ms"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.waiting, self.fields, self.herded = other.waiting, other.fields, other.herded
         for key, c in other.per_species.items():

@@ -20,12 +20,13 @@ STEP = 1.0 / 60.0
 
 def run(app: App, frames: int) -> dict:
     """Run ``frames`` frames as fast as possible; return the figures (see ``summary_lines``)."""
-    frame_ms, search_ms, searches, expanded, queue, latency = [], [], [], [], [], []
+    frame_ms, search_ms, searches, expanded, queue, latency, crowd_ms = [], [], [], [], [], [], []
     t0 = time.perf_counter()
     for _ in range(frames):
         frame_ms.append(app.frame(STEP))
         s = app.sim.stats
         search_ms.append(s.search_ms)
+        crowd_ms.append(s.crowd_ms)
         searches.append(s.searches)
         expanded.append(s.expanded)
         queue.append(s.waiting)
@@ -50,6 +51,8 @@ def run(app: App, frames: int) -> dict:
         "search_ms_p95": float(np.percentile(sm, 95)),
         "search_ms_max": float(sm.max()),
         "budget_ms": app.sim.budget.budget_ms,
+        "crowd_ms_p50": float(np.percentile(crowd_ms, 50)),
+        "crowd_ms_p95": float(np.percentile(crowd_ms, 95)),
         "searches_per_s": sum(searches) / wall if wall > 0 else 0.0,
         "expanded_per_s": sum(expanded) / wall if wall > 0 else 0.0,
         "searches": int(sum(searches)),
@@ -83,6 +86,7 @@ def summary_lines(r: dict) -> list[str]:
         f"latency ms p50/p95/max: {r['latency_ms_p50']:.1f} / {r['latency_ms_p95']:.1f} / {r['latency_ms_max']:.1f}"
         f"  (request to path, simulated time)  queue p95: {r['queue_p95']:.0f}",
         f"nodes expanded per s: {r['expanded_per_s']:.0f}",
+        f"separation ms per frame p50/p95: {r['crowd_ms_p50']:.3f} / {r['crowd_ms_p95']:.3f}",
         f"failed / capped searches: {r['failed']} / {r['capped']}",
         f"peak rss: {r['peak_rss_mb']:.0f} MB"
         if r["peak_rss_mb"] is not None

@@ -1,0 +1,254 @@
+"""Separation: animals keep a small distance from their neighbours, in one compiled pass.
+
+Each frame every animal is pushed away from the animals of its own drawing layer (birds
+from birds, walkers from walkers) closer than ``spacing`` cells, half the overlap each,
+found through a spatial hash of the cells they stand in (a counting sort into a table
+of twice as many buckets as animals: no per-map memory, O(n) a frame). The pushes are
+computed from last frame's positions for everyone before anyone moves, so the result
+does not depend on the order animals are visited or on the thread count. Rules:
+
+* a push never puts an animal on a cell its species cannot stand on, nor across a
+  corner between two cells it cannot stand on (a diagonal move needs both sides open),
+  so it stays in its region;
+* an animal walking a path is never pushed backwards (only sideways or ahead) and stays
+  within ``0.45`` cells of the line to its next path cell, and only where walking on from
+  there crosses no cell it may not stand on (beside an orthogonal step, or a diagonal one
+  whose two corner cells are open): it always gets where it goes, on its own ground;
+* a resting animal may be pushed onto a neighbouring cell (its ``cell`` follows), so a
+  crowd that arrives at one spot, or is swept off a painted area, spreads out.
+
+The push is at most :data:`MAX_PUSH` cells a frame, so crowds spread smoothly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from numba import njit
+
+from sim.model.agents import State
+from sim.pathfinding.workspace import run_split, thread_count
+
+#: The largest push a frame, in cells.
+MAX_PUSH = 0.08
+#: How far a walking animal may be pushed off the line to its next path cell, in cells.
+LANE = 0.45
+#: Fewer animals than this a thread are not worth handing over.
+SPLIT = 4000
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bucket(cx, cy, layer, bits):
+    """The table slot of cell ``(cx, cy)`` in a drawing layer (0 .. 3): one plane per layer,
+    the map folded onto a ``2**bits`` square in it, so an animal meets only its own layer
+    and a row of neighbouring cells is one stretch of the table (one loop, in cache)."""
+    m = (1 << bits) - 1
+    return (layer << (2 * bits)) | ((cy & m) << bits) | (cx & m)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _open(terrain, stands, s, x, y):
+    h, w = terrain.shape
+    return 0 <= x < w and 0 <= y < h and stands[s, terrain[y, x]]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _allowed(terrain, stands, s, nx, ny, cx, cy):
+    """Whether an animal of species ``s`` on cell ``(cx, cy)`` may be put at point ``(nx,
+    ny)``: its cell one it may stand on, and not reached across a corner between two it
+    may not."""
+    ux, uy = math.floor(nx + 0.5), math.floor(ny + 0.5)
+    same = ux == cx and uy == cy
+    diagonal = ux != cx and uy != cy
+    return same or (
+        _open(terrain, stands, s, ux, uy)
+        and (not diagonal or (_open(terrain, stands, s, ux, cy) and _open(terrain, stands, s, cx, uy)))
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _apart(i, j, ex, ey, d2, spacing):
+    """The push on ``i`` from ``j`` (half the overlap, away from it) as ``(x, y)``."""
+    if d2 < 1e-12:  # the same point: a fixed direction from the pair's indices
+        lo, hi = min(i, j), max(i, j)
+        a = ((lo * 2654435761 + hi * 40503) % 6283) / 1000.0 + (math.pi if i > j else 0.0)
+        return 0.5 * spacing * math.cos(a), 0.5 * spacing * math.sin(a)
+    d = math.sqrt(d2)
+    return 0.5 * (spacing - d) * ex / d, 0.5 * (spacing - d) * ey / d
+
+
+@njit(cache=True, nogil=True)
+def _table(n, pos, species, layer_of, bits, floats, ints, counts):
+    """The spatial hash: the animals in table order (``ints[2]``: which animal each entry
+    is), with what the scan reads (position, layer) side by side in memory."""
+    counts[:] = 0
+    sx, sy = floats[0], floats[1]
+    cx, cy, order, sc, rank = ints[0], ints[1], ints[2], ints[3], ints[4]
+    for i in range(n):
+        cx[i] = math.floor(pos[i, 0] + 0.5)
+        cy[i] = math.floor(pos[i, 1] + 0.5)
+        b = _bucket(cx[i], cy[i], layer_of[species[i]], bits) + 1
+        rank[i] = counts[b]
+        counts[b] += 1
+    for b in range(1, counts.size):
+        counts[b] += counts[b - 1]
+    for i in range(n):
+        layer = layer_of[species[i]]
+        o = counts[_bucket(cx[i], cy[i], layer, bits)] + rank[i]
+        order[o] = i
+        sx[o], sy[o] = pos[i, 0], pos[i, 1]
+        sc[o] = layer
+
+
+@njit(cache=True, nogil=True)
+def _pushes(lo, hi, spacing, bits, floats, ints, counts):
+    """The push on the animals at table entries ``lo .. hi-1`` away from every neighbour
+    closer than ``spacing``, at most :data:`MAX_PUSH` long, into ``floats[2:4]`` by animal
+    (the moves then read them in order); each on its own, so parts can run on threads."""
+    sx, sy, push_x, push_y = floats[0], floats[1], floats[2], floats[3]
+    order, sc = ints[2], ints[3]
+    for o in range(lo, hi):
+        xi, yi, i = sx[o], sy[o], order[o]
+        layer = sc[o]
+        px, py = 0.0, 0.0
+        # Only the cells whose square lies within ``spacing`` of the point (2 x 2 at most for 0.5).
+        qx0 = math.floor(xi - spacing + 0.5)
+        qx1 = math.floor(xi + spacing + 0.5)
+        for qy in range(math.floor(yi - spacing + 0.5), math.floor(yi + spacing + 0.5) + 1):
+            b0, b1 = _bucket(qx0, qy, layer, bits), _bucket(qx1, qy, layer, bits)
+            for part in range(2):  # the row's cells: one stretch, or two where the fold wraps
+                if b1 >= b0:
+                    if part:
+                        break
+                    first, last = counts[b0], counts[b1 + 1]
+                else:
+                    first, last = (counts[b1], counts[b1 + 1]) if part else (counts[b0], counts[b0 + 1])
+                # A slot may also hold a far cell folded onto it: the distance leaves it out.
+                for p in range(first, last):
+                    ex, ey = xi - sx[p], yi - sy[p]
+                    d2 = ex * ex + ey * ey
+                    if d2 < 1e-12:  # itself, or another on the very same point
+                        if p != o:
+                            fx, fy = _apart(i, order[p], ex, ey, d2, spacing)
+                            px += fx
+                            py += fy
+                        continue
+                    # Half the overlap, away from it; no branch on the distance (it is as
+                    # often in as out, and a mispredicted branch costs more than the root).
+                    d = math.sqrt(d2)
+                    k = 0.5 * max(spacing - d, 0.0) / d
+                    px += k * ex
+                    py += k * ey
+        size = math.hypot(px, py)
+        if size > MAX_PUSH:
+            px, py = px * MAX_PUSH / size, py * MAX_PUSH / size
+        push_x[i], push_y[i] = px, py
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _along_path(i, nx, ny, px, py, pos, cell, aim, w):
+    """A walking animal's pushed point: never backwards, within :data:`LANE` of the line
+    from its last path cell to the one it walks toward; ``(nan, nan)`` when it is there."""
+    tx, ty = float(aim[i] % w), float(aim[i] // w)
+    fx, fy = tx - pos[i, 0], ty - pos[i, 1]
+    fl = math.hypot(fx, fy)
+    if fl < 1e-9:
+        return math.nan, math.nan
+    fx, fy = fx / fl, fy / fl
+    along = px * fx + py * fy
+    if along < 0.0:
+        nx, ny = nx - along * fx, ny - along * fy
+    sx, sy = float(cell[i, 0]), float(cell[i, 1])
+    lx, ly = tx - sx, ty - sy
+    ll = lx * lx + ly * ly
+    u = 0.0 if ll == 0.0 else min(max(((nx - sx) * lx + (ny - sy) * ly) / ll, 0.0), 1.0)
+    ox, oy = nx - (sx + u * lx), ny - (sy + u * ly)
+    off = math.hypot(ox, oy)
+    if off > LANE:
+        nx, ny = sx + u * lx + ox * LANE / off, sy + u * ly + oy * LANE / off
+    return nx, ny
+
+
+@njit(cache=True, nogil=True)
+def _moves(lo, hi, pos, cell, state, species, aim, terrain, stands, floats, ints):
+    """Animals ``lo .. hi-1`` moved by their pushes within the rules (see the module doc);
+    each on its own, so parts can run on threads. Returns how many moved."""
+    moved = 0
+    w = terrain.shape[1]
+    cx, cy, push_x, push_y = ints[0], ints[1], floats[2], floats[3]
+    for i in range(lo, hi):
+        px, py = push_x[i], push_y[i]
+        if px == 0.0 and py == 0.0:
+            continue
+        s = species[i]
+        nx, ny = pos[i, 0] + px, pos[i, 1] + py
+        walking = state[i] == State.WALKING
+        if walking:
+            # Off the line only where walking on from there crosses no cell it may not
+            # stand on: beside an orthogonal step, or a diagonal one with both corners open.
+            ax, ay = aim[i] % w, aim[i] // w
+            sx, sy = ax - cell[i, 0], ay - cell[i, 1]
+            if abs(sx) > 1 or abs(sy) > 1:
+                continue
+            if sx != 0 and sy != 0 and not (
+                _open(terrain, stands, s, ax, cell[i, 1]) and _open(terrain, stands, s, cell[i, 0], ay)
+            ):
+                continue
+            nx, ny = _along_path(i, nx, ny, px, py, pos, cell, aim, w)
+            if math.isnan(nx):
+                continue
+        if not _allowed(terrain, stands, s, nx, ny, cx[i], cy[i]):
+            if walking:
+                continue
+            # A resting animal against a wall slides along it: the push's part along one axis.
+            if _allowed(terrain, stands, s, nx, pos[i, 1], cx[i], cy[i]):
+                ny = pos[i, 1]
+            elif _allowed(terrain, stands, s, pos[i, 0], ny, cx[i], cy[i]):
+                nx = pos[i, 0]
+            else:
+                continue
+        ux, uy = math.floor(nx + 0.5), math.floor(ny + 0.5)
+        pos[i, 0], pos[i, 1] = nx, ny
+        if not walking:
+            cell[i, 0], cell[i, 1] = ux, uy
+        moved += 1
+    return moved
+
+
+class Crowd:
+    """The separation step's scratch memory, kept between frames."""
+
+    def __init__(self) -> None:
+        self._floats = np.zeros((4, 0), np.float32)
+        self._ints = np.zeros((5, 0), np.int32)
+        self._counts = np.zeros(0, np.int32)
+
+    def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
+                 threads: int | None = None) -> int:  # fmt: skip
+        """One pass over the whole crowd (see the module doc); returns how many moved.
+        ``stands[species, terrain]``: where each species may stand; ``layer_of[species]``
+        (0 .. 3). The crowd is cut into ``threads`` parts (None: the engine's thread count);
+        every part is computed from the same positions, so the result is the same with any
+        number."""
+        n = agents.n
+        if n < 2 or spacing <= 0:
+            return 0
+        if self._floats.shape[1] < n:  # 32-bit scratch: half the memory to sweep
+            self._floats = np.zeros((4, 2 * n), np.float32)  # the table's x, y; the pushes by animal
+            self._ints = np.zeros((5, 2 * n), np.int32)
+        # The table: the map folded onto a square of about n / 2 cells (no wider than the map),
+        # four layers a cell: about 2n slots.
+        h, w = terrain.shape
+        bits = max(3, min(max(w, h) - 1, max(n // 2, 16) ** 0.5 - 1).__ceil__().bit_length())
+        if self._counts.size != (4 << 2 * bits) + 1:
+            self._counts = np.zeros((4 << 2 * bits) + 1, np.int32)
+        s, f, k, c = agents.store, self._floats, self._ints, self._counts
+        _table(n, s["pos"], s["species"], layer_of, bits, f, k, c)
+        parts = np.linspace(0, n, max(1, min(threads or thread_count(), n // SPLIT)) + 1).astype(np.int64)
+        ranges = list(itertools.pairwise(parts.tolist()))
+        run_split(_pushes, [(lo, hi, spacing, bits, f, k, c) for lo, hi in ranges], len(ranges))
+        moved = run_split(_moves, [(lo, hi, s["pos"], s["cell"], s["state"], s["species"], s["aim"], terrain, stands, f,
+                                    k) for lo, hi in ranges], len(ranges))  # fmt: skip
+        return int(sum(moved))

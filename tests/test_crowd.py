@@ -1,0 +1,165 @@
+"""Separation (sim.model.crowd): animals keep their distance, never onto ground they cannot
+stand on, never held back from their goal, the same with any number of threads; animals
+swept off a painted area spread out; spawning covers the whole habitat."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from sim.config import load_config
+from sim.maps import MapData, load_map
+from sim.model.agents import State
+from sim.simulation import Simulation
+from sim.world.terrain import Terrain
+from tests.conftest import ROOT
+
+STEP = 1 / 60
+
+
+def config(spacing: float = 0.4, idle: tuple[float, float] = (0.5, 2.0), threads: int = 1):
+    c = load_config(ROOT / "config.yaml")
+    species = {k: replace(v, idle_s=idle) for k, v in c.species.items()}
+    return replace(c, crowd=replace(c.crowd, spacing=spacing), species=species,
+                   search=replace(c.search, threads=threads))  # fmt: skip
+
+
+def closest_pairs(sim: Simulation) -> float:
+    """The smallest distance between two animals of one drawing layer (brute force)."""
+    a = sim.agents
+    layer = np.array([sp.kind.layer for sp in sim.species])[a.species]
+    best = np.inf
+    for lay in np.unique(layer):
+        p = a.pos[layer == lay]
+        if len(p) > 1:
+            d = np.hypot(*(p[:, None, :] - p[None, :, :]).transpose(2, 0, 1))
+            np.fill_diagonal(d, np.inf)
+            best = min(best, float(d.min()))
+    return best
+
+
+def assert_on_own_ground(sim: Simulation) -> None:
+    a = sim.agents
+    shown = np.floor(a.pos + 0.5).astype(np.int64)
+    for sp in sim.species:
+        mine = a.species == sp.index
+        assert sp.passable_at(a.cell[mine]).all()
+        assert sp.passable_at(shown[mine]).all(), f"{sp.key} drawn on ground it cannot stand on"
+
+
+def field(w: int = 24, h: int = 20) -> np.ndarray:
+    terrain = np.full((h, w), Terrain.GRASS, np.uint8)
+    terrain[0, :] = terrain[-1, :] = terrain[:, 0] = terrain[:, -1] = Terrain.WATER
+    return terrain
+
+
+@pytest.mark.parametrize("spacing", [0.3, 0.4, 0.5])
+def test_a_resting_crowd_spreads_to_the_spacing_on_open_ground(spacing):
+    sim = Simulation(config(spacing, idle=(1e6, 1e6)), MapData("field", field()),
+                     counts={"cow": 60, "bird": 0, "water": 0})  # fmt: skip
+    a = sim.agents
+    a.pos[:] = a.cell[:] = (11, 9)  # all on one cell
+    a.pos[:30] += 0.01 * np.arange(30)[:, None]
+    a.cell[:30] = np.floor(a.pos[:30] + 0.5)
+    assert closest_pairs(sim) < 0.02
+    for _ in range(240):
+        sim.step(STEP)
+        assert_on_own_ground(sim)
+    assert (a.state != State.WALKING).all()  # nobody walked: the separation did it
+    assert closest_pairs(sim) >= spacing * 0.98
+    spread = np.ptp(a.pos, axis=0)
+    assert (spread < 8).all()  # no farther than it takes
+
+
+def test_no_push_onto_ground_the_species_cannot_stand_on():
+    """A crowd pressed against rock, water and a diagonal gap keeps to its own ground."""
+    terrain = field()
+    terrain[5:15, 12] = Terrain.ROCK  # a wall
+    terrain[9, 13] = Terrain.WATER
+    terrain[8, 11] = Terrain.SWAMP
+    for y, x in ((4, 4), (5, 5), (6, 6)):  # a diagonal line of rock
+        terrain[y, x] = Terrain.ROCK
+    sim = Simulation(config(0.5, idle=(1e6, 1e6)), MapData("walls", terrain), counts={"cow": 80, "bird": 0, "water": 0})
+    a = sim.agents
+    a.pos[:40] = a.cell[:40] = (11, 9)  # against the wall
+    a.pos[40:] = a.cell[40:] = (5, 4)  # in the corner of the diagonal
+    for _ in range(300):
+        sim.step(STEP)
+        assert_on_own_ground(sim)
+    assert (a.pos[:40, 0] < 12 - 0.5).all()  # none through the wall
+    assert closest_pairs(sim) > 0.45
+
+
+def test_walkers_reach_their_goals_through_a_resting_crowd():
+    """A corridor packed with resting cows: a cow walking through it still gets there, on time."""
+    terrain = np.full((7, 40), Terrain.ROCK, np.uint8)
+    terrain[2:5, 1:39] = Terrain.GRASS
+    sim = Simulation(config(0.5, idle=(1e6, 1e6)), MapData("corridor", terrain), counts={"cow": 121, "bird": 0,
+                                                                                        "water": 0})  # fmt: skip
+    a = sim.agents
+    cells = np.array([(x, y) for x in range(5, 35) for y in (2, 3, 4)] * 2)[:120]
+    a.pos[:120] = a.cell[:120] = cells
+    a.pos[120] = a.cell[120] = (2, 3)
+    goal = np.array([37, 3])
+    path = [3 * 40 + x for x in range(2, 38)]
+    a.paths[120, : len(path)] = path
+    a.path_len[120], a.path_pos[120], a.state[120] = len(path), 1, State.WALKING
+    a.goal[120] = goal
+    speed = sim.species[0].speed_by_terrain[Terrain.GRASS]
+    frames = int((len(path) - 1) / speed / STEP * 1.05) + 2
+    for _ in range(frames):
+        sim.step(STEP)
+        if a.state[120] != State.WALKING:
+            break
+    assert tuple(a.cell[120]) == tuple(goal) and tuple(np.round(a.pos[120])) == tuple(goal)
+    assert_on_own_ground(sim)
+
+
+def test_same_run_with_one_and_two_threads():
+    """The crowd is cut into parts for the threads only above a few thousand animals: 9,000."""
+    sums = []
+    for threads in (1, 2):
+        sim = Simulation(config(threads=threads), load_map(ROOT / "maps" / "island.yaml"),
+                         counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
+        for _ in range(40):
+            sim.step(STEP)
+        sums.append(sim.checksum())
+    assert sums[0] == sums[1]
+
+
+def test_separation_off_leaves_positions_alone():
+    sim = Simulation(config(0.0, idle=(1e6, 1e6)), MapData("field", field()), counts={"cow": 30, "bird": 0, "water": 0})
+    a = sim.agents
+    a.pos[:] = a.cell[:] = (11, 9)
+    for _ in range(30):
+        sim.step(STEP)
+    assert (a.pos == (11, 9)).all()  # stacked as they were
+
+
+def test_cows_swept_off_a_painted_area_spread_out():
+    sim = Simulation(config(0.4, idle=(1e6, 1e6)), MapData("field", field(40, 30)),
+                     counts={"cow": 40, "bird": 0, "water": 0})  # fmt: skip
+    a = sim.agents
+    a.pos[:] = a.cell[:] = np.array([(x, y) for x in range(17, 23) for y in range(12, 19)])[:40]
+    sim.paint(20, 15, 5, int(Terrain.ROCK))  # a disc of rock over all of them
+    cells = {tuple(c) for c in a.cell.tolist()}
+    assert len(cells) == 40  # each to a cell of its own at the edge, not queued on a few
+    for _ in range(120):
+        sim.step(STEP)
+        assert_on_own_ground(sim)
+    assert closest_pairs(sim) >= 0.39
+
+
+def test_spawn_covers_the_whole_habitat_on_the_fortress():
+    sim = Simulation(load_config(ROOT / "config.yaml"), load_map(ROOT / "maps" / "fortress.yaml"),
+                     counts={"cow": 250, "bird": 0, "water": 0})  # fmt: skip
+    a = sim.agents
+    ys = a.cell[:, 1]
+    habitat = sim.species[0].habitable()
+    # Spread like the habitat: rows from top to bottom, most of its quarters used.
+    assert np.ptp(ys) > 0.8 * np.ptp(habitat[:, 1])
+    lo, hi = np.percentile(habitat[:, 1], [25, 75])
+    assert 0.3 < np.mean((ys >= lo) & (ys <= hi)) < 0.7
+    assert len({tuple(c) for c in a.cell.tolist()}) == 250  # no two on one cell
