@@ -1,4 +1,5 @@
-"""Tile layer data as Tiled writes it -> a ``[y, x]`` array of gids (uint32, flip flags cleared).
+"""Tile layer data as Tiled writes it -> a ``[y, x]`` array of raw gids (uint32, flip flags
+still in the top four bits: ``& GID_MASK`` gives the tile).
 
 Formats (doc.mapeditor.org, "TMX Map Format" > ``<data>``; "JSON Map Format" > Layer):
 CSV text, a JSON array, old-style ``<tile gid>`` elements, and base64 of little-endian
@@ -85,7 +86,7 @@ def gids_from_base64(text: str, compression: str, width: int, height: int) -> np
         raw = _decompress(raw, compression, size)
     if len(raw) != size:
         raise LayerDataError(f"data holds {len(raw) // 4} tiles, the layer has {width}x{height} = {width * height}")
-    return np.frombuffer(raw, dtype="<u4").reshape(height, width) & np.uint32(GID_MASK)
+    return np.frombuffer(raw, dtype="<u4").reshape(height, width).astype(np.uint32)
 
 
 def _decompress(raw: bytes, compression: str, size: int) -> bytes:
@@ -132,4 +133,4 @@ def _shape(arr: np.ndarray, width: int, height: int) -> np.ndarray:
         raise LayerDataError(f"data holds {arr.size} tiles, the layer has {width}x{height} = {width * height}")
     if arr.size and not (arr.min() >= 0 and arr.max() <= 0xFFFFFFFF):  # NaN fails too
         raise LayerDataError("data holds a number that is not a tile gid (0 to 4294967295)")
-    return (arr.astype(np.uint32) & np.uint32(GID_MASK)).reshape(height, width)
+    return arr.astype(np.uint32).reshape(height, width)

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.maps.data import MapError
-from sim.maps.tiled.layers import LayerDataError
+from sim.maps.data import MapArt, MapError, TileSheet
+from sim.maps.tiled.layers import GID_MASK, LayerDataError
 from sim.support.checks import did_you_mean, short
 from sim.world.terrain import BY_NAME
 
@@ -37,6 +37,7 @@ class Tileset:
     ids: np.ndarray  # int64, sorted: local ids of the tiles that have a terrain
     terrains: np.ndarray  # uint8, their terrain ids
     where: str  # for messages: "tileset 'beach' (beach_tileset.tsx)"
+    sheet: TileSheet | None = None  # its image, when it is one image cut into tiles
 
     def terrain_of(self, local: np.ndarray) -> np.ndarray:
         """Terrain ids of local tile ids (``NONE`` for a tile without one)."""
@@ -50,11 +51,16 @@ class Tileset:
 
 @dataclass
 class Layer:
-    """A visible tile layer: gids ``[y, x]`` (flags cleared), bottom layer first in a map."""
+    """A visible tile layer: raw gids ``[y, x]`` (flip flags in the top bits), bottom layer
+    first in a map; :attr:`gids` without the flags."""
 
     name: str
-    gids: np.ndarray
+    raw: np.ndarray
     where: str  # for messages: "island.tmx:12" or "island.tmj: layers[0]"
+
+    @property
+    def gids(self) -> np.ndarray:
+        return self.raw & np.uint32(GID_MASK)
 
 
 @dataclass
@@ -171,3 +177,36 @@ def _why_none(doc: TiledDoc, firsts: np.ndarray, x: int, y: int) -> str:
     if not doc.layers:
         return "the map has no visible tile layer; paint one with tiles that have a 'terrain' property"
     return f"no visible tile layer has a tile here; paint one whose tile has a 'terrain' property ({TERRAIN_NAMES})"
+
+
+def sheet_of(image: dict[str, Any] | None, folder: Path, tile_w: int, tile_h: int, count: int, columns: int,
+             margin: int, spacing: int) -> TileSheet | None:  # fmt: skip
+    """A tileset's sheet from its image's attributes (``source``, ``width``, ``height``,
+    relative to ``folder``); None without an image (a collection of single images)."""
+    source = (image or {}).get("source")
+    if not isinstance(source, str) or not source or "\0" in source:
+        return None
+    if columns <= 0:  # old files leave it out: from the image's width
+        width = (image or {}).get("width")
+        columns = max(1, (int(width) - 2 * margin + spacing) // (tile_w + spacing)) if isinstance(width, int) else 1
+    return TileSheet(folder / source, tile_w, tile_h, columns, count, margin, spacing)
+
+
+def map_art(doc: TiledDoc, terrain_ids: dict[int, int]) -> MapArt | None:
+    """The map's picture for the view, when a tileset has an image; ``terrain_ids``: terrain
+    id -> a gid that has it (the first such tile)."""
+    sheets = {ts.firstgid: ts.sheet for ts in doc.tilesets if ts.sheet is not None}
+    if not sheets:
+        return None
+    return MapArt(doc.tile_size, sheets, [layer.raw for layer in doc.layers], terrain_ids)
+
+
+def terrain_gids(doc: TiledDoc) -> dict[int, int]:
+    """Per terrain id, the first gid (lowest) whose tile has it and whose tileset has an image."""
+    out: dict[int, int] = {}
+    for ts in doc.tilesets:
+        if ts.sheet is None:
+            continue
+        for local, t in zip(ts.ids.tolist(), ts.terrains.tolist(), strict=True):
+            out.setdefault(int(t), ts.firstgid + int(local))
+    return out

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sim.maps.data import MapData, MapError
-from sim.maps.tiled.model import MAX_TILESETS, Reading, TiledDoc, Tileset, compose
+from sim.maps.tiled.model import MAX_TILESETS, Reading, TiledDoc, Tileset, compose, map_art, terrain_gids
 from sim.maps.tiled.tmj import read_tmj, tsj_tileset
 from sim.maps.tiled.tmx import read_tmx, tsx_tileset
 from sim.support.checks import short, short_path
@@ -38,7 +38,7 @@ def read_tiled(path: Path, max_size: tuple[int, int] = (2048, 2048)) -> tuple[Ma
         if not isinstance(value, str):
             line = doc.lines.get(key)
             raise MapError(f"{path}{f':{line}' if line else ''}: property '{key}' must be text")
-    return MapData(name, terrain, description, {}, path, "tiled"), doc
+    return MapData(name, terrain, description, {}, path, "tiled", art=map_art(doc, terrain_gids(doc))), doc
 
 
 def external_tileset(reading: Reading, map_path: Path, line: int | None, source: str, firstgid: int) -> Tileset:

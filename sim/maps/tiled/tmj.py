@@ -21,6 +21,7 @@ from sim.maps.tiled.model import (
     Reading,
     TiledDoc,
     Tileset,
+    sheet_of,
     terrain_table,
     tile_terrain,
 )
@@ -180,8 +181,15 @@ def tileset_body(ts: dict, path: Path, at: str, firstgid: int, where: str) -> Ti
         t = tile_terrain(properties(tile, path, key), cls, f"{path}: {key[:-1]}: tile {local} of {where}")
         if t != 255:
             tiles[local] = t
-    _size(ts, "tilecount", path, at, lo=0, default=0)  # checked, not used: only tiles with data take room
-    return Tileset(firstgid, str(ts.get("name", "")), *terrain_table(tiles), where)
+    count = _size(ts, "tilecount", path, at, lo=0, default=0)  # only tiles with data take room
+    sheet = None
+    tw, th = (_size(ts, k, path, at, lo=0, hi=MAX_TILE_PIXELS, default=0) for k in ("tilewidth", "tileheight"))
+    if isinstance(ts.get("image"), str) and tw and th:
+        margin, spacing = (_size(ts, k, path, at, lo=0, hi=MAX_TILE_PIXELS, default=0) for k in ("margin", "spacing"))
+        width = _size(ts, "imagewidth", path, at, lo=0, default=0)
+        sheet = sheet_of({"source": ts["image"], "width": width}, path.parent, tw, th, count,
+                         _size(ts, "columns", path, at, lo=0, default=0), margin, spacing)  # fmt: skip
+    return Tileset(firstgid, str(ts.get("name", "")), *terrain_table(tiles), where, sheet)
 
 
 def _tile_entries(ts: dict, path: Path, at: str) -> list[tuple[str, int, dict]]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from sim.maps.data import MapError
 from sim.maps.tiled.layers import LayerDataError, gids_from_base64, gids_from_csv, gids_from_numbers
-from sim.maps.tiled.model import MAX_GID, Layer, Reading, TiledDoc, Tileset, terrain_table, tile_terrain
+from sim.maps.tiled.model import MAX_GID, Layer, Reading, TiledDoc, Tileset, sheet_of, terrain_table, tile_terrain
 from sim.maps.tiled.xml import Element, parse_xml
 from sim.support.checks import parse_whole, short
 from sim.support.files import read_text
@@ -131,7 +131,17 @@ def tsx_tileset(path: Path, firstgid: int) -> Tileset:
 
 def _tileset_body(el: Element, path: Path, firstgid: int, where: str) -> Tileset:
     tiles: dict[int, int] = {}
-    _int(el, "tilecount", path, 0, MAX_GID, default=0)  # checked, not used: only tiles with data take room
+    count = _int(el, "tilecount", path, 0, MAX_GID, default=0)  # only tiles with data take room
+    image = el.find("image")
+    sheet = None
+    if image is not None:
+        size = {k: _int(el, k, path, 0, MAX_TILE_PIXELS, default=0) for k in ("tilewidth", "tileheight", "margin",
+                                                                             "spacing")}  # fmt: skip
+        if size["tilewidth"] and size["tileheight"]:
+            attrs = {"source": image.attrib.get("source"), "width": _int(image, "width", path, 0, MAX_GID, default=0)}
+            columns = _int(el, "columns", path, 0, MAX_GID, default=0)
+            sheet = sheet_of(attrs, path.parent, size["tilewidth"], size["tileheight"], count, columns, size["margin"],
+                             size["spacing"])  # fmt: skip
     for tile in el.findall("tile"):
         local = _int(tile, "id", path, 0, MAX_GID)
         props, _ = properties(tile, path)
@@ -139,7 +149,7 @@ def _tileset_body(el: Element, path: Path, firstgid: int, where: str) -> Tileset
         t = tile_terrain(props, cls, f"{path}:{tile.line}: tile {local} of {where}")
         if t != 255:
             tiles[local] = t
-    return Tileset(firstgid, el.attrib.get("name", ""), *terrain_table(tiles), where)
+    return Tileset(firstgid, el.attrib.get("name", ""), *terrain_table(tiles), where, sheet)
 
 
 def _walk_layers(parent: Element, path: Path, doc: TiledDoc, reading: Reading, visible: bool) -> None:

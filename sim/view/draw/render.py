@@ -11,6 +11,7 @@ import numpy as np
 import pygame
 
 from sim.config import Config
+from sim.maps.data import MapArt
 from sim.model.agents import State
 from sim.pathfinding import ChangeCursor
 from sim.prepare import rehearsal
@@ -18,13 +19,14 @@ from sim.simulation import Simulation
 from sim.view.camera import Camera
 from sim.view.draw.gait import Gait
 from sim.view.draw.landscape import MARGIN, PHASES, landscape
+from sim.view.draw.map_art import ArtError, TileArt
 from sim.view.draw.sprites import SHADOW, TILE_BITS, Pixels, SpriteBank, draw_sprites, render_animals
 from sim.world.geometry import CellRect
 from sim.world.terrain import Terrain
 
 _NO_PIXELS = np.zeros((0, 0), dtype=np.uint32)
 
-SEA = (24, 58, 104)  # outside the map
+SEA = (29, 70, 122)  # outside the map: the landscape's deep water
 
 
 SHADES = 32  # shade levels per terrain in the 8-bit palette (7 terrains x 32 <= 256 colours)
@@ -50,12 +52,41 @@ class TerrainLayer:
 
     GLINT_HZ = 4.0
 
+    LOOKS = ("landscape", "flat", "tiles")
+
     def __init__(self, terrain: np.ndarray, colours: dict[Terrain, tuple[int, int, int]], art: bool = True) -> None:
         self.colours = colours
-        self.art = art
+        self.look = "landscape" if art else "flat"
         self.clock = 0.0
         self._chunks: dict[tuple, tuple[pygame.Surface, np.ndarray]] = {}
+        self.tiles: TileArt | None = None  # the map's own tiles, built when that look is picked
         self.rebuild(terrain)
+
+    @property
+    def art(self) -> bool:
+        """Whether the landscape is drawn (else flat colours or the map's tiles)."""
+        return self.look == "landscape"
+
+    def use_tiles(self, art: MapArt | None, original: np.ndarray) -> str | None:
+        """Draw the map's own tiles from now on; returns why not (None when it does)."""
+        if art is None:
+            return "this map has no tileset image (only Tiled maps with one do)"
+        try:
+            self.tiles = TileArt(art, original, {int(t): c for t, c in self.colours.items()})
+        except ArtError as exc:
+            return str(exc)
+        self.tiles.draw_cells(CellRect(0, 0, original.shape[1], original.shape[0]), self.terrain)
+        self.look = "tiles"
+        self._key = None
+        self.version += 1
+        return None
+
+    def set_look(self, look: str) -> None:
+        """``"landscape"`` or ``"flat"`` (the map's tiles: :meth:`use_tiles`)."""
+        if look != self.look:
+            self.look = look
+            self._key = None
+            self.version += 1
 
     def palette(self) -> list[tuple[int, int, int]]:
         out = [(0, 0, 0)] * 256
@@ -75,11 +106,8 @@ class TerrainLayer:
         self.version += 1
 
     def set_art(self, on: bool) -> None:
-        """Landscape (True) or flat colours."""
-        if on != self.art:
-            self.art = on
-            self._key = None
-            self.version += 1
+        """Landscape (True) or flat colours (the start's fallback while the landscape compiles)."""
+        self.set_look("landscape" if on else "flat")
 
     def rebuild(self, terrain: np.ndarray) -> None:
         h, w = terrain.shape
@@ -87,6 +115,7 @@ class TerrainLayer:
         self.base.set_palette(self.palette())
         self.terrain = terrain
         self._chunks.clear()
+        self.tiles = None  # a new map, or the whole map replaced: its tiles are built again if wanted
         self.update(CellRect(0, 0, w, h))
 
     def update(self, rect: CellRect) -> None:
@@ -99,6 +128,8 @@ class TerrainLayer:
                 ys = np.arange(r0, r1, dtype=np.int64)[:, None]
                 level = (((xs * 73856093) ^ (ys * 19349663)) % 97) * (SHADES - 1) // 96
                 pixels[r0:r1, x0:x1] = self.terrain[r0:r1, x0:x1].astype(np.int64) * SHADES + level
+        if self.tiles is not None:
+            self.tiles.draw_cells(rect, self.terrain)
         reach = MARGIN + 1
         for key in list(self._chunks):
             tile, kx, ky = key[:3]
@@ -141,9 +172,10 @@ class TerrainLayer:
 
     def prepare(self, screen: pygame.Surface, cam: Camera) -> tuple:
         """The picture of the terrain for this camera, screen-sized (cached); returns its key."""
-        art = self.art and screen.get_bitsize() == 32
+        look = self.look if self.look != "tiles" or self.tiles is not None else "landscape"
+        art = look == "landscape" and screen.get_bitsize() == 32
         place = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h, screen.get_size(),
-                 screen.get_bitsize(), art)  # fmt: skip
+                 screen.get_bitsize(), look)  # fmt: skip
         key = (*place, self.phase() if art else 0)
         if getattr(self, "_key", None) == key:
             return key
@@ -157,8 +189,15 @@ class TerrainLayer:
             if c1 > c0 and r1 > r0 and art:
                 self._compose(view, screen, cam)
             elif c1 > c0 and r1 > r0:
-                sub = self.base.subsurface((c0, r0, c1 - c0, r1 - r0))
-                scaled = pygame.transform.scale(sub, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
+                if look == "tiles" and self.tiles is not None:  # the map's own picture, at its tile size
+                    tw, th = self.tiles.art.tile_size
+                    sub = self.tiles.picture.subsurface((c0 * tw, r0 * th, (c1 - c0) * tw, (r1 - r0) * th))
+                    size = ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile)
+                    smaller = cam.tile < min(tw, th)  # shrinking: averaged pixels; growing: crisp ones
+                    scaled = (pygame.transform.smoothscale if smaller else pygame.transform.scale)(sub, size)
+                else:
+                    sub = self.base.subsurface((c0, r0, c1 - c0, r1 - r0))
+                    scaled = pygame.transform.scale(sub, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
                 view.blit(scaled, (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y)))
             self.still = view
             self.view = view.copy() if self._glints else view
@@ -228,11 +267,30 @@ class WorldView:
         self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
 
     def rebuild(self) -> None:
-        """After a map swap."""
+        """After a map swap (or the whole map replaced): the map's own tiles too, if shown."""
+        tiles = self.terrain.look == "tiles"
         self.terrain.rebuild(self.sim.world.terrain)
+        if tiles and self.terrain.use_tiles(self.sim.map.art, self.sim.world.original) is not None:
+            self.terrain.set_look("landscape")  # the new map has none
         self.cam.set_world(self.sim.world.width, self.sim.world.height, self.sim.config.window.tile_px)
         self._cursor = ChangeCursor(self.sim.world)  # the world may be a new one
         self._cursor.take()
+
+    def cycle_look(self) -> str:
+        """The next terrain look: landscape -> flat colours -> the map's own tiles (when it has
+        a tileset image) -> landscape; returns what to tell the user."""
+        layer = self.terrain
+        if layer.look == "landscape":
+            layer.set_look("flat")
+        elif layer.look == "flat":
+            why = layer.use_tiles(self.sim.map.art, self.sim.world.original)
+            if why is not None:
+                layer.set_look("landscape")
+                return f"terrain: landscape (no map tiles: {why})"
+        else:
+            layer.set_look("landscape")
+        words = {"landscape": "landscape", "flat": "flat colours", "tiles": "the map's own tiles"}
+        return f"terrain: {words[layer.look]} (T: next look)"
 
     def sync(self) -> None:
         """Re-colour what changed in the world since the last call (painting, undo, reset...)."""

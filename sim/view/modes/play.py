@@ -55,6 +55,7 @@ PLAY_KEYS = KeyTable(
         key("M", "map picker", "open_picker", pygame.K_m),
         key("Home", "zoom to fit: the whole map", "fit_view", pygame.K_HOME),
         key("O", "minimap for maps larger than the window (click it to jump)", "toggle_minimap", pygame.K_o),
+        key("T", "terrain look: landscape, flat colours, the map's own tiles (Tiled maps)", "cycle_look", pygame.K_t),
         key("ctrl+S", "save the painted map as a new YAML file", "save_map", pygame.K_s, mods=CTRL),
         key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
         key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
@@ -149,10 +150,7 @@ class PlayMode(Painting, Herding, Mode):
         self.show_paths = not self.show_paths
 
     def change_animals(self, e: pygame.event.Event) -> None:
-        if e.key in PLUS_KEYS:
-            self.app.sim.add_animals(50)
-        else:
-            self.app.sim.remove_animals(50)
+        (self.app.sim.add_animals if e.key in PLUS_KEYS else self.app.sim.remove_animals)(50)
 
     def reload_map(self, _e: object = None) -> None:
         self.app.unless_unsaved("reloading the map from its file", self.app.live.reload)
@@ -165,6 +163,9 @@ class PlayMode(Painting, Herding, Mode):
 
     def toggle_minimap(self, _e: object = None) -> None:
         self.minimap.enabled = not self.minimap.enabled
+
+    def cycle_look(self, _e: object = None) -> None:
+        self.app.message(self.app.view.cycle_look())
 
     def open_picker(self, _e: object = None) -> None:
         from sim.view.modes.picker import MapPickerMode

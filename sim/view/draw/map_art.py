@@ -1,0 +1,136 @@
+"""A Tiled map drawn with its own tiles (its tilesets' images, its layers in order, flips
+honoured), as Tiled shows it; the terrain still drives the animals.
+
+The picture is built once per map at the map's tile size and scaled to the zoom like the
+flat terrain. A painted cell shows a tile of its new terrain (the first tile in the
+tilesets that has that terrain), as if painted in Tiled; a cell put back (undo, reset)
+shows its own tiles again.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pygame
+
+from sim.maps.data import MapArt, TileSheet
+from sim.world.geometry import CellRect
+
+#: The largest picture built (pixels at the map's tile size): 64 MB at 32 bits.
+MAX_PIXELS = 16_000_000
+#: The largest tileset image file read, in bytes, and in pixels a side (from a PNG's header).
+MAX_IMAGE_BYTES = 32 << 20
+MAX_IMAGE_SIDE = 16384
+_H, _V, _D = 0x80000000, 0x40000000, 0x20000000  # Tiled's flip flags
+_GID = 0x0FFFFFFF
+
+
+class ArtError(Exception):
+    """Why a map's own tiles cannot be drawn (shown as a message; the landscape stays)."""
+
+
+def _png_size(path: Path) -> tuple[int, int] | None:
+    """Width and height from a PNG's header (None for another format)."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or len(head) < 24:
+        return None
+    return struct.unpack(">II", head[16:24])
+
+
+def _load_sheet(sheet: TileSheet) -> pygame.Surface:
+    path = sheet.image
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise ArtError(f"tileset image {path.name} is not a file")
+        if size > MAX_IMAGE_BYTES:
+            raise ArtError(f"tileset image {path.name} is over {MAX_IMAGE_BYTES >> 20} MB")
+        dims = _png_size(path)
+        if dims is not None and max(dims) > MAX_IMAGE_SIDE:
+            raise ArtError(f"tileset image {path.name} is {dims[0]}x{dims[1]} pixels, over {MAX_IMAGE_SIDE} a side")
+        image = pygame.image.load(str(path))
+    except (OSError, pygame.error) as exc:
+        raise ArtError(f"tileset image {path.name} cannot be read ({type(exc).__name__})") from None
+    return image.convert_alpha() if pygame.display.get_surface() is not None else image
+
+
+def _oriented(tile: pygame.Surface, raw: int) -> pygame.Surface:
+    """``tile`` as a cell with flags ``raw`` shows it: the diagonal flip (x and y swapped)
+    first, then horizontal, then vertical (Tiled's order)."""
+    if raw & _D:
+        tile = pygame.transform.flip(pygame.transform.rotate(tile, -90), True, False)
+    if raw & (_H | _V):
+        tile = pygame.transform.flip(tile, bool(raw & _H), bool(raw & _V))
+    return tile
+
+
+class TileArt:
+    """The map's own picture at its tile size; raises :class:`ArtError` when it cannot be."""
+
+    def __init__(self, art: MapArt, original: np.ndarray, colours: dict) -> None:
+        self.art = art
+        self.original = original  # the terrain as loaded: where a cell still shows its own tiles
+        self.colours = colours  # a painted terrain no tile has is drawn in its colour
+        tw, th = art.tile_size
+        h, w = original.shape
+        if w * tw * h * th > MAX_PIXELS:
+            raise ArtError(f"the map's own tiles would make a {w * tw}x{h * th} picture, over {MAX_PIXELS:,} pixels")
+        self.sheets = {first: (sheet, _load_sheet(sheet)) for first, sheet in art.sheets.items()}
+        self._firsts = sorted(self.sheets)
+        self._tiles: dict[int, pygame.Surface | None] = {}
+        self.picture = pygame.Surface((w * tw, h * th), pygame.SRCALPHA)
+        self.draw_cells(CellRect(0, 0, w, h), original)
+
+    def tile(self, raw: int) -> pygame.Surface | None:
+        """The tile surface a raw gid shows (None: empty, or a gid no sheet holds)."""
+        if raw in self._tiles:
+            return self._tiles[raw]
+        gid = raw & _GID
+        out = None
+        first = max((f for f in self._firsts if f <= gid), default=None)
+        if gid and first is not None:
+            sheet, image = self.sheets[first]
+            local = gid - first
+            if local < max(sheet.count, 1) or sheet.count == 0:
+                col, row = local % sheet.columns, local // sheet.columns
+                x = sheet.margin + col * (sheet.tile_w + sheet.spacing)
+                y = sheet.margin + row * (sheet.tile_h + sheet.spacing)
+                if x + sheet.tile_w <= image.get_width() and y + sheet.tile_h <= image.get_height():
+                    out = _oriented(image.subsurface((x, y, sheet.tile_w, sheet.tile_h)).copy(), raw)
+        self._tiles[raw] = out
+        return out
+
+    def draw_cells(self, rect: CellRect, terrain: np.ndarray) -> None:
+        """Redraw the cells of ``rect``: their own tiles, layer by layer, where the terrain is
+        as loaded; a tile of the new terrain where it was painted."""
+        tw, th = self.art.tile_size
+        x0, y0, x1, y1 = rect
+        area = pygame.Rect(x0 * tw, y0 * th, (x1 - x0) * tw, (y1 - y0) * th)
+        self.picture.fill((0, 0, 0, 0), area)
+        painted = terrain[y0:y1, x0:x1] != self.original[y0:y1, x0:x1]
+        clip = self.picture.get_clip()
+        self.picture.set_clip(area)
+        for layer in self.art.layers:
+            self._blit(layer[y0:y1, x0:x1], np.where(painted, 0, 1).astype(bool), x0, y0)
+        if painted.any():
+            paint = np.zeros(painted.shape, np.uint32)
+            for t, gid in self.art.terrain_tiles.items():
+                paint[painted & (terrain[y0:y1, x0:x1] == t)] = gid
+            for y, x in zip(*np.nonzero(painted & (paint == 0)), strict=True):  # no tile has it: its colour
+                colour = self.colours.get(int(terrain[y0 + y, x0 + x]), (0, 0, 0))
+                self.picture.fill(colour, ((x0 + x) * tw, (y0 + y) * th, tw, th))
+            self._blit(paint, painted, x0, y0)
+        self.picture.set_clip(clip)
+
+    def _blit(self, raws: np.ndarray, keep: np.ndarray, x0: int, y0: int) -> None:
+        tw, th = self.art.tile_size
+        ys, xs = np.nonzero(keep & (raws & np.uint32(_GID) != 0))
+        jobs = []
+        for y, x, raw in zip(ys.tolist(), xs.tolist(), raws[ys, xs].tolist(), strict=True):
+            tile = self.tile(raw)
+            if tile is not None:  # anchored at the cell's bottom-left, as Tiled draws a tall tile
+                jobs.append((tile, ((x0 + x) * tw, (y0 + y + 1) * th - tile.get_height())))
+        self.picture.fblits(jobs)
