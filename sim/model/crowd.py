@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 
 import numpy as np
 from numba import njit
@@ -31,12 +32,14 @@ from numba import njit
 from sim.model.agents import State
 from sim.pathfinding.workspace import run_split, thread_count
 
-#: The largest push a frame, in cells.
+#: The largest push a frame, in cells; a smaller one than MIN_PUSH is not made.
 MAX_PUSH = 0.08
+MIN_PUSH = 0.0005
 #: How far a walking animal may be pushed off the line to its next path cell, in cells.
 LANE = 0.45
-#: Fewer animals than this a thread are not worth handing over.
+#: Fewer animals than this a part are not worth handing to a thread; at most MAX_PARTS parts.
 SPLIT = 4000
+MAX_PARTS = 2
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -97,23 +100,26 @@ def _table(n, pos, species, layer_of, bits, floats, ints, counts):
     for i in range(n):
         layer = layer_of[species[i]]
         o = counts[_bucket(cx[i], cy[i], layer, bits)] + rank[i]
+        rank[i] = o  # from now on: where animal i is in the table
         order[o] = i
         sx[o], sy[o] = pos[i, 0], pos[i, 1]
         sc[o] = layer
 
 
 @njit(cache=True, nogil=True)
-def _pushes(lo, hi, spacing, bits, floats, ints, counts):
-    """The push on the animals at table entries ``lo .. hi-1`` away from every neighbour
-    closer than ``spacing``, at most :data:`MAX_PUSH` long, into ``floats[2:4]`` by animal
-    (the moves then read them in order); each on its own, so parts can run on threads."""
-    sx, sy, push_x, push_y = floats[0], floats[1], floats[2], floats[3]
+def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
+    """Half the overlap of every pair closer than ``spacing`` whose later table entry is in
+    ``lo .. hi-1``, added to both (away from each other) in ``buf`` (2, entries), which this
+    part alone writes: parts can run on threads, and summing the parts' buffers in a fixed
+    order gives the same pushes whatever ran where."""
+    sx, sy = floats[0], floats[1]
     order, sc = ints[2], ints[3]
+    buf[:, :] = 0.0
     for o in range(lo, hi):
         xi, yi, i = sx[o], sy[o], order[o]
         layer = sc[o]
         px, py = 0.0, 0.0
-        # Only the cells whose square lies within ``spacing`` of the point (2 x 2 at most for 0.5).
+        # Only the cells whose square lies within ``spacing`` of the point (2 x 2 at most).
         qx0 = math.floor(xi - spacing + 0.5)
         qx1 = math.floor(xi + spacing + 0.5)
         for qy in range(math.floor(yi - spacing + 0.5), math.floor(yi + spacing + 0.5) + 1):
@@ -125,26 +131,23 @@ def _pushes(lo, hi, spacing, bits, floats, ints, counts):
                     first, last = counts[b0], counts[b1 + 1]
                 else:
                     first, last = (counts[b1], counts[b1 + 1]) if part else (counts[b0], counts[b0 + 1])
-                # A slot may also hold a far cell folded onto it: the distance leaves it out.
-                for p in range(first, last):
+                # Earlier entries only (each pair once). A slot may also hold a far cell
+                # folded onto it: the distance leaves it out.
+                for p in range(first, min(last, o)):
                     ex, ey = xi - sx[p], yi - sy[p]
                     d2 = ex * ex + ey * ey
-                    if d2 < 1e-12:  # itself, or another on the very same point
-                        if p != o:
-                            fx, fy = _apart(i, order[p], ex, ey, d2, spacing)
-                            px += fx
-                            py += fy
-                        continue
-                    # Half the overlap, away from it; no branch on the distance (it is as
-                    # often in as out, and a mispredicted branch costs more than the root).
-                    d = math.sqrt(d2)
-                    k = 0.5 * max(spacing - d, 0.0) / d
-                    px += k * ex
-                    py += k * ey
-        size = math.hypot(px, py)
-        if size > MAX_PUSH:
-            px, py = px * MAX_PUSH / size, py * MAX_PUSH / size
-        push_x[i], push_y[i] = px, py
+                    if d2 < 1e-12:  # on the very same point
+                        fx, fy = _apart(i, order[p], ex, ey, d2, spacing)
+                    else:  # no branch on the distance: it is as often in as out
+                        d = math.sqrt(d2)
+                        k = 0.5 * max(spacing - d, 0.0) / d
+                        fx, fy = k * ex, k * ey
+                    px += fx
+                    py += fy
+                    buf[0, p] -= fx
+                    buf[1, p] -= fy
+        buf[0, o] += px
+        buf[1, o] += py
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -172,16 +175,24 @@ def _along_path(i, nx, ny, px, py, pos, cell, aim, w):
 
 
 @njit(cache=True, nogil=True)
-def _moves(lo, hi, pos, cell, state, species, aim, terrain, stands, floats, ints):
-    """Animals ``lo .. hi-1`` moved by their pushes within the rules (see the module doc);
-    each on its own, so parts can run on threads. Returns how many moved."""
+def _moves(lo, hi, pos, cell, state, species, aim, terrain, stands, ints, bufs):
+    """Animals ``lo .. hi-1`` moved by their pushes (the parts' sums, added in order, at
+    most :data:`MAX_PUSH` long) within the rules (see the module doc); each on its own, so
+    parts can run on threads. Returns how many moved."""
     moved = 0
     w = terrain.shape[1]
-    cx, cy, push_x, push_y = ints[0], ints[1], floats[2], floats[3]
+    cx, cy, where = ints[0], ints[1], ints[4]
     for i in range(lo, hi):
-        px, py = push_x[i], push_y[i]
-        if px == 0.0 and py == 0.0:
+        o = where[i]
+        px, py = 0.0, 0.0
+        for k in range(bufs.shape[0]):
+            px += bufs[k, 0, o]
+            py += bufs[k, 1, o]
+        if px * px + py * py < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
             continue
+        size = math.hypot(px, py)
+        if size > MAX_PUSH:
+            px, py = px * MAX_PUSH / size, py * MAX_PUSH / size
         s = species[i]
         nx, ny = pos[i, 0] + px, pos[i, 1] + py
         walking = state[i] == State.WALKING
@@ -221,22 +232,24 @@ class Crowd:
     """The separation step's scratch memory, kept between frames."""
 
     def __init__(self) -> None:
-        self._floats = np.zeros((4, 0), np.float32)
+        self._floats = np.zeros((2, 0), np.float32)
         self._ints = np.zeros((5, 0), np.int32)
         self._counts = np.zeros(0, np.int32)
+        self._bufs = np.zeros((1, 2, 0), np.float32)  # per part: pushes by table entry
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
                  threads: int | None = None) -> int:  # fmt: skip
         """One pass over the whole crowd (see the module doc); returns how many moved.
         ``stands[species, terrain]``: where each species may stand; ``layer_of[species]``
-        (0 .. 3). The crowd is cut into ``threads`` parts (None: the engine's thread count);
-        every part is computed from the same positions, so the result is the same with any
-        number."""
+        (0 .. 3). Large crowds are cut into parts (by their size alone) that run on up to
+        ``threads`` threads (None: the engine's thread count); every part reads the same
+        positions and the parts' sums are added in order, so the result is the same with any
+        number of threads."""
         n = agents.n
         if n < 2 or spacing <= 0:
             return 0
         if self._floats.shape[1] < n:  # 32-bit scratch: half the memory to sweep
-            self._floats = np.zeros((4, 2 * n), np.float32)  # the table's x, y; the pushes by animal
+            self._floats = np.zeros((2, 2 * n), np.float32)  # the table's x, y
             self._ints = np.zeros((5, 2 * n), np.int32)
         # The table: the map folded onto a square of about n / 2 cells (no wider than the map),
         # four layers a cell: about 2n slots.
@@ -246,9 +259,27 @@ class Crowd:
             self._counts = np.zeros((4 << 2 * bits) + 1, np.int32)
         s, f, k, c = agents.store, self._floats, self._ints, self._counts
         _table(n, s["pos"], s["species"], layer_of, bits, f, k, c)
-        parts = np.linspace(0, n, max(1, min(threads or thread_count(), n // SPLIT)) + 1).astype(np.int64)
-        ranges = list(itertools.pairwise(parts.tolist()))
-        run_split(_pushes, [(lo, hi, spacing, bits, f, k, c) for lo, hi in ranges], len(ranges))
-        moved = run_split(_moves, [(lo, hi, s["pos"], s["cell"], s["state"], s["species"], s["aim"], terrain, stands, f,
-                                    k) for lo, hi in ranges], len(ranges))  # fmt: skip
+        # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
+        parts = max(1, min(MAX_PARTS, n // SPLIT))
+        if self._bufs.shape[0] != parts or self._bufs.shape[2] < n:
+            self._bufs = np.zeros((parts, 2, self._floats.shape[1]), np.float32)
+        bounds = np.linspace(0, n, parts + 1).astype(np.int64).tolist()
+        ranges = list(itertools.pairwise(bounds))
+        threads = min(parts, threads or thread_count())
+        pairs = [(lo, hi, spacing, bits, f, k, c, self._bufs[j]) for j, (lo, hi) in enumerate(ranges)]
+        moves = [(lo, hi, s["pos"], s["cell"], s["state"], s["species"], s["aim"], terrain, stands, k, self._bufs)
+                 for lo, hi in ranges]  # fmt: skip
+        if threads == 1:
+            for job in pairs:
+                _pair_pushes(*job)
+            moved = [_moves(*job) for job in moves]
+        else:  # one hand-over a frame: each thread its part's pairs, all wait, then its part's moves
+            barrier = threading.Barrier(len(ranges))
+
+            def part(j: int) -> int:
+                _pair_pushes(*pairs[j])
+                barrier.wait()
+                return _moves(*moves[j])
+
+            moved = run_split(part, [(j,) for j in range(len(ranges))], threads)
         return int(sum(moved))
