@@ -70,7 +70,7 @@ def cow(step: int | None, graze: int | None = None) -> pygame.Surface:
     # Legs: hooves sticking out at the sides, diagonal pairs moving together.
     for lx, side in ((0.3, -1), (0.3, 1), (-0.3, -1), (-0.3, 1)):
         phase = swing if (lx > 0) == (side > 0) else -swing
-        _ellipse(s, OUTLINE, lx + 0.1 * phase, side * 0.3, 0.085, 0.07)
+        _ellipse(s, OUTLINE, lx + 0.16 * phase, side * 0.34, 0.1, 0.075)
     # Tail, swinging.
     tail = (swing if step is not None else 0.4 * (1 if graze else -1)) * 0.12
     pygame.draw.line(s, OUTLINE, _pt(-0.5, 0), _pt(-0.78, tail), 6)
@@ -127,7 +127,7 @@ def fish(beat: float, wake: bool) -> pygame.Surface:
         for k, spread in enumerate((0.22, 0.32, 0.4)):
             x = -0.55 - 0.13 * k
             for side in (-1, 1):
-                pygame.draw.line(s, FOAM, _pt(x + 0.08, side * (spread - 0.08)), _pt(x, side * spread), 3)
+                pygame.draw.line(s, FOAM, _pt(x + 0.08, side * (spread - 0.08)), _pt(x, side * spread), 6)
     body = [(0.5, 0.0), (0.36, -0.16), (0.05, -0.2), (-0.25, -0.12 + 0.04 * beat), (-0.4, 0.06 * beat),
             (-0.25, 0.12 + 0.04 * beat), (0.05, 0.2), (0.36, 0.16)]  # fmt: skip
     tail_x, tail_y = -0.42, 0.08 * beat

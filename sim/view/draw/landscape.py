@@ -309,7 +309,9 @@ def _pixels(out, glint, C, C4, share4, depth, height, colours, tile, sub, px0, p
             T, share = _which(C4, share4, X4, Y4, sub, cx0, cy0, wob, bias, cv, wv)
             _ground(rgb, T, C, colours, ix, iy, s, t)
             grain = _hash1(gxi, gyj) - 0.5
-            shade = _relief(height, X4, Y4, sub, cx0, cy0) * (1.0 + grain_of[T] * grain)
+            # Full relief on the high ground; on the plains a hint of it (no glowing rim at a foot).
+            lift = 1.0 if T == _MO or T == _RO else 0.35  # noqa: SIM109 (plain compares compile simplest)
+            shade = (1.0 + lift * (_relief(height, X4, Y4, sub, cx0, cy0) - 1.0)) * (1.0 + grain_of[T] * grain)
             if T != _W and share < 0.7:
                 shade *= 0.88  # wet sand along the water
             for q in range(3):
