@@ -76,7 +76,7 @@ def test_the_interpreted_search_costs_what_the_kernels_cost():
                      counts={"cow": 1, "bird": 1, "water": 1})  # fmt: skip
     rng = np.random.default_rng(3)
     for sp in sim.species:
-        _grid, (codes, lut, moves, wp), params = sp.astar.compiled_batch()
+        _grid, (codes, lut, moves, wp, _blocks), params = sp.astar.compiled_batch()
         free = np.argwhere(sp.regions > 0)[:, ::-1]  # (x, y)
         starts, goals = free[rng.integers(0, len(free), 150)], free[rng.integers(0, len(free), 150)]
         result = sp.astar.search_many(starts, goals)

@@ -211,7 +211,7 @@ class Planner:
 
     def _kinds(self) -> tuple | None:
         """Per species, what :func:`_round` needs to run its batch: ``(labels, codes, lut,
-        moves, padded width, width, *kernel parameters, straight)``. None when a kind has
+        moves, padded width, blocks, width, *kernel parameters, straight)``. None when a kind has
         per-edge Python hooks, or when the kinds' grids' codes or regions' labels differ in
         type (one compiled call takes the kinds as one tuple of like tuples; the other arrays'
         types are fixed). The thread that runs them makes its workspace ready (:func:`_part`).
@@ -235,12 +235,12 @@ class Planner:
             astar = sp.astar
             if astar.has_python_hooks:
                 return None
-            grid, (codes, lut, moves, padded_width), params = astar.compiled_batch()
+            grid, (codes, lut, moves, padded_width, blocks), params = astar.compiled_batch()
             labels = sp.regions
             if kinds and (codes.dtype != kinds[0][1].dtype or labels.dtype != kinds[0][0].dtype):
                 return None
             mode, metric, g_mult, h_mult, unit, max_nodes, heuristic = params
-            kinds.append((labels, codes, lut, moves, padded_width, grid.width, int(mode), int(metric),
+            kinds.append((labels, codes, lut, moves, padded_width, blocks, grid.width, int(mode), int(metric),
                           float(g_mult), float(h_mult), float(unit), int(max_nodes), int(heuristic),
                           bool(sp.kind.straight_paths)))  # fmt: skip
         return tuple(kinds) if kinds else None
@@ -343,7 +343,7 @@ def _interpreted_round(species: list[SpeciesRuntime], cell: np.ndarray, goal: np
         labels = sp.regions
         if labels[sy, sx] == 0 or labels[sy, sx] != labels[gy, gx]:
             continue
-        _grid, (codes, lut, moves, wp), params = sp.astar.compiled_batch()
+        _grid, (codes, lut, moves, wp, _blocks), params = sp.astar.compiled_batch()
         status, expanded[j], c, path = search_interpreted(
             codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
         )
@@ -415,7 +415,7 @@ def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray
 
 @njit(cache=True, nogil=True)
 def _species_round(
-    pos, rows, cell, goal, labels, codes, lut, moves, padded_width, width, mode, metric, g_mult, h_mult, unit,
+    pos, rows, cell, goal, labels, codes, lut, moves, padded_width, blocks, width, mode, metric, g_mult, h_mult, unit,
     max_nodes, heuristic, g, parent, jump_parent, mark, gen, heap, buckets, hgen, stats, tracing, straight,
     outcome_of_status, outcome, expanded, cost, path_at, path_n,
 ):  # fmt: skip
@@ -424,8 +424,8 @@ def _species_round(
     :func:`_scatter`. Returns ``(searched, gen, heap, buckets, hgen, paths, trace, trace_offsets)``."""
     searched, flat_s, flat_t = _queries(pos, rows, cell, goal, labels, padded_width)
     _served, gen, heap, buckets, hgen, status, c, exp, offsets, paths, trace, trace_offsets = search_batch(
-        codes, lut, moves, padded_width, flat_s, flat_t, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
-        -1, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
+        codes, lut, moves, padded_width, blocks, flat_s, flat_t, mode, metric, g_mult, h_mult, unit, max_nodes,
+        heuristic, -1, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
     )  # fmt: skip
     paths = paths[: offsets[-1]]
     if straight:  # same cost, pulled straight
@@ -474,10 +474,10 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
         if bounds[s + 1] == bounds[s]:
             continue
         t0 = monotonic_s()
-        labels, codes, lut, moves, padded_width, width, mode = kinds[s][:7]
-        metric, g_mult, h_mult, unit, max_nodes, heuristic, straight = kinds[s][7:]
+        labels, codes, lut, moves, padded_width, blocks, width, mode = kinds[s][:8]
+        metric, g_mult, h_mult, unit, max_nodes, heuristic, straight = kinds[s][8:]
         searched, gen, heap, buckets, hgen, mine, trace, trace_offsets = _species_round(
-            order[bounds[s] : bounds[s + 1]], rows, cell, goal, labels, codes, lut, moves, padded_width, width,
+            order[bounds[s] : bounds[s + 1]], rows, cell, goal, labels, codes, lut, moves, padded_width, blocks, width,
             mode, metric, g_mult, h_mult, unit, max_nodes, heuristic, g, parent, jump_parent, mark, gen, heap,
             buckets, hgen, stats, tracing, straight, outcome_of_status, outcome, expanded, cost, path_at, path_n,
         )  # fmt: skip

@@ -23,6 +23,7 @@ import numpy as np
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import Point, _check_point, _short, resolve_options
 from sim.pathfinding.compiled import CompiledBatch, KernelParams
+from sim.pathfinding.kernel import MODE_JPS
 from sim.pathfinding.reference import python_search
 from sim.pathfinding.search import PathGrid, SearchResult
 
@@ -297,7 +298,8 @@ class AStar:
         searches. Kinds without per-edge hooks only (see :attr:`has_python_hooks`)."""
         grid = self.grid
         params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
-        return CompiledBatch(grid, grid.kernel_args(self._diag_rule), KernelParams(*params))
+        jps = params[0] == MODE_JPS
+        return CompiledBatch(grid, grid.kernel_args(self._diag_rule, jps), KernelParams(*params))
 
     @property
     def has_python_hooks(self) -> bool:

@@ -7,6 +7,8 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.pathfinding.rules import NO_PARENT
+
 # Distance metrics for the heuristic (and for "closest node reached").
 METRIC_MANHATTAN = 0
 METRIC_EUCLIDEAN = 1
@@ -117,3 +119,37 @@ def _sift_down(i, size, heap_key, heap_node):
         i = best
     heap_key[np.uint64(i)] = key
     heap_node[np.uint64(i)] = node
+
+
+@njit(cache=True)
+def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats):
+    """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new size."""
+    j = 0
+    for i in range(size):
+        v = heap_node[i]
+        if mark[v] != open_mark:
+            continue
+        if heap_key[i] != g_mult * g[v] + h_mult * _h_at(v, width, goal_x, goal_y, metric):
+            continue
+        heap_key[j] = heap_key[i]
+        heap_node[j] = v
+        j += 1
+    for i in range((j - 2) // 4, -1, -1):
+        _sift_down(i, j, heap_key, heap_node)
+    stats[STAT_COMPACTIONS] += 1
+    return j
+
+
+@njit(cache=True)
+def _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record):
+    """Put the start on the open list (and in the record); returns the heap size, 1."""
+    sy = start // width
+    sx = start - sy * width
+    g[start] = 0.0
+    parent[start] = NO_PARENT
+    mark[start] = open_mark
+    heap_key[0] = h_mult * _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
+    heap_node[0] = start
+    if record.shape[0] > 0:
+        record[sy - 1, sx - 1] = -1
+    return 1

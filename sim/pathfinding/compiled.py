@@ -38,12 +38,15 @@ def padded_cell(cell, width):
 
 class GridArgs(NamedTuple):
     """A grid as the kernels take it: ``codes`` (per padded cell), ``lut`` (multiplier per code),
-    ``moves`` (legal steps per padded cell under a diagonal rule) and the padded width (W + 2)."""
+    ``moves`` (legal steps per padded cell under a diagonal rule), the padded width (W + 2),
+    and ``blocks``: the free cells as bits for block-based JPS (``jps.build_blocks``; an
+    empty array when the search is not JPS)."""
 
     codes: np.ndarray
     lut: np.ndarray
     moves: np.ndarray
     padded_width: int
+    blocks: np.ndarray
 
 
 class KernelParams(NamedTuple):

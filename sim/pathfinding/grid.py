@@ -16,6 +16,7 @@ from numbers import Integral
 import numpy as np
 
 from sim.pathfinding.compiled import GridArgs
+from sim.pathfinding.jps import EMPTY_BLOCKS, build_blocks
 from sim.pathfinding.rules import build_moves
 
 #: The largest multiplier accepted for a passable cell. Sums of larger ones could overflow to
@@ -109,6 +110,7 @@ class CodedGrid:
         self._codes = padded.reshape(-1)
         self._counts = np.bincount(padded[1:-1, 1:-1].reshape(-1), minlength=self._lut.size).astype(np.int64)
         self._moves: dict[int, np.ndarray] = {}
+        self._blocks: np.ndarray | None = None  # the bits of block-based JPS, made on its first use
         self._costs: np.ndarray | None = None
         self._range = self._multiplier_range()
 
@@ -167,10 +169,20 @@ class CodedGrid:
         codes = self._codes.reshape(self.height + 2, self.width + 2)[1 + y0 : 1 + y1, 1 + x0 : 1 + x1]
         return self._lut[codes]
 
-    def kernel_args(self, rule: int) -> GridArgs:
+    def kernel_args(self, rule: int, jps: bool = False) -> GridArgs:
         """The grid as the kernels take it, under diagonal rule ``rule`` (a code of
-        ``DIAGONAL_RULES``): read-only views of its own arrays, always up to date."""
-        return GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2)
+        ``DIAGONAL_RULES``): read-only views of its own arrays, always up to date; with
+        ``jps``, its free cells as bits too (else an empty array in their place)."""
+        blocks = self.blocks() if jps else EMPTY_BLOCKS
+        return GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2, blocks)
+
+    def blocks(self) -> np.ndarray:
+        """The free cells as bits in four orientations, for block-based JPS (:mod:`.jps`):
+        made on first use (~1 ms for 512x512), made again after a change."""
+        if self._blocks is None:
+            free = self._lut[self._codes] > 0
+            self._blocks = build_blocks(free.reshape(self.height + 2, self.width + 2))
+        return self._blocks
 
     def moves(self, rule: int) -> np.ndarray:
         """The padded, flattened moves mask under ``rule`` (built once, then kept up to date)."""
@@ -236,6 +248,7 @@ class CodedGrid:
             self._costs.flags.writeable = True
             self._costs[y0 : y0 + h, x0 : x0 + w] = self._lut[block]
             self._costs.flags.writeable = False
+        self._blocks = None
         for rule, mask in self._moves.items():  # a cell's moves depend on its neighbours: one more ring
             build_moves(self._codes, self._lut, wp, rule, mask, y0, y0 + h + 2, x0, x0 + w + 2)
 

@@ -13,7 +13,8 @@ the inner loop never re-checks passability or corner rules.
 
 One kernel serves A*, weighted A*, Dijkstra and greedy best-first; they differ only in
 the priority ``g_mult * g + h_mult * h``. Jump point search has its own kernel for
-uniform grids. Both are called per query by :func:`search_one` and, for many queries
+uniform grids (block-based: :mod:`.jps`), which takes the grid as bits too (``blocks``;
+an empty array for the other kernels). Both are called per query by :func:`search_one` and, for many queries
 on one grid in one call, by :func:`search_batch`.
 
 All per-cell buffers (``g``, ``parent``, ``mark``) belong to a workspace the caller
@@ -49,11 +50,13 @@ from sim.pathfinding.common import (
     STATUS_NOT_SERVED,
     STATUS_UNREACHABLE,
     STEP_LENGTH,
-    _h_at,
+    _begin,
+    _compact,
     _metric,
     _sift_down,
     _sift_up,
 )
+from sim.pathfinding.jps import jps_core, turn_of
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 __all__ = [
@@ -67,28 +70,11 @@ __all__ = [
     "STATUS_HIT_LIMIT",
     "STATUS_NOT_SERVED",
     "STATUS_UNREACHABLE",
+    "STAT_COMPACTIONS",
+    "STAT_HEAP_GROWS",
     "search_batch",
     "search_one",
 ]
-
-
-@njit(cache=True)
-def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats):
-    """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new size."""
-    j = 0
-    for i in range(size):
-        v = heap_node[i]
-        if mark[v] != open_mark:
-            continue
-        if heap_key[i] != g_mult * g[v] + h_mult * _h_at(v, width, goal_x, goal_y, metric):
-            continue
-        heap_key[j] = heap_key[i]
-        heap_node[j] = v
-        j += 1
-    for i in range((j - 2) // 4, -1, -1):
-        _sift_down(i, j, heap_key, heap_node)
-    stats[STAT_COMPACTIONS] += 1
-    return j
 
 
 @njit(cache=True)
@@ -97,21 +83,6 @@ def _grown(a):
     for i in range(a.size):  # a loop, not out[:n] = a: no shape check to compile (~0.5 s a first start)
         out[i] = a[i]
     return out
-
-
-@njit(cache=True)
-def _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record):
-    """Put the start on the open list (and in the record); returns the heap size, 1."""
-    sy = start // width
-    sx = start - sy * width
-    g[start] = 0.0
-    parent[start] = NO_PARENT
-    mark[start] = open_mark
-    heap_key[0] = h_mult * _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
-    heap_node[0] = start
-    if record.shape[0] > 0:
-        record[sy - 1, sx - 1] = -1
-    return 1
 
 
 # ---------------------------------------------------------------------- A* and friends
@@ -253,213 +224,6 @@ def astar_core(
                 if size > heap_key.size // 2:
                     return _HEAP_FULL, expanded, best
             heap_key[size] = key
-            heap_node[size] = v
-            _sift_up(size, heap_key, heap_node)
-            size += 1
-    return status, expanded, best
-
-
-# --------------------------------------------------------------------------------------
-# Jump Point Search (Harabor & Grastien 2011), for uniform-cost grids with the
-# no-corner-cutting rule. It returns the same optimal cost as A* while putting only
-# "jump points" (cells where an optimal path may turn) on the heap; the straight and
-# diagonal scans between them are plain array walks, cheap next to heap operations.
-#
-# Pruning rules under no corner cutting (a diagonal step needs both orthogonal cells
-# free), travelling in direction (dx, dy):
-#   straight (dx, 0): continue to (x+dx, y); for each side s = ±1, if (x-dx, y+s) is
-#     blocked and (x, y+s) free, the cells (x, y+s) and (x+dx, y+s) are forced
-#     successors (no equally short path reaches them without passing (x, y)).
-#   diagonal (dx, dy): successors (x+dx, y), (x, y+dy) and (x+dx, y+dy); a diagonal
-#     jump stops where a straight scan along either component finds a jump point.
-# --------------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _free(codes, lut, i):
-    return lut[codes[i]] > 0.0
-
-
-@njit(cache=True)
-def _jump_straight(codes, lut, width, x, y, dx, dy, goal):
-    """Scan from (x, y) in a straight direction; return the first jump point's index or -1."""
-    step = dx + dy * width
-    i = x + y * width
-    while True:
-        i += step
-        if not _free(codes, lut, i):
-            return -1
-        if i == goal:
-            return i
-        if dy == 0:
-            # Moving horizontally: a free cell above/below whose cell behind is blocked.
-            if (_free(codes, lut, i - width) and not _free(codes, lut, i - width - dx)) or (
-                _free(codes, lut, i + width) and not _free(codes, lut, i + width - dx)
-            ):
-                return i
-        elif (_free(codes, lut, i - 1) and not _free(codes, lut, i - 1 - step)) or (
-            _free(codes, lut, i + 1) and not _free(codes, lut, i + 1 - step)
-        ):
-            return i
-
-
-@njit(cache=True)
-def _jump_diagonal(codes, lut, width, x, y, dx, dy, goal):
-    """Scan diagonally from (x, y); return the first jump point's index or -1."""
-    i = x + y * width
-    while True:
-        # No corner cutting: both cells beside the diagonal step must be free.
-        if not (_free(codes, lut, i + dx) and _free(codes, lut, i + dy * width)):
-            return -1
-        i += dx + dy * width
-        x += dx
-        y += dy
-        if not _free(codes, lut, i):
-            return -1
-        if i == goal:
-            return i
-        if _jump_straight(codes, lut, width, x, y, dx, 0, goal) != -1:
-            return i
-        if _jump_straight(codes, lut, width, x, y, 0, dy, goal) != -1:
-            return i
-
-
-@njit(cache=True)
-def _jps_successors(codes, lut, width, u, d, succ):
-    """Directions to scan from ``u`` reached by direction ``d``: all 8 at the start, else the pruned set."""
-    if d == NO_PARENT:
-        for k in range(8):
-            succ[k] = k
-        return 8
-    dx = DX[d]
-    dy = DY[d]
-    succ[0] = d
-    if dx != 0 and dy != 0:
-        succ[1] = _dir(dx, 0)
-        succ[2] = _dir(0, dy)
-        return 3
-    n = 1
-    for side in (-1, 1):
-        # Forced: the cell beside u whose neighbour behind is blocked, and the diagonal past it.
-        if dx != 0:
-            behind = u - dx + side * width
-            px, py, qx, qy = 0, side, dx, side
-        else:
-            behind = u + side - dy * width
-            px, py, qx, qy = side, 0, side, dy
-        if not _free(codes, lut, behind):
-            succ[n] = _dir(px, py)
-            succ[n + 1] = _dir(qx, qy)
-            n += 2
-    return n
-
-
-@njit(cache=True, inline="always")
-def _dir(dx, dy):
-    """The direction index k with (DX[k], DY[k]) == (dx, dy)."""
-    if dy == 0:
-        return 0 if dx > 0 else 1
-    if dx == 0:
-        return 2 if dy > 0 else 3
-    if dy > 0:
-        return 4 if dx > 0 else 5
-    return 6 if dx > 0 else 7
-
-
-@njit(cache=True, nogil=True)
-def jps_core(
-    codes, lut, width, start, goal, metric, unit, h_mult, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-):  # fmt: skip
-    """A* with jump point search; ``unit`` is the grid's one multiplier.
-
-    Same arguments and return value as :func:`astar_core` (no moves mask: always
-    no-corner-cutting; the priority is ``g + h_mult*h``). ``expanded`` counts jump points
-    taken off the heap; ``record`` and ``trace`` show jump points, not every cell scanned.
-    ``parent`` keeps the direction each jump point was reached by (for pruning),
-    ``jump_parent`` the jump point it came from (-1 at the start): a closed jump point's
-    ``g`` need not be optimal, so the path cannot be found from directions alone.
-    """
-    open_mark = 2 * gen
-    closed_mark = open_mark + 1
-    recording = record.shape[0] > 0
-    goal_y = goal // width
-    goal_x = goal - goal_y * width
-    succ = np.empty(8, dtype=np.int64)
-
-    size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
-    jump_parent[start] = -1
-    expanded = 0
-    best = start
-    best_h = np.inf
-    best_g = 0.0
-    status = STATUS_UNREACHABLE
-    while size > 0:
-        u = heap_node[0]
-        size -= 1
-        if size > 0:
-            heap_key[0] = heap_key[size]
-            heap_node[0] = heap_node[size]
-            _sift_down(0, size, heap_key, heap_node)
-        if mark[u] == closed_mark:
-            continue
-        mark[u] = closed_mark
-        expanded += 1
-        uy = u // width
-        ux = u - uy * width
-        if recording:
-            record[uy - 1, ux - 1] = expanded
-        if trace_at + expanded <= trace.size:
-            trace[trace_at + expanded - 1] = (uy - 1) * (width - 2) + ux - 1
-        gu = g[u]
-        if u == goal:
-            status = STATUS_FOUND
-            best = u
-            break
-        hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
-        if hu < best_h or (hu == best_h and gu < best_g):
-            best = u
-            best_h = hu
-            best_g = gu
-        if expanded >= max_nodes:
-            status = STATUS_HIT_LIMIT
-            break
-
-        n_succ = _jps_successors(codes, lut, width, u, parent[u], succ)
-        for j in range(n_succ):
-            k = succ[j]
-            if k < 4:
-                v = _jump_straight(codes, lut, width, ux, uy, DX[k], DY[k], goal)
-            else:
-                v = _jump_diagonal(codes, lut, width, ux, uy, DX[k], DY[k], goal)
-            if v == -1:
-                continue
-            m = mark[v]
-            if m == closed_mark:
-                continue
-            vy = v // width
-            vx = v - vy * width
-            ddx = abs(vx - ux)
-            ddy = abs(vy - uy)
-            ng = gu + unit * (max(ddx, ddy) + (SQRT2 - 1.0) * min(ddx, ddy))
-            if m == open_mark:
-                if ng >= g[v]:
-                    continue
-            else:
-                mark[v] = open_mark
-                if recording:
-                    record[vy - 1, vx - 1] = -1
-            g[v] = ng
-            parent[v] = k
-            jump_parent[v] = u
-            hv = _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
-            if size == heap_key.size:
-                size = _compact(
-                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0, h_mult, stats
-                )
-                if size > heap_key.size // 2:
-                    return _HEAP_FULL, expanded, best
-            heap_key[size] = ng + h_mult * hv
             heap_node[size] = v
             _sift_up(size, heap_key, heap_node)
             size += 1
@@ -722,19 +486,35 @@ def _unpad(node, width):
 @njit(cache=True)
 def _path_length(end, parent, jump_parent, jps, width):
     """Cells on the path from the start to ``end``: A* parents are directions of single
-    steps; JPS parents are jump points, joined by straight or diagonal lines."""
+    steps; JPS parents are jump points, joined by a straight or diagonal line, or by a
+    diagonal then a straight one (:func:`.jps.turn_of`)."""
     n = 1
     node = end
     if jps:
         while jump_parent[node] != -1:
             prev = jump_parent[node]
-            n += max(abs(node % width - prev % width), abs(node // width - prev // width))
+            turn = turn_of(node, prev, parent[node], width)
+            n += max(abs(node % width - turn % width), abs(node // width - turn // width))
+            n += max(abs(turn % width - prev % width), abs(turn // width - prev // width))
             node = prev
         return n
     while parent[node] != NO_PARENT:
         node -= DX[parent[node]] + DY[parent[node]] * width
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _line_back(node, to, width, out, i):
+    """Write the cells from ``node`` (exclusive) to ``to`` (inclusive) along their straight
+    or diagonal line into ``out`` backwards from ``i``; returns the next free index."""
+    dx = (to % width > node % width) - (to % width < node % width)
+    dy = (to // width > node // width) - (to // width < node // width)
+    while node != to:
+        node += dx + dy * width
+        i -= 1
+        out[i] = _unpad(node, width)
+    return i
 
 
 @njit(cache=True)
@@ -746,12 +526,10 @@ def _write_path(end, n, parent, jump_parent, jps, width, out, at):
     if jps:
         while jump_parent[node] != -1:
             prev = jump_parent[node]
-            dx = (prev % width > node % width) - (prev % width < node % width)
-            dy = (prev // width > node // width) - (prev // width < node // width)
-            while node != prev:
-                node += dx + dy * width
-                i -= 1
-                out[i] = _unpad(node, width)
+            turn = turn_of(node, prev, parent[node], width)
+            i = _line_back(node, turn, width, out, i)
+            i = _line_back(turn, prev, width, out, i)
+            node = prev
         return
     while parent[node] != NO_PARENT:
         node -= DX[parent[node]] + DY[parent[node]] * width
@@ -777,7 +555,7 @@ _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before t
 
 @njit(cache=True, inline="always")
 def _search(
-    codes, lut, moves, width, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
     g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
     """One search, started again with more room whenever its open list fills up.
@@ -788,7 +566,7 @@ def _search(
     while True:
         if mode == MODE_JPS:
             status, expanded, end = jps_core(
-                codes, lut, width, start, goal, metric, unit, h_mult, max_nodes,
+                codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
                 g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
             )  # fmt: skip
         elif mode == MODE_BUCKETS:
@@ -846,7 +624,7 @@ def _grown_buckets(buckets, entries_only):
 
 @njit(cache=True, nogil=True)
 def search_one(
-    codes, lut, moves, width, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
     g, parent, jump_parent, mark, gen, heap, buckets, hgen, path, record, trace, stats,
 ):  # fmt: skip
     """One search; returns ``(status, expanded, cost, n, path, gen, heap, buckets, hgen)``.
@@ -856,7 +634,7 @@ def search_one(
     ``start == goal``. Arrays may have grown; the stamps may have moved on.
     """
     status, expanded, end, cost, gen, heap, buckets, hgen = _search(
-        codes, lut, moves, width, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+        codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
         g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, 0, stats,
     )  # fmt: skip
     jps = mode == MODE_JPS
@@ -869,7 +647,7 @@ def search_one(
 
 @njit(cache=True, nogil=True)
 def search_batch(
-    codes, lut, moves, width, starts, goals, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    codes, lut, moves, width, blocks, starts, goals, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
     node_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
 ):  # fmt: skip
     """Many searches on one grid, in order, while the expansions so far are below
@@ -919,7 +697,7 @@ def search_batch(
                 if tracing and t_at + max_nodes > trace.size:
                     trace = _grow_int(trace, t_at + max_nodes)
                 st, exp, end, c, gen, heap, buckets, hgen = _search(
-                    codes, lut, moves, width, s, t, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+                    codes, lut, moves, width, blocks, s, t, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
                     g, parent, jump_parent, mark, gen, heap, buckets, hgen, no_record, trace, t_at, stats,
                 )  # fmt: skip
                 n = _path_length(end, parent, jump_parent, jps, width)

@@ -171,7 +171,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
                trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
         """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
         (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
-        grid_args = (self._codes, self._lut, self.moves(diag), self.width + 2)
+        grid_args = self.kernel_args(diag, params[0] == _k.MODE_JPS)
         part, served = run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
                                  threads or thread_count())  # fmt: skip
         st = part.status
@@ -226,9 +226,9 @@ class PathGrid(FieldsAndLines, CodedGrid):
         wp = self.width + 2
         flat_start = (start[1] + 1) * wp + start[0] + 1
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
-        moves = self.moves(diag)
+        args = self.kernel_args(diag, params[0] == _k.MODE_JPS)
         status, expanded, cost, n, ws.path, ws.gen, ws.heap, ws.buckets, ws.hgen = _k.search_one(
-            self._codes, self._lut, moves, wp, flat_start, flat_goal, *params, ws.g, ws.parent, ws.jump_parent,
+            *args, flat_start, flat_goal, *params, ws.g, ws.parent, ws.jump_parent,
             ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
         )  # fmt: skip
         cells = ws.path[:n]
