@@ -138,3 +138,18 @@ def test_flat_colours_until_the_landscape_is_switched_on(make_app):
     layer.set_art(True)
     layer.prepare(app.screen, app.cam)
     assert (copy_of(layer.view) != flat).mean() > 0.5
+
+
+def test_a_first_start_window_switches_to_the_landscape_once_it_is_compiled(make_app):
+    """The window's first start draws flat colours while another process compiles the
+    landscape; when that process is done, the next frame draws the landscape."""
+
+    class Done:  # a finished background compile (sim.prepare.Background's surface)
+        done = ready = True
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 0})
+    app.startup.art = False
+    app.view.terrain.set_art(False)
+    app.startup.art_prep = Done()
+    app.frame(1 / 60)
+    assert app.view.terrain.look == "landscape" and app.startup.art
