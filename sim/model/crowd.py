@@ -248,6 +248,8 @@ class Crowd:
         n = agents.n
         if n < 2 or spacing <= 0:
             return 0
+        if layer_of.min(initial=0) < 0 or layer_of.max(initial=0) > 3:  # the table has four planes
+            layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64) % 4
         if self._floats.shape[1] < n:  # 32-bit scratch: half the memory to sweep
             self._floats = np.zeros((2, 2 * n), np.float32)  # the table's x, y
             self._ints = np.zeros((5, 2 * n), np.int32)

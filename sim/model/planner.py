@@ -372,8 +372,8 @@ def _part(rows: np.ndarray, species_of: np.ndarray, cell: np.ndarray, goal: np.n
     its workspace made ready for every kind's grid. Returns :func:`_round`'s answers, without
     the workspace's stamps (kept in the workspace)."""
     ws = workspace()
-    for kind in kinds:  # (labels, codes, lut, moves, padded width, width, mode, ...)
-        ws.ensure(kind[1].size, jps=kind[6] == MODE_JPS)
+    for kind in kinds:  # (labels, codes, lut, moves, padded width, blocks, width, mode, ...)
+        ws.ensure(kind[1].size, jps=kind[7] == MODE_JPS)
     ws.room_for(rows.size)
     *answers, ws.gen, ws.heap, ws.buckets, ws.hgen = _round(
         rows, species_of, cell, goal, kinds, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.gen, ws.heap, ws.buckets,
