@@ -184,8 +184,7 @@ def jps_core(
     closed_mark = open_mark + 1
     height = codes.size // width
     goal_y, goal_x = goal // width, goal % width
-    # Successors as v * 8 + direction: at most two a diagonal step on each of 4 diagonals, and 4 straight.
-    found = np.empty(8 * max(height, width) + 16, dtype=np.int64)
+    found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
     jump_parent[start] = -1
     expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
