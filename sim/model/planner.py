@@ -59,6 +59,27 @@ class RoundShape(NamedTuple):
     jobs: int
 
 
+class Kind(NamedTuple):
+    """What :func:`_round` needs of one species to run its batch (by name: a positional
+    tuple once read the wrong entry after a field was added, and corrupted memory)."""
+
+    labels: np.ndarray  # its regions
+    codes: np.ndarray  # its grid, as the kernels take it (GridArgs) ...
+    lut: np.ndarray
+    moves: np.ndarray
+    padded_width: int
+    blocks: np.ndarray
+    width: int  # ... and the map's width
+    mode: int  # then its KernelParams
+    metric: int
+    g_mult: float
+    h_mult: float
+    unit: float
+    max_nodes: int
+    heuristic: int
+    straight: bool  # its paths are pulled straight
+
+
 class Planner:
     """Turns ready animals into requests and requests into paths."""
 
@@ -210,8 +231,7 @@ class Planner:
                      (time.perf_counter() - t0) * 1000.0)  # fmt: skip
 
     def _kinds(self) -> tuple | None:
-        """Per species, what :func:`_round` needs to run its batch: ``(labels, codes, lut,
-        moves, padded width, blocks, width, *kernel parameters, straight)``. None when a kind has
+        """Per species, what :func:`_round` needs to run its batch: a :class:`Kind`. None when a kind has
         per-edge Python hooks, or when the kinds' grids' codes or regions' labels differ in
         type (one compiled call takes the kinds as one tuple of like tuples; the other arrays'
         types are fixed). The thread that runs them makes its workspace ready (:func:`_part`).
@@ -237,10 +257,10 @@ class Planner:
                 return None
             grid, (codes, lut, moves, padded_width, blocks), params = astar.compiled_batch()
             labels = sp.regions
-            if kinds and (codes.dtype != kinds[0][1].dtype or labels.dtype != kinds[0][0].dtype):
+            if kinds and (codes.dtype != kinds[0].codes.dtype or labels.dtype != kinds[0].labels.dtype):
                 return None
             mode, metric, g_mult, h_mult, unit, max_nodes, heuristic = params
-            kinds.append((labels, codes, lut, moves, padded_width, blocks, grid.width, int(mode), int(metric),
+            kinds.append(Kind(labels, codes, lut, moves, padded_width, blocks, grid.width, int(mode), int(metric),
                           float(g_mult), float(h_mult), float(unit), int(max_nodes), int(heuristic),
                           bool(sp.kind.straight_paths)))  # fmt: skip
         return tuple(kinds) if kinds else None
@@ -372,8 +392,8 @@ def _part(rows: np.ndarray, species_of: np.ndarray, cell: np.ndarray, goal: np.n
     its workspace made ready for every kind's grid. Returns :func:`_round`'s answers, without
     the workspace's stamps (kept in the workspace)."""
     ws = workspace()
-    for kind in kinds:  # (labels, codes, lut, moves, padded width, blocks, width, mode, ...)
-        ws.ensure(kind[1].size, jps=kind[7] == MODE_JPS)
+    for kind in kinds:
+        ws.ensure(kind.codes.size, jps=kind.mode == MODE_JPS)
     ws.room_for(rows.size)
     *answers, ws.gen, ws.heap, ws.buckets, ws.hgen = _round(
         rows, species_of, cell, goal, kinds, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.gen, ws.heap, ws.buckets,
@@ -474,12 +494,12 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
         if bounds[s + 1] == bounds[s]:
             continue
         t0 = monotonic_s()
-        labels, codes, lut, moves, padded_width, blocks, width, mode = kinds[s][:8]
-        metric, g_mult, h_mult, unit, max_nodes, heuristic, straight = kinds[s][8:]
+        k = kinds[s]
         searched, gen, heap, buckets, hgen, mine, trace, trace_offsets = _species_round(
-            order[bounds[s] : bounds[s + 1]], rows, cell, goal, labels, codes, lut, moves, padded_width, blocks, width,
-            mode, metric, g_mult, h_mult, unit, max_nodes, heuristic, g, parent, jump_parent, mark, gen, heap,
-            buckets, hgen, stats, tracing, straight, outcome_of_status, outcome, expanded, cost, path_at, path_n,
+            order[bounds[s] : bounds[s + 1]], rows, cell, goal, k.labels, k.codes, k.lut, k.moves, k.padded_width,
+            k.blocks, k.width, k.mode, k.metric, k.g_mult, k.h_mult, k.unit, k.max_nodes, k.heuristic, g, parent,
+            jump_parent, mark, gen, heap, buckets, hgen, stats, tracing, k.straight, outcome_of_status, outcome,
+            expanded, cost, path_at, path_n,
         )  # fmt: skip
         if tracing:
             for i in range(searched.size):
