@@ -65,7 +65,7 @@ def test_layers_in_order_and_flips_as_tiled_draws_them(tmp_path, sheet):
     m = load_map(tmp_path / "m.tmx")
     assert (m.terrain == Terrain.GRASS).sum() == 5  # flags cleared for the terrain
     assert int(m.art.layers[0][0, 1]) == 2 | h  # and kept for the picture
-    art = TileArt(m.art, m.terrain, {})
+    art = TileArt(m.art, m.terrain, m.terrain, {})
     grass = tile_pixels(sheet, 1)
     assert np.array_equal(picture_cell(art, 0, 0), grass)
     assert np.array_equal(picture_cell(art, 1, 0), grass[:, ::-1])  # horizontal
@@ -81,7 +81,7 @@ def test_layers_in_order_and_flips_as_tiled_draws_them(tmp_path, sheet):
 def test_a_painted_cell_shows_a_tile_of_its_terrain_and_undo_brings_back_its_own(tmp_path, sheet):
     (tmp_path / "m.tmx").write_text(tmx("2,2,2,\n1,1,1", "0,0,0,\n0,0,0"))
     m = load_map(tmp_path / "m.tmx")
-    art = TileArt(m.art, m.terrain.copy(), {int(Terrain.SAND): (200, 190, 100)})
+    art = TileArt(m.art, m.terrain.copy(), m.terrain, {int(Terrain.SAND): (200, 190, 100)})
     terrain = m.terrain.copy()
     terrain[0, 1] = Terrain.ROCK
     terrain[1, 2] = Terrain.SAND  # no tile has sand: its colour
@@ -92,6 +92,9 @@ def test_a_painted_cell_shows_a_tile_of_its_terrain_and_undo_brings_back_its_own
     assert (picture_cell(art, 2, 1) == (200, 190, 100)).all()
     art.draw_cells(CellRect(0, 0, 3, 2), m.terrain)
     assert np.array_equal(picture_cell(art, 1, 0), tile_pixels(sheet, 1))
+    # Made after the painting (T pressed on a painted map): the painted cell from the start.
+    later = TileArt(m.art, m.terrain, terrain, {})
+    assert np.array_equal(picture_cell(later, 1, 0), tile_pixels(sheet, 2))
 
 
 def test_a_broken_tileset_image_is_refused_in_words(tmp_path, sheet):
@@ -99,13 +102,13 @@ def test_a_broken_tileset_image_is_refused_in_words(tmp_path, sheet):
     m = load_map(tmp_path / "m.tmx")
     (tmp_path / "t.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 8 + (100000).to_bytes(4, "big") * 2)
     with pytest.raises(ArtError, match=r"t\.png is 100000x100000 pixels"):
-        TileArt(m.art, m.terrain, {})
+        TileArt(m.art, m.terrain, m.terrain, {})
     (tmp_path / "t.png").write_bytes(b"not an image")
     with pytest.raises(ArtError, match=r"t\.png cannot be read"):
-        TileArt(m.art, m.terrain, {})
+        TileArt(m.art, m.terrain, m.terrain, {})
     (tmp_path / "t.png").unlink()
     with pytest.raises(ArtError, match=r"t\.png cannot be read"):
-        TileArt(m.art, m.terrain, {})
+        TileArt(m.art, m.terrain, m.terrain, {})
 
 
 def test_t_cycles_the_looks_and_a_map_without_tiles_says_so(make_app):

@@ -48,7 +48,6 @@ from sim.pathfinding.common import (
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 EAST, WEST, SOUTH, NORTH = 0, 1, 2, 3
-_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 _LOW63 = np.uint64(0x7FFFFFFFFFFFFFFF)
 _TOP = np.uint64(0x8000000000000000)
 # Count trailing zeros by de Bruijn multiplication (the lowest set bit's index).

@@ -68,9 +68,10 @@ def _oriented(tile: pygame.Surface, raw: int) -> pygame.Surface:
 
 
 class TileArt:
-    """The map's own picture at its tile size; raises :class:`ArtError` when it cannot be."""
+    """The map's own picture at its tile size, for ``terrain`` as it is (``original``: as
+    loaded); raises :class:`ArtError` when it cannot be made."""
 
-    def __init__(self, art: MapArt, original: np.ndarray, colours: dict) -> None:
+    def __init__(self, art: MapArt, original: np.ndarray, terrain: np.ndarray, colours: dict) -> None:
         self.art = art
         self.original = original  # the terrain as loaded: where a cell still shows its own tiles
         self.colours = colours  # a painted terrain no tile has is drawn in its colour
@@ -82,7 +83,7 @@ class TileArt:
         self._firsts = sorted(self.sheets)
         self._tiles: dict[int, pygame.Surface | None] = {}
         self.picture = pygame.Surface((w * tw, h * th), pygame.SRCALPHA)
-        self.draw_cells(CellRect(0, 0, w, h), original)
+        self.draw_cells(CellRect(0, 0, w, h), terrain)  # as it is now: painted cells show their new terrain
 
     def tile(self, raw: int) -> pygame.Surface | None:
         """The tile surface a raw gid shows (None: empty, or a gid no sheet holds)."""
@@ -94,7 +95,7 @@ class TileArt:
         if gid and first is not None:
             sheet, image = self.sheets[first]
             local = gid - first
-            if local < max(sheet.count, 1) or sheet.count == 0:
+            if sheet.count == 0 or local < sheet.count:  # a count of 0: not given, the image decides
                 col, row = local % sheet.columns, local // sheet.columns
                 x = sheet.margin + col * (sheet.tile_w + sheet.spacing)
                 y = sheet.margin + row * (sheet.tile_h + sheet.spacing)

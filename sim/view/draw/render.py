@@ -52,8 +52,6 @@ class TerrainLayer:
 
     GLINT_HZ = 4.0
 
-    LOOKS = ("landscape", "flat", "tiles")
-
     def __init__(self, terrain: np.ndarray, colours: dict[Terrain, tuple[int, int, int]], art: bool = True) -> None:
         self.colours = colours
         self.look = "landscape" if art else "flat"
@@ -72,10 +70,9 @@ class TerrainLayer:
         if art is None:
             return "this map has no tileset image (only Tiled maps with one do)"
         try:
-            self.tiles = TileArt(art, original, {int(t): c for t, c in self.colours.items()})
+            self.tiles = TileArt(art, original, self.terrain, {int(t): c for t, c in self.colours.items()})
         except ArtError as exc:
             return str(exc)
-        self.tiles.draw_cells(CellRect(0, 0, original.shape[1], original.shape[0]), self.terrain)
         self.look = "tiles"
         self._key = None
         self.version += 1
@@ -206,13 +203,9 @@ class TerrainLayer:
             self.view.blit(self.still, (0, 0))
             lit = self._glints[key[-1]]
             light = np.uint32(screen.map_rgb(GLINT)) >> np.uint32(1) & np.uint32(0x7F7F7F7F)
-            with Pixels(self.view) as px:
-                flat = px.reshape(-1) if px.flags.c_contiguous else None
-                if flat is not None:
-                    flat[lit] = ((flat[lit] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
-                else:
-                    w = px.shape[1]
-                    px[lit // w, lit % w] = ((px[lit // w, lit % w] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
+            with Pixels(self.view) as px:  # [y, x]; a row may be padded, so no flat view
+                ys, xs = np.divmod(lit, px.shape[1])
+                px[ys, xs] = ((px[ys, xs] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
         self._key = key
         return key
 

@@ -273,11 +273,10 @@ def drawn_sprite(colour: tuple[int, int, int], size: int = 16) -> pygame.Surface
 def _shadow(surf: pygame.Surface) -> pygame.Surface:
     """A flier's shadow: its silhouette, dark, every other pixel (reads as see-through)."""
     alpha = pygame.surfarray.array_alpha(surf) > 127  # [x, y]
-    xs, ys = np.nonzero(alpha)
+    xs, ys = np.indices(alpha.shape)
     out = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-        if (x + y) % 2 == 0:
-            out.set_at((x, y), (*SHADOW_RGB, 255))
+    pygame.surfarray.pixels3d(out)[...] = SHADOW_RGB
+    pygame.surfarray.pixels_alpha(out)[...] = np.where(alpha & ((xs + ys) % 2 == 0), 255, 0)
     return out
 
 
