@@ -39,9 +39,10 @@ class Simulation(Protocol):
     budget: SearchBudget
     counts: dict[str, int]
     rng: np.random.Generator
-    _speed_table: np.ndarray
 
     def _add(self, sp: SpeciesRuntime, n: int) -> Any: ...
+
+    def _species_tables(self) -> None: ...
 
     def remove(self, keep: np.ndarray) -> Any: ...
 
@@ -60,7 +61,7 @@ def apply_config(sim: Simulation, config: Config) -> list[str]:
         if herd.species in rebuilt:
             herd.revision = -1  # new costs: its field is grown again
     if rebuilt:
-        sim._speed_table = np.stack([sp.speed_by_terrain for sp in sim.species])
+        sim._species_tables()
         a = sim.agents
         for i in np.flatnonzero((a.state == State.WALKING) & np.isin(a.species, rebuilt)):
             stop_for_replan(a, sim.species[a.species[i]], sim.world.width, int(i))  # planned with old costs

@@ -142,7 +142,7 @@ class Simulation(Editing):
             SpeciesRuntime(i, kind(), config.species[key], self.world, config.search)
             for i, (key, kind) in enumerate(SPECIES.items())
         ]
-        self._speed_table = np.stack([sp.speed_by_terrain for sp in self.species])  # [species, terrain]
+        self._species_tables()
         self.crowd = Crowd()
         self.planner = Planner(self.agents, self.species, self.rng, self.queue, self.budget)
         self.planner.threads = s.threads or None
@@ -201,6 +201,14 @@ class Simulation(Editing):
         picks = flat[self.rng.choice(flat.size, size=k, replace=k > flat.size)]
         return np.stack((picks % w, picks // w), axis=1)
 
+    def _species_tables(self) -> None:
+        """Per species and terrain id, the speed (cells/s) and whether it may stand there, and
+        each species' drawing layer: what movement and separation read every frame. Made
+        again when the species change (sim.reconfigure)."""
+        self._speed_table = np.stack([sp.speed_by_terrain for sp in self.species])  # [species, terrain]
+        self._stands = np.stack([sp.stands_on for sp in self.species])  # [species, terrain]
+        self._layers = np.array([sp.kind.layer for sp in self.species], np.int64)
+
     # ------------------------------------------------------------------ running
     def step(self, dt: float) -> FrameStats:
         """Advance the world by ``dt`` seconds: requests, searches within budget, movement."""
@@ -225,9 +233,8 @@ class Simulation(Editing):
                   a.state, a.idle_until)  # fmt: skip
         if dt > 0:  # then they keep their distance (sim.model.crowd)
             t0 = time.perf_counter()
-            stands = np.stack([sp.stands_on for sp in self.species])  # [species, terrain]
-            layers = np.array([sp.kind.layer for sp in self.species], np.int64)
-            self.crowd.separate(a, self.world.terrain, stands, layers, self.config.crowd.spacing, self.planner.threads)
+            self.crowd.separate(a, self.world.terrain, self._stands, self._layers, self.config.crowd.spacing,
+                                self.planner.threads)  # fmt: skip
             stats.crowd_ms = (time.perf_counter() - t0) * 1000.0
         for key in ("searches", "expanded", "failed", "capped", "replans"):
             self.totals[key] += getattr(stats, key)

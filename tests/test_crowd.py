@@ -163,3 +163,21 @@ def test_spawn_covers_the_whole_habitat_on_the_fortress():
     lo, hi = np.percentile(habitat[:, 1], [25, 75])
     assert 0.3 < np.mean((ys >= lo) & (ys <= hi)) < 0.7
     assert len({tuple(c) for c in a.cell.tolist()}) == 250  # no two on one cell
+
+
+def test_new_costs_from_the_config_keep_the_crowd_off_ground_it_lost():
+    """Swamp made impassable for cows while they crowd at its edge: the separation follows
+    the new costs (it never pushes one back onto the swamp)."""
+    terrain = field()
+    terrain[:, 12:] = Terrain.SWAMP
+    terrain[0, :] = terrain[-1, :] = terrain[:, 0] = terrain[:, -1] = Terrain.WATER
+    c = config(0.5, idle=(1e6, 1e6))
+    sim = Simulation(c, MapData("edge", terrain), counts={"cow": 60, "bird": 0, "water": 0})
+    a = sim.agents
+    a.pos[:] = a.cell[:] = (11, 9)  # on the grass, against the swamp
+    cow = c.species["cow"]
+    sim.apply_config(replace(c, species={**c.species, "cow": replace(cow, costs={**cow.costs, "swamp": 0.0})}))
+    for _ in range(200):
+        sim.step(STEP)
+        assert_on_own_ground(sim)
+    assert (np.floor(a.pos[:, 0] + 0.5) < 12).all() and closest_pairs(sim) > 0.45
