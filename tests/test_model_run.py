@@ -284,7 +284,8 @@ def test_cooldowns_spread_by_half_either_way(make_app):
 def test_the_wall_clock_budget_charges_what_searches_really_take(make_app):
     # Live mode: each round is charged its measured time. Cows whose costs come from a Python
     # hook (the original design's per-edge cost: searches of milliseconds) against a 3 ms
-    # budget: the first round of a frame spends it, the rest wait for the next frame.
+    # budget: the rounds of a frame spend it, the rest wait for the next frame. A round's size
+    # is an estimate from the searches before it, so a frame may need a second round to spend it.
     app = make_app("maps/tutorial.yaml", counts={"cow": 150, "bird": 0, "water": 0}, budget_ms=3.0)
     sim = app.sim
     cow = sim.species[0]
@@ -298,7 +299,7 @@ def test_the_wall_clock_budget_charges_what_searches_really_take(make_app):
     for _ in range(10):
         app.frame(STEP)
         if sim.stats.waiting:  # requests left over: the budget was spent by the first round
-            assert sim.stats.rounds == 1 and sim.stats.searches < 150
+            assert 1 <= sim.stats.rounds <= 4 and sim.stats.searches < 150
             assert sim.stats.search_ms >= 3.0  # the time really spent is what was charged
             busy += 1
     assert busy >= 2
