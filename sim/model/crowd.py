@@ -22,7 +22,6 @@ The push is at most :data:`MAX_PUSH` cells a frame, so crowds spread smoothly.
 
 from __future__ import annotations
 
-import itertools
 import math
 import threading
 
@@ -40,6 +39,8 @@ LANE = 0.45
 #: Fewer animals than this a part are not worth handing to a thread; at most MAX_PARTS parts.
 SPLIT = 4000
 MAX_PARTS = 2
+#: Animals a part moves in a row (see _moves).
+BLOCK = 256
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -87,7 +88,6 @@ def _table(n, pos, species, layer_of, bits, floats, ints, counts):
     """The spatial hash: the animals in table order (``ints[2]``: which animal each entry
     is), with what the scan reads (position, layer) side by side in memory."""
     counts[:] = 0
-    sx, sy = floats[0], floats[1]
     cx, cy, order, sc, rank = ints[0], ints[1], ints[2], ints[3], ints[4]
     for i in range(n):
         cx[i] = math.floor(pos[i, 0] + 0.5)
@@ -102,7 +102,7 @@ def _table(n, pos, species, layer_of, bits, floats, ints, counts):
         o = counts[_bucket(cx[i], cy[i], layer, bits)] + rank[i]
         rank[i] = o  # from now on: where animal i is in the table
         order[o] = i
-        sx[o], sy[o] = pos[i, 0], pos[i, 1]
+        floats[o, 0], floats[o, 1] = pos[i, 0], pos[i, 1]
         sc[o] = layer
 
 
@@ -112,11 +112,10 @@ def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
     ``lo .. hi-1``, added to both (away from each other) in ``buf`` (2, entries), which this
     part alone writes: parts can run on threads, and summing the parts' buffers in a fixed
     order gives the same pushes whatever ran where."""
-    sx, sy = floats[0], floats[1]
     order, sc = ints[2], ints[3]
-    buf[:, :] = 0.0
+    buf[:, :hi] = 0.0  # no entry after ``hi`` is written (nor read: see _moves)
     for o in range(lo, hi):
-        xi, yi, i = sx[o], sy[o], order[o]
+        xi, yi, i = floats[o, 0], floats[o, 1], order[o]
         layer = sc[o]
         px, py = 0.0, 0.0
         # Only the cells whose square lies within ``spacing`` of the point (2 x 2 at most).
@@ -134,7 +133,7 @@ def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
                 # Earlier entries only (each pair once). A slot may also hold a far cell
                 # folded onto it: the distance leaves it out.
                 for p in range(first, min(last, o)):
-                    ex, ey = xi - sx[p], yi - sy[p]
+                    ex, ey = xi - floats[p, 0], yi - floats[p, 1]
                     d2 = ex * ex + ey * ey
                     if d2 < 1e-12:  # on the very same point
                         fx, fy = _apart(i, order[p], ex, ey, d2, spacing)
@@ -156,7 +155,7 @@ def _along_path(i, nx, ny, px, py, pos, cell, aim, w):
     from its last path cell to the one it walks toward; ``(nan, nan)`` when it is there."""
     tx, ty = float(aim[i] % w), float(aim[i] // w)
     fx, fy = tx - pos[i, 0], ty - pos[i, 1]
-    fl = math.hypot(fx, fy)
+    fl = math.sqrt(fx * fx + fy * fy)
     if fl < 1e-9:
         return math.nan, math.nan
     fx, fy = fx / fl, fy / fl
@@ -168,63 +167,69 @@ def _along_path(i, nx, ny, px, py, pos, cell, aim, w):
     ll = lx * lx + ly * ly
     u = 0.0 if ll == 0.0 else min(max(((nx - sx) * lx + (ny - sy) * ly) / ll, 0.0), 1.0)
     ox, oy = nx - (sx + u * lx), ny - (sy + u * ly)
-    off = math.hypot(ox, oy)
+    off = math.sqrt(ox * ox + oy * oy)
     if off > LANE:
         nx, ny = sx + u * lx + ox * LANE / off, sy + u * ly + oy * LANE / off
     return nx, ny
 
 
 @njit(cache=True, nogil=True)
-def _moves(lo, hi, pos, cell, state, species, aim, terrain, stands, ints, bufs):
-    """Animals ``lo .. hi-1`` moved by their pushes (the parts' sums, added in order, at
+def _moves(part, n, pos, cell, state, species, aim, terrain, stands, ints, bufs, ends):
+    """Part ``part``'s animals moved by their pushes (the parts' sums, added in order, at
     most :data:`MAX_PUSH` long) within the rules (see the module doc); each on its own, so
-    parts can run on threads. Returns how many moved."""
+    parts can run on threads. A part moves every ``len(ends)``-th block of :data:`BLOCK`
+    animals (species come in runs, and some cost more to move than others: each part gets
+    its share of all). ``ends[k]``: the end of part ``k``'s table entries (it wrote the
+    pushes of entries before it only). Returns how many moved."""
     moved = 0
     w = terrain.shape[1]
     cx, cy, where = ints[0], ints[1], ints[4]
-    for i in range(lo, hi):
-        o = where[i]
-        px, py = 0.0, 0.0
-        for k in range(bufs.shape[0]):
-            px += bufs[k, 0, o]
-            py += bufs[k, 1, o]
-        if px * px + py * py < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
-            continue
-        size = math.hypot(px, py)
-        if size > MAX_PUSH:
-            px, py = px * MAX_PUSH / size, py * MAX_PUSH / size
-        s = species[i]
-        nx, ny = pos[i, 0] + px, pos[i, 1] + py
-        walking = state[i] == State.WALKING
-        if walking:
-            # Off the line only where walking on from there crosses no cell it may not
-            # stand on: beside an orthogonal step, or a diagonal one with both corners open.
-            ax, ay = aim[i] % w, aim[i] // w
-            sx, sy = ax - cell[i, 0], ay - cell[i, 1]
-            if abs(sx) > 1 or abs(sy) > 1:
+    for start in range(part * BLOCK, n, ends.size * BLOCK):
+        for i in range(start, min(start + BLOCK, n)):
+            o = where[i]
+            px, py = 0.0, 0.0
+            for k in range(bufs.shape[0]):
+                if o >= ends[k]:
+                    continue
+                px += bufs[k, 0, o]
+                py += bufs[k, 1, o]
+            if px * px + py * py < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
                 continue
-            if sx != 0 and sy != 0 and not (
-                _open(terrain, stands, s, ax, cell[i, 1]) and _open(terrain, stands, s, cell[i, 0], ay)
-            ):
-                continue
-            nx, ny = _along_path(i, nx, ny, px, py, pos, cell, aim, w)
-            if math.isnan(nx):
-                continue
-        if not _allowed(terrain, stands, s, nx, ny, cx[i], cy[i]):
+            size = math.sqrt(px * px + py * py)
+            if size > MAX_PUSH:
+                px, py = px * MAX_PUSH / size, py * MAX_PUSH / size
+            s = species[i]
+            nx, ny = pos[i, 0] + px, pos[i, 1] + py
+            walking = state[i] == State.WALKING
             if walking:
-                continue
-            # A resting animal against a wall slides along it: the push's part along one axis.
-            if _allowed(terrain, stands, s, nx, pos[i, 1], cx[i], cy[i]):
-                ny = pos[i, 1]
-            elif _allowed(terrain, stands, s, pos[i, 0], ny, cx[i], cy[i]):
-                nx = pos[i, 0]
-            else:
-                continue
-        ux, uy = math.floor(nx + 0.5), math.floor(ny + 0.5)
-        pos[i, 0], pos[i, 1] = nx, ny
-        if not walking:
-            cell[i, 0], cell[i, 1] = ux, uy
-        moved += 1
+                # Off the line only where walking on from there crosses no cell it may not
+                # stand on: beside an orthogonal step, or a diagonal one with both corners open.
+                ax, ay = aim[i] % w, aim[i] // w
+                sx, sy = ax - cell[i, 0], ay - cell[i, 1]
+                if abs(sx) > 1 or abs(sy) > 1:
+                    continue
+                if sx != 0 and sy != 0 and not (
+                    _open(terrain, stands, s, ax, cell[i, 1]) and _open(terrain, stands, s, cell[i, 0], ay)
+                ):
+                    continue
+                nx, ny = _along_path(i, nx, ny, px, py, pos, cell, aim, w)
+                if math.isnan(nx):
+                    continue
+            if not _allowed(terrain, stands, s, nx, ny, cx[i], cy[i]):
+                if walking:
+                    continue
+                # A resting animal against a wall slides along it: the push's part along one axis.
+                if _allowed(terrain, stands, s, nx, pos[i, 1], cx[i], cy[i]):
+                    ny = pos[i, 1]
+                elif _allowed(terrain, stands, s, pos[i, 0], ny, cx[i], cy[i]):
+                    nx = pos[i, 0]
+                else:
+                    continue
+            ux, uy = math.floor(nx + 0.5), math.floor(ny + 0.5)
+            pos[i, 0], pos[i, 1] = nx, ny
+            if not walking:
+                cell[i, 0], cell[i, 1] = ux, uy
+            moved += 1
     return moved
 
 
@@ -232,10 +237,39 @@ class Crowd:
     """The separation step's scratch memory, kept between frames."""
 
     def __init__(self) -> None:
-        self._floats = np.zeros((2, 0), np.float32)
+        self._floats = np.zeros((0, 2), np.float32)  # the table's x, y side by side: one line to read
         self._ints = np.zeros((5, 0), np.int32)
         self._counts = np.zeros(0, np.int32)
         self._bufs = np.zeros((1, 2, 0), np.float32)  # per part: pushes by table entry
+        self._key: tuple = (0, 0.0, *[None] * 8)  # what the jobs were laid out for
+        self._jobs: tuple = ((), [], [])  # the table's, each part's pairs' and moves' arguments
+
+    def _lay_out(self, key: tuple) -> None:
+        """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
+        crowd, the map and the arrays stay: laying them out costs tens of µs)."""
+        n, spacing, pos, cell, state, species, aim, terrain, stands, layer_of = key
+        self._key = key
+        if layer_of.min(initial=0) < 0 or layer_of.max(initial=0) > 3:  # the table has four planes
+            layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64) % 4
+        if self._floats.shape[0] < n:  # 32-bit scratch: half the memory to sweep
+            self._floats = np.zeros((2 * n, 2), np.float32)
+            self._ints = np.zeros((5, 2 * n), np.int32)
+        # The table: the map folded onto a square of about n / 2 cells (no wider than the map),
+        # four layers a cell: about 2n slots.
+        h, w = terrain.shape
+        bits = max(3, min(max(w, h) - 1, max(n // 2, 16) ** 0.5 - 1).__ceil__().bit_length())
+        if self._counts.size != (4 << 2 * bits) + 1:
+            self._counts = np.zeros((4 << 2 * bits) + 1, np.int32)
+        f, k, c = self._floats, self._ints, self._counts
+        # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
+        parts = max(1, min(MAX_PARTS, n // SPLIT))
+        if self._bufs.shape[0] != parts or self._bufs.shape[2] < n:
+            self._bufs = np.zeros((parts, 2, f.shape[0]), np.float32)
+        ends = [(j + 1) * n // parts for j in range(parts)]  # each part's table entries end there
+        pairs = [(0 if j == 0 else ends[j - 1], ends[j], spacing, bits, f, k, c, self._bufs[j]) for j in range(parts)]
+        ends_arr = np.array(ends, dtype=np.int64)
+        moves = [(j, n, pos, cell, state, species, aim, terrain, stands, k, self._bufs, ends_arr) for j in range(parts)]
+        self._jobs = ((n, pos, species, layer_of, bits, f, k, c), pairs, moves)
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
                  threads: int | None = None) -> int:  # fmt: skip
@@ -248,40 +282,25 @@ class Crowd:
         n = agents.n
         if n < 2 or spacing <= 0:
             return 0
-        if layer_of.min(initial=0) < 0 or layer_of.max(initial=0) > 3:  # the table has four planes
-            layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64) % 4
-        if self._floats.shape[1] < n:  # 32-bit scratch: half the memory to sweep
-            self._floats = np.zeros((2, 2 * n), np.float32)  # the table's x, y
-            self._ints = np.zeros((5, 2 * n), np.int32)
-        # The table: the map folded onto a square of about n / 2 cells (no wider than the map),
-        # four layers a cell: about 2n slots.
-        h, w = terrain.shape
-        bits = max(3, min(max(w, h) - 1, max(n // 2, 16) ** 0.5 - 1).__ceil__().bit_length())
-        if self._counts.size != (4 << 2 * bits) + 1:
-            self._counts = np.zeros((4 << 2 * bits) + 1, np.int32)
-        s, f, k, c = agents.store, self._floats, self._ints, self._counts
-        _table(n, s["pos"], s["species"], layer_of, bits, f, k, c)
-        # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
-        parts = max(1, min(MAX_PARTS, n // SPLIT))
-        if self._bufs.shape[0] != parts or self._bufs.shape[2] < n:
-            self._bufs = np.zeros((parts, 2, self._floats.shape[1]), np.float32)
-        bounds = np.linspace(0, n, parts + 1).astype(np.int64).tolist()
-        ranges = list(itertools.pairwise(bounds))
-        threads = min(parts, threads or thread_count())
-        pairs = [(lo, hi, spacing, bits, f, k, c, self._bufs[j]) for j, (lo, hi) in enumerate(ranges)]
-        moves = [(lo, hi, s["pos"], s["cell"], s["state"], s["species"], s["aim"], terrain, stands, k, self._bufs)
-                 for lo, hi in ranges]  # fmt: skip
+        st = agents.store
+        key = (n, spacing, st["pos"], st["cell"], st["state"], st["species"], st["aim"], terrain, stands, layer_of)
+        if key[:2] != self._key[:2] or any(x is not y for x, y in zip(key[2:], self._key[2:], strict=True)):
+            self._lay_out(key)  # else the same crowd, map and arrays as last frame: the same jobs
+        table, pairs, moves = self._jobs
+        _table(*table)
+        threads = min(len(pairs), threads or thread_count())
         if threads == 1:
             for job in pairs:
                 _pair_pushes(*job)
             moved = [_moves(*job) for job in moves]
         else:  # one hand-over a frame: each thread its part's pairs, all wait, then its part's moves
-            barrier = threading.Barrier(len(ranges))
+            barrier = threading.Barrier(len(pairs))
 
             def part(j: int) -> int:
                 _pair_pushes(*pairs[j])
                 barrier.wait()
                 return _moves(*moves[j])
 
-            moved = run_split(part, [(j,) for j in range(len(ranges))], threads)
+            moved = run_split(part, [(j,) for j in range(len(pairs))], threads)
         return int(sum(moved))
+
