@@ -263,6 +263,9 @@ class Planner:
             kinds.append(Kind(labels, codes, lut, moves, padded_width, blocks, grid.width, int(mode), int(metric),
                           float(g_mult), float(h_mult), float(unit), int(max_nodes), int(heuristic),
                           bool(sp.kind.straight_paths)))  # fmt: skip
+        if any(k.blocks.dtype == np.uint64 for k in kinds):  # a kind jumps: every kind's bits in its type
+            kinds = [k._replace(blocks=np.zeros((4, 0, 0), np.uint64)) if k.blocks.dtype != np.uint64 else k
+                     for k in kinds]  # fmt: skip
         return tuple(kinds) if kinds else None
 
     def _accept(self, rnd: Round, take: int, now: float, stats: FrameStats, observer: SearchObserver) -> None:

@@ -29,7 +29,8 @@ a cell (``NO_PARENT`` at the start), one byte per cell; JPS also needs ``jump_pa
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from sim.pathfinding.common import (
     _BITS,
@@ -553,6 +554,39 @@ MODE_BUCKETS = 2  # bucket_core: uniform costs, A*/Dijkstra with an exact intege
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
 
 
+def jps_if_blocks(
+    codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
+    """:func:`jps_core` where ``blocks`` holds a grid's JPS bits (uint64). Compiled for
+    :data:`~sim.pathfinding.jps.EMPTY_BLOCKS` (uint8: a grid searched without JPS) it is a
+    stub that reports the start blocked, so compiled callers for such grids do not compile
+    JPS at all (it is 7 of the 18 s the demo's round takes to compile); a caller that asks
+    for JPS passes the bits (``PathGrid.kernel_args(rule, jps=True)``)."""
+    return jps_core(
+        codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    )  # fmt: skip
+
+
+@overload(jps_if_blocks, jit_options={"nogil": True})
+def _jps_if_blocks(
+    codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
+    """The compiled :func:`jps_if_blocks`, chosen by ``blocks``' type."""
+    if blocks.dtype == types.uint64:
+        return jps_if_blocks
+
+    def no_bits(
+        codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    ):  # fmt: skip
+        return STATUS_BLOCKED, 0, -1
+
+    return no_bits
+
+
 @njit(cache=True, inline="always")
 def _search(
     codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
@@ -565,7 +599,7 @@ def _search(
     """
     while True:
         if mode == MODE_JPS:
-            status, expanded, end = jps_core(
+            status, expanded, end = jps_if_blocks(
                 codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
                 g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
             )  # fmt: skip
