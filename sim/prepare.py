@@ -7,10 +7,13 @@ in about a second. On a first start:
 * :func:`kernels_cached` finds out, in a fraction of a second, whether the cache
   already holds what the first frames need (a tiny rehearsal that may load kernels but
   stops at the first one it would have to compile);
-* :class:`Background` compiles them in another process (``python -m sim.prepare``),
-  on the machine's other core, printing one line per phase: the model's round first,
-  then (unless ``--round-only``) everything else (JPS, traced rounds, distance fields,
-  the single-search variants the compare mode uses);
+* :class:`Background` compiles them in other processes (``python -m sim.prepare``),
+  printing one line per phase: one the model's round first (its batch search in a
+  process of its own before it, ``--searches-only``), then (unless
+  ``--round-only``) everything else (JPS, traced rounds, distance fields, the
+  single-search variants the compare mode uses); another (``--model-only``) the model's
+  other kernels, which this process then loads (loading takes far less memory than
+  compiling: each process stays near 300 MB);
 * meanwhile the window runs with the planner's interpreted search
   (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
   compiling and waits only for the round.
@@ -79,6 +82,22 @@ def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False) -
             sim.paint(cell % sim.world.width, cell // sim.world.width, 0, int(Terrain.ROCK))
         sim.step(0.5)
     return sim
+
+
+def compile_searches(config: Config) -> None:
+    """Compile (or load) the engine's batch search the round calls, as the public API calls
+    it (each species' ``search_many``, and ``smooth_batch`` for those whose paths are pulled
+    straight): a round compiled afterwards, in another process, loads it instead of compiling
+    it inside its own (each process then stays under 300 MB)."""
+    sim = rehearsal(config)
+    if sim is None:
+        return
+    a = sim.agents
+    for sp in sim.species:
+        mine = np.flatnonzero(a.species == sp.index)
+        result, _trace = sp.astar.search_many(a.cell[mine], a.cell[mine][::-1], threads=1)
+        if sp.kind.straight_paths:
+            sp.astar.smooth_batch(result)
 
 
 def compile_round(config: Config, tracing: bool = False) -> None:
@@ -174,9 +193,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.prepare", description="Compile kernels into numba's cache.")
     ap.add_argument("--config", help="settings file (its species decide the kernels' types)")
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
+    ap.add_argument("--model-only", action="store_true", help="only the model's kernels other than the round")
+    ap.add_argument("--searches-only", action="store_true", help="only the engine's batch search")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     config = load_config(args.config or default_config_path())
+    if args.model_only or args.searches_only:  # a stage beside or before the round's
+        (compile_searches if args.searches_only else lambda c: rehearse_model(c, interpreted=True))(config)
+        what = "the engine's batch search" if args.searches_only else "the model's other kernels"
+        print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
+        print(READY, flush=True)
+        return 0
+    # The batch search first, in a process of its own: compiled with the round, it takes this
+    # one past 300 MB. Should that process fail, the round compiles it here.
+    cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), "--searches-only"]
+    subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False)
     compile_round(config)
     print(f"  compiled the search round in {time.perf_counter() - t0:.1f} s (cached for later starts)", flush=True)
     print(READY, flush=True)

@@ -446,9 +446,12 @@ def _species_round(
     the batch (``kernel.search_batch``), smoothing (``field.smooth_all``) and
     :func:`_scatter`. Returns ``(searched, gen, heap, buckets, hgen, paths, trace, trace_offsets)``."""
     searched, flat_s, flat_t = _queries(pos, rows, cell, goal, labels, padded_width)
+    # No node budget, as an int64, not the literal -1: the engine's batch compiled from Python
+    # (sim.prepare compiles it that way first, in a process of its own) then serves here too.
+    no_budget = np.int64(-1)
     _served, gen, heap, buckets, hgen, status, c, exp, offsets, paths, trace, trace_offsets = search_batch(
         codes, lut, moves, padded_width, blocks, flat_s, flat_t, mode, metric, g_mult, h_mult, unit, max_nodes,
-        heuristic, -1, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
+        heuristic, no_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
     )  # fmt: skip
     paths = paths[: offsets[-1]]
     if straight:  # same cost, pulled straight

@@ -54,14 +54,23 @@ class Startup:
                 "(numba caches them; later starts take about a second)")  # fmt: skip
             args = config_args(config_path) + (["--round-only"] if self.headless else [])
             self.prep = Background("sim.prepare", args, log=say)
-            # Meanwhile, here: the model's other kernels and the drawing's (~6 s on two cores; this
-            # process peaks at ~250 MB doing it, the round's process on its own).
+            model = Background("sim.prepare", [*config_args(config_path), "--model-only"], log=say)
+            # Meanwhile, here: the drawing's kernels; then the model's, loaded once the other
+            # process has them (or compiled here if it failed).
+            self._view(config, screen)
+            model.wait_ready()
             rehearse_model(config, interpreted=True)
-        if not self.headless:  # a window shows flat terrain until another process compiled the landscape
-            self.art = runs_without_compiling(landscape.rehearse)
-        rehearse_view(config, screen, self.art)  # loads the drawing's kernels (or, on a first start, compiles them)
+        else:
+            self._view(config, screen)
         if not self.art and self.prep is None:
             self._start_art()
+
+    def _view(self, config, screen) -> None:
+        """The drawing's kernels loaded (or, on a first start, compiled); a window shows flat
+        terrain until another process has compiled the landscape."""
+        if not self.headless:
+            self.art = runs_without_compiling(landscape.rehearse)
+        rehearse_view(config, screen, self.art)
 
     def _start_art(self) -> None:
         say("compiling the landscape in another process; flat colours until then")
