@@ -8,12 +8,11 @@ in about a second. On a first start:
   already holds what the first frames need (a tiny rehearsal that may load kernels but
   stops at the first one it would have to compile);
 * :class:`Background` compiles them in other processes (``python -m sim.prepare``),
-  printing one line per phase: one the model's round first (its batch search in a
-  process of its own before it, ``--searches-only``), then (unless
-  ``--round-only``) everything else (JPS, traced rounds, distance fields, the
-  single-search variants the compare mode uses); another (``--model-only``) the model's
-  other kernels, which this process then loads (loading takes far less memory than
-  compiling: each process stays near 300 MB);
+  printing one line per phase, one process per stage (:data:`STAGES`): one the model's
+  round first (its batch search before it), then (unless ``--round-only``) everything
+  else (JPS, traced rounds, distance fields, the single-search variants the compare mode
+  uses); another (``--stage model``) the model's other kernels, which this process then
+  loads (loading takes far less memory than compiling: every process stays under 300 MB);
 * meanwhile the window runs with the planner's interpreted search
   (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
   compiling and waits only for the round.
@@ -24,6 +23,7 @@ Nothing here imports pygame.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -37,6 +37,7 @@ from sim.config import Config
 from sim.maps.data import MapData, MapError
 from sim.model.agents import State
 from sim.model.observe import SearchObserver
+from sim.pathfinding import PathGrid, warm_up
 from sim.simulation import Simulation
 from sim.world.terrain import Terrain
 
@@ -183,8 +184,53 @@ def config_args(config_path: object | None) -> list[str]:
     return [] if config_path is None else ["--config", os.fspath(config_path)]  # type: ignore[arg-type]
 
 
+def compile_rest(config: Config) -> None:
+    """The engine's public kernels but JPS (``sim.pathfinding.warm_up``: single searches,
+    distance fields, smoothing)."""
+    warm_up(("astar",))
+
+
+def compile_jps(config: Config) -> None:
+    """The engine's single JPS search (the compare mode's), on a tiny grid."""
+    grid = PathGrid(np.ones((3, 3)))
+    grid.search((0, 0), (2, 2), algorithm="jps", record=np.zeros((3, 3), dtype=np.int32))
+    grid.search((0, 0), (2, 2), algorithm="jps", trace=np.zeros(9, dtype=np.int32))
+
+
+def compile_jps_batch(config: Config) -> None:
+    """The engine's batches of JPS searches (``search_many``; a species that opts in)."""
+    grid, points = PathGrid(np.ones((3, 3))), np.array([[0, 0], [2, 2]])
+    grid.search_many(points, points[::-1], algorithm="jps", threads=1)
+    grid.search_many_traced(points, points[::-1], algorithm="jps", threads=1)
+
+
+def compile_traces(config: Config) -> None:
+    """The search views' traced rounds."""
+    sim = rehearsal(config)
+    if sim is not None:
+        sim.observer = _Tracing()
+        for _ in range(8):
+            sim.step(0.5)
+
+
+#: The stages of a first start's compiling: name -> (what it compiles, what it is called).
+#: Each runs in a process of its own (compiling several in one takes it past 300 MB, and
+#: what one process compiled, the next loads from numba's cache).
+STAGES: dict[str, tuple[Callable[[Config], None], str]] = {
+    "model": (lambda c: rehearse_model(c, interpreted=True), "the model's other kernels"),
+    "searches": (compile_searches, "the engine's batch search"),
+    "round": (compile_round, "the search round"),
+    "rest": (compile_rest, "the rest of the engine (single searches, distance fields)"),
+    "jps": (compile_jps, "jump point search"),
+    "jps-batch": (compile_jps_batch, "jump point search's batches"),
+    "traces": (compile_traces, "the search views' traced rounds"),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m sim.prepare [--config PATH] [--round-only]``: compile into numba's cache."""
+    """``python -m sim.prepare [--config PATH] [--round-only | --stage NAME]``: compile into
+    numba's cache, one stage (:data:`STAGES`) a process, printing :data:`READY` once the round
+    is cached."""
     import argparse
 
     from sim.config import load_config
@@ -193,36 +239,32 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.prepare", description="Compile kernels into numba's cache.")
     ap.add_argument("--config", help="settings file (its species decide the kernels' types)")
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
-    ap.add_argument("--model-only", action="store_true", help="only the model's kernels other than the round")
-    ap.add_argument("--searches-only", action="store_true", help="only the engine's batch search")
+    ap.add_argument("--stage", choices=list(STAGES), help="one stage only, in this process")
     args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    config = load_config(args.config or default_config_path())
-    if args.model_only or args.searches_only:  # a stage beside or before the round's
-        (compile_searches if args.searches_only else lambda c: rehearse_model(c, interpreted=True))(config)
-        what = "the engine's batch search" if args.searches_only else "the model's other kernels"
+    if args.stage:
+        t0 = time.perf_counter()
+        work, what = STAGES[args.stage]
+        work(load_config(args.config or default_config_path()))
         print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
         print(READY, flush=True)
         return 0
-    # The batch search first, in a process of its own: compiled with the round, it takes this
-    # one past 300 MB. Should that process fail, the round compiles it here.
-    cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), "--searches-only"]
-    subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False)
-    compile_round(config)
-    print(f"  compiled the search round in {time.perf_counter() - t0:.1f} s (cached for later starts)", flush=True)
-    print(READY, flush=True)
-    if args.round_only:
-        return 0
-    t1 = time.perf_counter()
-    from sim.pathfinding import warm_up
+    # The round after its batch search; then the rest. A stage whose process failed is
+    # compiled by the next one that needs it (or by the demo itself).
+    running: list[subprocess.Popen] = []
 
-    warm_up()
-    sim = rehearsal(config)
-    if sim is not None:  # the search views' traced rounds
-        sim.observer = _Tracing()
-        for _ in range(8):
-            sim.step(0.5)
-    print(f"  compiled the rest (JPS, traces, distance fields) in {time.perf_counter() - t1:.1f} s", flush=True)
+    def end(_signum: int, _frame: object) -> None:  # ended by the demo: the stage's process too
+        for proc in running:
+            proc.terminate()
+        sys.exit(1)
+
+    signal.signal(signal.SIGTERM, end)
+    for stage in ("searches", "round", *(() if args.round_only else ("rest", "jps", "jps-batch", "traces"))):
+        cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), "--stage", stage]
+        running[:] = [subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)]
+        out, _err = running[0].communicate()
+        for line in out.splitlines():
+            if line and (line != READY or stage == "round"):
+                print(line, flush=True)
     return 0
 
 

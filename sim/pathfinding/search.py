@@ -284,18 +284,20 @@ def find_path(
     )
 
 
-def warm_up() -> None:
-    """Compile every kernel (first run) or load it from numba's cache, on a tiny grid.
+def warm_up(algorithms: tuple[str, ...] = ("astar", "jps"), fields: bool = True) -> None:
+    """Compile every kernel (first run) or load it from numba's cache, on a tiny grid: the
+    searches of ``algorithms``, and with ``fields`` the distance fields and smoothing.
 
     Call it while showing a message, so the first real search does not freeze a frame.
     """
     grid = PathGrid(np.ones((3, 3)))
-    for algorithm in ("astar", "jps"):
+    for algorithm in algorithms:
         grid.search((0, 0), (2, 2), algorithm=algorithm, record=np.zeros((3, 3), dtype=np.int32))
         grid.search((0, 0), (2, 2), algorithm=algorithm, trace=np.zeros(9, dtype=np.int32))
         grid.search((0, 0), (2, 2), algorithm=algorithm)
         points = np.array([[0, 0], [2, 2]])
         grid.search_many(points, points[::-1], algorithm=algorithm, threads=1)
         grid.search_many_traced(points, points[::-1], algorithm=algorithm, threads=1)
-    field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
-    grid.smooth_path(grid.descend(field, (0, 0)))
+    if fields:
+        field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
+        grid.smooth_path(grid.descend(field, (0, 0)))

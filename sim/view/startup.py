@@ -54,7 +54,7 @@ class Startup:
                 "(numba caches them; later starts take about a second)")  # fmt: skip
             args = config_args(config_path) + (["--round-only"] if self.headless else [])
             self.prep = Background("sim.prepare", args, log=say)
-            model = Background("sim.prepare", [*config_args(config_path), "--model-only"], log=say)
+            model = Background("sim.prepare", [*config_args(config_path), "--stage", "model"], log=say)
             # Meanwhile, here: the drawing's kernels; then the model's, loaded once the other
             # process has them (or compiled here if it failed).
             self._view(config, screen)
