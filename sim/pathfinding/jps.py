@@ -122,7 +122,7 @@ def scan(blocks, o, r, p, goal_r, goal_p):
         p += 63  # the window held no stop: the next one starts at its last cell
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _straight(blocks, width, height, x, y, k, goal_x, goal_y):
     """The jump point (padded flat index) a straight scan in direction ``k`` finds from
     ``(x, y)``, or -1."""
