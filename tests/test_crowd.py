@@ -12,6 +12,7 @@ import pytest
 from sim.config import load_config
 from sim.maps import MapData, load_map
 from sim.model.agents import State
+from sim.model.crowd import Crowd
 from sim.simulation import Simulation
 from sim.world.terrain import Terrain
 from tests.conftest import ROOT
@@ -181,3 +182,22 @@ def test_new_costs_from_the_config_keep_the_crowd_off_ground_it_lost():
         sim.step(STEP)
         assert_on_own_ground(sim)
     assert (np.floor(a.pos[:, 0] + 0.5) < 12).all() and closest_pairs(sim) > 0.45
+
+
+def test_a_crowd_that_grows_or_shrinks_is_separated_as_a_fresh_one_would_be():
+    """The separation keeps its kernels' arguments between frames; when animals come or go (or
+    the map changes), the next pass must be the one a new separation step would make."""
+    sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
+                     counts={"cow": 4000, "bird": 3000, "water": 2000})  # fmt: skip
+    for _ in range(5):
+        sim.step(STEP)
+    for change in (lambda: sim.add_animals(3000), lambda: sim.remove_animals(1500)):
+        change()
+        a = sim.agents
+        fresh = a.store["pos"].copy(), a.store["cell"].copy()
+        moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, 0.4, 2)
+        kept = a.store["pos"].copy(), a.store["cell"].copy()
+        a.store["pos"][:], a.store["cell"][:] = fresh
+        again = Crowd().separate(a, sim.world.terrain, sim._stands, sim._layers, 0.4, 2)
+        assert moved == again > 0
+        assert np.array_equal(a.store["pos"], kept[0]) and np.array_equal(a.store["cell"], kept[1])

@@ -163,3 +163,38 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
     app.frame(1 / 60)
     assert not app.sim.planner.interpreted and app.startup.status(app.sim) == ""
     assert app.messages[-1][0].startswith("search kernels compiled")
+
+
+def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
+    # Warm cache: each stage loads what it would compile, in a process of its own.
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--round-only"], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "SDL_VIDEODRIVER": "dummy"}, timeout=300)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert [line.split(" in ")[0] for line in lines] == [
+        "  compiled the engine's batch search", "  compiled the search round", "ready"]  # fmt: skip
+
+
+def test_ending_the_compiling_process_ends_its_stage(tmp_path):
+    import signal
+    import time
+
+    import psutil
+
+    parent = subprocess.Popen([sys.executable, "-m", "sim.prepare"], cwd=ROOT, env=cold_env(tmp_path),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        stage = None
+        for _ in range(200):  # the first stage starts within a second or two
+            kids = psutil.Process(parent.pid).children()
+            if kids:
+                stage = kids[0]
+                break
+            time.sleep(0.05)
+        assert stage is not None and "--stage" in stage.cmdline()
+        parent.send_signal(signal.SIGTERM)  # as the demo does when it quits (Background.stop)
+        assert parent.wait(20) != 0
+        gone, _alive = psutil.wait_procs([stage], timeout=20)
+        assert gone, "the stage's process kept compiling after its parent ended"
+    finally:
+        parent.kill()
