@@ -354,7 +354,7 @@ def test_nan_inf_and_negative_cells_are_impassable():
         (
             {"algorithm": "bfs"},
             ValueError,
-            "unknown algorithm 'bfs'; expected one of astar, dijkstra, greedy, jps",
+            "unknown algorithm 'bfs'; expected one of astar, dijkstra, greedy, jps, jps+",
         ),
         ({"weight": 0.5}, ValueError, "weight must be a finite number >= 1, got 0.5"),
         ({"weight": "2"}, TypeError, "weight must be a number, got '2'"),

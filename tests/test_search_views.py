@@ -163,7 +163,8 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
     click(app, goal)
     cmp = app.top.cmp
     assert [r.label for r in cmp.runs] == ["Dijkstra", "Greedy best-first", "A*", "Weighted A* (w=2)",
-                                           "JPS (jump points)", "Distance field (from the goal)"]  # fmt: skip
+                                           "JPS (jump points)", "JPS+ (jump table)",
+                                           "Distance field (from the goal)"]  # fmt: skip
 
     def check():
         costs = np.array(sp.costs)
@@ -173,7 +174,8 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
                 assert run.result.path[0] == start and run.result.path[-1] == goal
                 assert path_cost(costs, run.result.path, cmp.diagonal) == pytest.approx(run.result.cost)
                 continue
-            if run.algorithm == "jps" and (not PathGrid(costs).uniform or cmp.diagonal != "no-corner-cutting"):
+            if run.algorithm in ("jps", "jps+") and (not PathGrid(costs).uniform
+                                                      or cmp.diagonal != "no-corner-cutting"):  # fmt: skip
                 assert run.note.startswith("not applicable here") and not run.result.found
                 continue
             ref = find_path(
@@ -399,3 +401,30 @@ def test_a_compare_panels_figures_fit_its_width():
     assert fit_words(words, font, snug) == "  ".join(words)
     assert fit_words(words, font, snug - 1) == " ".join(words)
     assert fit_words(words, font, 10) == " ".join(words)  # too narrow for any: the panel clips it
+
+
+@pytest.mark.parametrize("size", [(1000, 640), (1280, 800), (1400, 900)])
+def test_every_compare_panels_text_fits_in_the_windows_users_have(size):
+    """Seven panels (JPS+ joined): at every window size the panels' figures and notes (the
+    longest a query can print) stay inside them, on at most two lines."""
+    from sim.instruments.compare import StrategyRun, strategies
+    from sim.pathfinding import SearchResult
+    from sim.view.draw.panels import Text
+    from sim.view.draw.search_views import panel_grid, panel_lines
+
+    pygame.font.init()
+    font = Text().font(13)
+    w, h = size
+    n = len(strategies(2.0))
+    assert n == 7
+    cols, rows = panel_grid(n, w - 16, h - 150)  # the header above and the bars below take ~150 px
+    width = (w - 16) // cols - 8 - 12
+    assert cols * rows >= n and (h - 150) // rows >= 120  # room for a map under the text
+    figures = ["expanded 99999/99999", "cost 9999.99", "length 9999", "9999.99 ms"]
+    empty = np.zeros((1, 1), np.int32)
+    plain = StrategyRun("A*", "astar", 1.0, SearchResult(True, [], 1.0, 1), 1.0, empty, empty[0])
+    refused = StrategyRun("JPS+ (jump table)", "jps+", 1.0, SearchResult(False, [], math.inf, 0), 0.0, empty,
+                          empty[0], note="not applicable here: needs diagonal rule no-corner-cutting")  # fmt: skip
+    for run in (plain, refused):
+        lines = panel_lines(run, figures, font, width)
+        assert len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines), (size, lines)

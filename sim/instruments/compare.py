@@ -1,9 +1,10 @@
-"""Compare strategies on one query: Dijkstra, greedy best-first, A*, weighted A*, JPS and a
-distance field.
+"""Compare strategies on one query: Dijkstra, greedy best-first, A*, weighted A*, JPS, JPS+
+and a distance field.
 
 The figures are the engine's own (``PathGrid.search`` with each ``algorithm``), and the
 replay reveals cells in the kernel's own expansion order (its ``trace``). JPS puts only
-jump points on its open list (where it applies: one cost everywhere, no corner cutting);
+jump points on its open list (where it applies: one cost everywhere, no corner cutting),
+and JPS+ the same ones, read from its jump table instead of scanned for;
 the distance field is grown from the *goal* until it settles the start, the way one field
 serves a whole herd. For a species whose paths are pulled straight (birds), every path is
 also shown as its straight segments.
@@ -44,6 +45,7 @@ def strategies(weight: float) -> list[tuple[str, str, float]]:
         ("A*", "astar", 1.0),
         (f"Weighted A* (w={weight:g})", "astar", weight),
         ("JPS (jump points)", "jps", 1.0),
+        ("JPS+ (jump table)", "jps+", 1.0),
         ("Distance field (from the goal)", "field", 1.0),
     ]
 
@@ -83,7 +85,7 @@ class Comparison:
         trace = np.zeros(h * w, dtype=np.int32)
         if algorithm == "field":
             return self._field(grid, label, record, trace)
-        if algorithm == "jps" and (self.diagonal != "no-corner-cutting" or not grid.uniform):
+        if algorithm in ("jps", "jps+") and (self.diagonal != "no-corner-cutting" or not grid.uniform):
             why = "needs one cost everywhere" if not grid.uniform else "needs diagonal rule no-corner-cutting"
             return StrategyRun(label, algorithm, weight, SearchResult(False, [], math.inf, 0), 0.0, record,
                                trace[:0], note=f"not applicable here: {why}")  # fmt: skip

@@ -86,7 +86,7 @@ def run_part(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: tu
              trace: bool, cells: int) -> Part:  # fmt: skip
     """Run queries in this thread with its own workspace (the kernel releases the GIL)."""
     ws = workspace()
-    ws.ensure(cells, jps=params[0] == _k.MODE_JPS)
+    ws.ensure(cells, jps=_k.jumps(params[0]))
     ws.room_for(starts.size)
     served, ws.gen, ws.heap, ws.buckets, ws.hgen, status, cost, expanded, offsets, paths, trace_buf, trace_offsets = (
         _k.search_batch(*grid_args, starts, goals, *params, node_budget, ws.g, ws.parent, ws.jump_parent, ws.mark,

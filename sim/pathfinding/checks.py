@@ -12,7 +12,7 @@ from sim.pathfinding.rules import DIAGONAL_RULES
 
 Point = tuple[int, int]
 HEURISTICS: tuple[str, ...] = ("octile", "manhattan", "euclidean", "chebyshev", "zero")
-ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps")
+ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps", "jps+")
 #: Expansion counts (``max_nodes``, ``node_budget``) at most: what the kernels count in int64, with room.
 MAX_COUNT = 2**62
 #: Threads one batch may use (the config's ``search.threads`` allows as many).

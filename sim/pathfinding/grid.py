@@ -11,12 +11,14 @@ count per code, so an update costs time in proportion to the patch, not the grid
 
 from __future__ import annotations
 
+import time
 from numbers import Integral
 
 import numpy as np
 
 from sim.pathfinding.compiled import GridArgs
 from sim.pathfinding.jps import EMPTY_BLOCKS, build_blocks
+from sim.pathfinding.jpsplus import build_table, repair_table
 from sim.pathfinding.rules import build_moves
 
 #: The largest multiplier accepted for a passable cell. Sums of larger ones could overflow to
@@ -111,6 +113,11 @@ class CodedGrid:
         self._counts = np.bincount(padded[1:-1, 1:-1].reshape(-1), minlength=self._lut.size).astype(np.int64)
         self._moves: dict[int, np.ndarray] = {}
         self._blocks: np.ndarray | None = None  # the bits of block-based JPS, made on its first use
+        self._table: np.ndarray | None = None  # JPS+'s jump distances, made on first use, then repaired
+        self._table_free = np.zeros((0, 0), np.bool_)  # the free cells it was made from, kept with it
+        #: ms the jump table took to make (its first use), and its last repair (0.0: none yet).
+        self.jump_table_ms = 0.0
+        self.jump_repair_ms = 0.0
         self._costs: np.ndarray | None = None
         self._range = self._multiplier_range()
 
@@ -169,19 +176,34 @@ class CodedGrid:
         codes = self._codes.reshape(self.height + 2, self.width + 2)[1 + y0 : 1 + y1, 1 + x0 : 1 + x1]
         return self._lut[codes]
 
-    def kernel_args(self, rule: int, jps: bool = False) -> GridArgs:
+    def kernel_args(self, rule: int, jps: bool | str = False) -> GridArgs:
         """The grid as the kernels take it, under diagonal rule ``rule`` (a code of
         ``DIAGONAL_RULES``): read-only views of its own arrays, always up to date; with
-        ``jps``, its free cells as bits too (else an empty array in their place)."""
-        blocks = self.blocks() if jps else EMPTY_BLOCKS
+        ``jps``, its free cells as bits too, with ``jps="jps+"`` its :meth:`jump_table`
+        (else an empty array in their place)."""
+        blocks = self.jump_table() if jps == "jps+" else self.blocks() if jps else EMPTY_BLOCKS
         return GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2, blocks)
+
+    def jump_table(self) -> np.ndarray:
+        """JPS+'s jump distances (:mod:`.jpsplus`; ``(padded cells, 8)`` int32): made on first
+        use (:attr:`jump_table_ms` says how long that took), then kept, and repaired where the
+        grid changes (:attr:`jump_repair_ms`)."""
+        if self._table is None:
+            t0 = time.perf_counter()
+            self._table_free = self._free()
+            self._table = build_table(self._table_free)
+            self.jump_table_ms = (time.perf_counter() - t0) * 1000.0
+        return self._table
+
+    def _free(self) -> np.ndarray:
+        """The padded grid's passable cells, bool ``[y, x]`` (a new array)."""
+        return (self._lut[self._codes] > 0).reshape(self.height + 2, self.width + 2)
 
     def blocks(self) -> np.ndarray:
         """The free cells as bits in four orientations, for block-based JPS (:mod:`.jps`):
         made on first use (~1 ms for 512x512), made again after a change."""
         if self._blocks is None:
-            free = self._lut[self._codes] > 0
-            self._blocks = build_blocks(free.reshape(self.height + 2, self.width + 2))
+            self._blocks = build_blocks(self._free())
         return self._blocks
 
     def moves(self, rule: int) -> np.ndarray:
@@ -249,6 +271,11 @@ class CodedGrid:
             self._costs[y0 : y0 + h, x0 : x0 + w] = self._lut[block]
             self._costs.flags.writeable = False
         self._blocks = None
+        if self._table is not None:  # only what the change can reach (cells padded: + 1)
+            t0 = time.perf_counter()
+            self._table_free[1 + y0 : 1 + y0 + h, 1 + x0 : 1 + x0 + w] = self._lut[block] > 0
+            repair_table(self._table_free, self._table, x0 + 1, y0 + 1, x0 + w, y0 + h)
+            self.jump_repair_ms = (time.perf_counter() - t0) * 1000.0
         for rule, mask in self._moves.items():  # a cell's moves depend on its neighbours: one more ring
             build_moves(self._codes, self._lut, wp, rule, mask, y0, y0 + h + 2, x0, x0 + w + 2)
 

@@ -58,6 +58,7 @@ from sim.pathfinding.common import (
     _sift_up,
 )
 from sim.pathfinding.jps import jps_core, turn_of
+from sim.pathfinding.jpsplus import jps_plus_core
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 __all__ = [
@@ -550,6 +551,13 @@ def _grow_int(arr, need):
 MODE_HEAP = 0  # astar_core: any costs, any priority
 MODE_JPS = 1  # jps_core: uniform costs, no corner cutting
 MODE_BUCKETS = 2  # bucket_core: uniform costs, A*/Dijkstra with an exact integer-pair heuristic
+MODE_JPS_PLUS = 3  # jps_plus_core: as MODE_JPS, jumps read from a table (the grid args' 5th field)
+
+
+def jumps(mode: int) -> bool:
+    """Whether searches in ``mode`` go from jump point to jump point (their paths are made
+    from ``jump_parent``, which the workspace then needs)."""
+    return mode in (MODE_JPS, MODE_JPS_PLUS)
 
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
 
@@ -587,6 +595,37 @@ def _jps_if_blocks(
     return no_bits
 
 
+def jps_plus_if_table(
+    codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
+    """:func:`~sim.pathfinding.jpsplus.jps_plus_core` where the grid args' 5th field is a
+    jump table (int32, ``(cells, 8)``); compiled for anything else, a stub as in
+    :func:`jps_if_blocks` (so no caller compiles JPS+ unless it passes a table)."""
+    return jps_plus_core(
+        codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
+        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    )  # fmt: skip
+
+
+@overload(jps_plus_if_table, jit_options={"nogil": True})
+def _jps_plus_if_table(
+    codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
+    """The compiled :func:`jps_plus_if_table`, chosen by ``table``'s type."""
+    if table.dtype == types.int32 and table.ndim == 2:
+        return jps_plus_if_table
+
+    def no_table(
+        codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
+        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    ):  # fmt: skip
+        return STATUS_BLOCKED, 0, -1
+
+    return no_table
+
+
 @njit(cache=True, inline="always")
 def _search(
     codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
@@ -598,7 +637,12 @@ def _search(
     (see :func:`bucket_core`). Returns ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
     """
     while True:
-        if mode == MODE_JPS:
+        if mode == MODE_JPS_PLUS:
+            status, expanded, end = jps_plus_if_table(
+                codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+                g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
+            )  # fmt: skip
+        elif mode == MODE_JPS:
             status, expanded, end = jps_if_blocks(
                 codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
                 g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
@@ -671,7 +715,7 @@ def search_one(
         codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
         g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, 0, stats,
     )  # fmt: skip
-    jps = mode == MODE_JPS
+    jps = mode in (MODE_JPS, MODE_JPS_PLUS)
     n = _path_length(end, parent, jump_parent, jps, width)
     if n > path.size:
         path = _grow_int(path, n)
@@ -702,7 +746,7 @@ def search_batch(
     trace_offsets = np.zeros(k + 1, np.int64)
     paths = np.empty(max(16, 32 * k), np.int32)
     trace = np.empty(1024 if tracing else 0, np.int32)
-    jps = mode == MODE_JPS
+    jps = mode in (MODE_JPS, MODE_JPS_PLUS)
     no_record = np.zeros((0, 0), np.int32)
     spent = 0
     served = 0

@@ -114,8 +114,8 @@ class PathGrid(FieldsAndLines, CodedGrid):
                 raise ValueError(f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}")
             record.fill(0)
         tr = np.zeros(0, dtype=np.int32) if trace is None else _check_out_array("trace", trace, 1)
-        if algorithm == "jps":
-            self._check_jps(diag)
+        if algorithm in ("jps", "jps+"):
+            self._check_jps(diag, algorithm)
         if not (self.passable(*start) and self.passable(*goal)):
             return SearchResult(False, [], math.inf, 0)
         if start == goal:
@@ -162,8 +162,8 @@ class PathGrid(FieldsAndLines, CodedGrid):
         flat_s, flat_t = padded_pairs(starts, goals, self.width, self.height)
         node_budget = check_budget(node_budget)
         threads = check_threads("threads", threads, allow_none=True)
-        if algorithm == "jps":
-            self._check_jps(diag)
+        if algorithm in ("jps", "jps+"):
+            self._check_jps(diag, algorithm)
         params = self._params(diag, heuristic, weight, algorithm, max_nodes)
         return self._batch(flat_s, flat_t, diag, params, node_budget, bool(trace), threads)
 
@@ -171,7 +171,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
                trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
         """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
         (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
-        grid_args = self.kernel_args(diag, params[0] == _k.MODE_JPS)
+        grid_args = self.kernel_args(diag, _jump_data(params[0]))
         part, served = run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
                                  threads or thread_count())  # fmt: skip
         st = part.status
@@ -182,13 +182,13 @@ class PathGrid(FieldsAndLines, CodedGrid):
         return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
 
     # ------------------------------------------------------------------ internals
-    def _check_jps(self, diag: int) -> None:
+    def _check_jps(self, diag: int, algorithm: str = "jps") -> None:
         if diag != DIAG_NO_CORNER_CUTTING:
             name = next(k for k, v in DIAGONAL_RULES.items() if v == diag)
-            raise ValueError(f"algorithm 'jps' needs diagonal='no-corner-cutting', got {name!r}")
+            raise ValueError(f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {name!r}")
         if not self.uniform:
             raise ValueError(
-                "algorithm 'jps' needs every passable cell to cost the same; this grid's "
+                f"algorithm {algorithm!r} needs every passable cell to cost the same; this grid's "
                 f"multipliers range from {self.min_cost:g} to {self.max_cost:g}"
             )
 
@@ -205,7 +205,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         if algorithm == "greedy":
             return _k.MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1
         dijkstra = algorithm == "dijkstra" or heuristic == "zero"
-        if algorithm != "jps" and self.uniform and weight == 1.0 and heuristic != "euclidean":
+        if algorithm not in ("jps", "jps+") and self.uniform and weight == 1.0 and heuristic != "euclidean":
             # Exact integer-pair priorities and a bucket queue (kernel.bucket_core): ~1.6x the heap's speed.
             return _k.MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric
         scale = 0.0 if dijkstra else weight * unit
@@ -214,19 +214,19 @@ class PathGrid(FieldsAndLines, CodedGrid):
         # nudge of h by 1e-10 of the smallest multiplier does that with one key per
         # heap entry; it can change a path's cost by at most that relative amount,
         # far below what the tests (and floating point sums of √2) can see.
-        mode = _k.MODE_JPS if algorithm == "jps" else _k.MODE_HEAP
+        mode = {"jps": _k.MODE_JPS, "jps+": _k.MODE_JPS_PLUS}.get(algorithm, _k.MODE_HEAP)
         return mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, -1
 
     def _run(
         self, start: Point, goal: Point, diag: int, params: tuple, record: np.ndarray, trace: np.ndarray
     ) -> SearchResult:
         ws = workspace()
-        ws.ensure(self.cells, jps=params[0] == _k.MODE_JPS)
+        ws.ensure(self.cells, jps=_k.jumps(params[0]))
         gen = ws.next_gen()
         wp = self.width + 2
         flat_start = (start[1] + 1) * wp + start[0] + 1
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
-        args = self.kernel_args(diag, params[0] == _k.MODE_JPS)
+        args = self.kernel_args(diag, _jump_data(params[0]))
         status, expanded, cost, n, ws.path, ws.gen, ws.heap, ws.buckets, ws.hgen = _k.search_one(
             *args, flat_start, flat_goal, *params, ws.g, ws.parent, ws.jump_parent,
             ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
@@ -301,3 +301,8 @@ def warm_up(algorithms: tuple[str, ...] = ("astar", "jps"), fields: bool = True)
     if fields:
         field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
         grid.smooth_path(grid.descend(field, (0, 0)))
+
+
+def _jump_data(mode: int) -> bool | str:
+    """What :meth:`PathGrid.kernel_args` adds for a search in ``mode``: JPS's bits, JPS+'s table, nothing."""
+    return "jps+" if mode == _k.MODE_JPS_PLUS else mode == _k.MODE_JPS

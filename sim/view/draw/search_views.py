@@ -8,7 +8,7 @@ import numpy as np
 import pygame
 
 from sim.instruments import fields
-from sim.instruments.compare import REPLAY_S, Comparison
+from sim.instruments.compare import REPLAY_S, Comparison, StrategyRun
 from sim.instruments.recorder import SearchInstruments
 from sim.model.observe import SearchEvent
 from sim.simulation import Simulation
@@ -210,8 +210,7 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
     terrain = view.terrain.base.subsurface((c0, r0, c1 - c0, r1 - r0))
     area = pygame.Rect(8, top, sw - 16, bottom - top)
     shown = list(range(len(cmp.runs))) if cmp.shown is None else [cmp.shown]
-    cols = 1 if len(shown) == 1 else 3 if area.w >= area.h else 2
-    rows = math.ceil(len(shown) / cols)
+    cols, rows = panel_grid(len(shown), area.w, area.h)
     cw, ch = area.w // cols, area.h // rows
     font = text.font(13)
     panels = []
@@ -220,6 +219,24 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
         _draw_run(screen, font, cmp, k, cell, region, terrain)
         panels.append((k, cell))
     return panels
+
+
+def panel_grid(n: int, width: int, height: int) -> tuple[int, int]:
+    """Columns and rows for ``n`` compare panels in an area of ``width`` x ``height`` px: three
+    columns (two when the area is taller than wide), four for more than six panels where each
+    still gets 300 px (below that their figures would not fit on two lines)."""
+    wide = 4 if n > 6 and width >= 4 * 300 else 3
+    cols = 1 if n == 1 else wide if width >= height else 2
+    return cols, math.ceil(n / cols)
+
+
+def panel_lines(run: StrategyRun, words: list[str], font: pygame.font.Font, width: int) -> list[str]:
+    """A panel's text under its label: the figures (``words``) on one line, else two; or its
+    note ("not applicable here: why"), on two lines when one is too narrow."""
+    if not run.note:
+        return _figure_lines(words, font, width)
+    head, _, why = run.note.partition(": ")
+    return [run.note] if font.size(run.note)[0] <= width or not why else [head + ":", why]
 
 
 def fit_words(words: list[str], font: pygame.font.Font, width: int) -> str:
@@ -248,7 +265,7 @@ def _draw_run(
     verb = "settled" if run.algorithm == "field" else "expanded"
     words = [f"{verb} {min(step, r.expanded)}/{r.expanded}"]
     words += [f"cost {r.cost:.2f}", f"length {len(r.path)}", f"{run.ms:.2f} ms"] if r.found else ["no path"]
-    lines = [run.note] if run.note else _figure_lines(words, font, cell.w - 12)
+    lines = panel_lines(run, words, font, cell.w - 12)
     clip = screen.get_clip()
     screen.set_clip(cell)
     screen.blit(font.render(run.label, True, GOOD), (cell.x + 6, cell.y + 4))

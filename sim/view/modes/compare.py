@@ -22,7 +22,7 @@ class CompareMode(Mode):
     keys = KeyTable(
         "Compare (C)",
         [
-            mouse("click", "pick the start, then the goal; then a panel: it alone, large (again: all six)"),
+            mouse("click", "pick the start, then the goal; then a panel: it alone, large (again: all of them)"),
             mouse("right click", "a new query: back to the map"),
             key(f"1 … {len(SPECIES)}", "species: " + ", ".join(SPECIES), "pick_species", *SPECIES_KEYS),
             key("D", "diagonal rule", "cycle_diagonal", pygame.K_d),
@@ -32,7 +32,7 @@ class CompareMode(Mode):
             key("←  →", "step the replay (shift: 10 steps)", "step", pygame.K_LEFT, pygame.K_RIGHT),
             key("↑  ↓", "replay speed", "speed", pygame.K_UP, pygame.K_DOWN),
             key("R", "replay from the start", "replay", pygame.K_r),
-            key("Tab", "one strategy large / all six", "cycle_shown", pygame.K_TAB),
+            key("Tab", "one strategy large / all of them", "cycle_shown", pygame.K_TAB),
             key("N", "a new query: back to the map", "new_query", pygame.K_n),
             key("C / Esc", "back to the island", "close", pygame.K_c, pygame.K_ESCAPE),
         ],

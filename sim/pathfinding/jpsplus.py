@@ -1,0 +1,286 @@
+"""Jump point search with precomputed jump distances: JPS+ (Harabor & Grastien, "Improving Jump
+Point Search", ICAPS 2014, section 5; S. Rabin, "JPS+: Over 100x Faster than A*", Game AI Pro 2).
+
+Uniform costs, no corner cutting, the same jump points as block-based JPS (:mod:`.jps`):
+travelling straight, a cell is a jump point when on a side line its neighbour is free and
+the neighbour's cell behind it is blocked; travelling diagonally, a cell is one when a
+straight run from it (along either component) meets a jump point.
+
+The table (:func:`build_table`) holds, per padded cell and direction ``k`` (the order of
+``rules.DX``/``rules.DY``), how far the run from that cell goes: ``d > 0``, the next jump
+point is ``d`` steps away; ``d <= 0``, there is none and ``-d`` steps can be taken before a
+blocked cell. A search then reads a jump as one table entry instead of scanning. The goal
+is found as in Rabin's version: on a straight run that reaches its row or column within the
+run's length, the goal itself is the successor; on a diagonal run towards it, the cell level
+with it ("target jump point") is, if the run gets that far.
+
+After cells change (:func:`repair_table`), only what the change can reach is computed again:
+the straight entries of the rows and columns through the change (and one more either side:
+the forced-neighbour test reads the side lines), and the diagonal entries whose run passes
+there, row by row in the order the runs depend on each other, for as long as entries change.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from sim.pathfinding.common import (
+    _HEAP_FULL,
+    STATUS_FOUND,
+    STATUS_HIT_LIMIT,
+    STATUS_UNREACHABLE,
+    _begin,
+    _compact,
+    _metric,
+    _sift_down,
+    _sift_up,
+)
+from sim.pathfinding.jps import _note
+from sim.pathfinding.rules import DX, DY, NO_PARENT
+
+SQRT2 = math.sqrt(2.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _on(free, x, y, dx, dy):
+    """Whether the next cell along ``(dx, dy)`` from ``(x, y)`` is a jump point of a
+    straight run: on a side line, its neighbour free and the one behind that blocked."""
+    qx, qy = x + dx, y + dy
+    if dy == 0:
+        return (free[qy - 1, qx] and not free[y - 1, x]) or (free[qy + 1, qx] and not free[y + 1, x])
+    return (free[qy, qx - 1] and not free[y, x - 1]) or (free[qy, qx + 1] and not free[y, x + 1])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _straight(free, table, w, x, y, k):
+    """Entry ``k`` (a straight direction) of cell ``(x, y)``, from the next cell's."""
+    dx, dy = DX[k], DY[k]
+    if not free[y, x] or not free[y + dy, x + dx]:
+        return 0
+    if _on(free, x, y, dx, dy):
+        return 1
+    v = table[(y + dy) * w + x + dx, k]
+    return v + 1 if v > 0 else v - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _diagonal(free, table, w, x, y, k):
+    """Entry ``k`` (a diagonal) of cell ``(x, y)``, from the next cell's entries."""
+    dx, dy = DX[k], DY[k]
+    if not (free[y, x] and free[y, x + dx] and free[y + dy, x] and free[y + dy, x + dx]):
+        return 0
+    q = (y + dy) * w + x + dx
+    if table[q, 0 if dx > 0 else 1] > 0 or table[q, 2 if dy > 0 else 3] > 0:
+        return 1
+    v = table[q, k]
+    return v + 1 if v > 0 else v - 1
+
+
+@njit(cache=True, nogil=True)
+def _rows(free, table, ylo, yhi):
+    """The east and west entries of rows ``ylo .. yhi`` (clipped to the inside)."""
+    h, w = free.shape
+    for y in range(max(1, ylo), min(h - 2, yhi) + 1):
+        for x in range(w - 2, 0, -1):
+            table[y * w + x, 0] = _straight(free, table, w, x, y, 0)
+        for x in range(1, w - 1):
+            table[y * w + x, 1] = _straight(free, table, w, x, y, 1)
+
+
+@njit(cache=True, nogil=True)
+def _columns(free, table, xlo, xhi):
+    """The south and north entries of columns ``xlo .. xhi`` (clipped to the inside)."""
+    h, w = free.shape
+    for x in range(max(1, xlo), min(w - 2, xhi) + 1):
+        for y in range(h - 2, 0, -1):
+            table[y * w + x, 2] = _straight(free, table, w, x, y, 2)
+        for y in range(1, h - 1):
+            table[y * w + x, 3] = _straight(free, table, w, x, y, 3)
+
+
+@njit(cache=True, nogil=True)
+def _diagonals(free, table, k, ylo, yhi, xlo, xhi):
+    """Diagonal ``k``'s entries again where they may have changed: every cell of rows ``ylo
+    .. yhi`` and of columns ``xlo .. xhi``, and, row by row in the order the runs depend on
+    each other, every cell whose next cell's entry changed. Returns the entries computed."""
+    h, w = free.shape
+    dx, dy = DX[k], DY[k]
+    prev = np.empty(w, np.int64)  # the columns whose entry changed in the row just done (y + dy)
+    cur = np.empty(w, np.int64)
+    todo = np.empty(w, np.int64)
+    listed = np.zeros(w, np.bool_)
+    n_prev = 0
+    computed = 0
+    first, stop, step = (h - 2, 0, -1) if dy > 0 else (1, h - 1, 1)
+    for y in range(first, stop, step):
+        lo, hi = (1, w - 2) if ylo <= y <= yhi else (max(1, xlo), min(w - 2, xhi))
+        n = 0
+        for x in range(lo, hi + 1):
+            listed[x] = True
+            todo[n] = x
+            n += 1
+        for j in range(n_prev):  # a cell's run goes on from the next cell's
+            x = prev[j] - dx
+            if 1 <= x <= w - 2 and not listed[x]:
+                listed[x] = True
+                todo[n] = x
+                n += 1
+        n_cur = 0
+        for j in range(n):
+            x = todo[j]
+            listed[x] = False
+            c = y * w + x
+            v = _diagonal(free, table, w, x, y, k)
+            computed += 1
+            if v != table[c, k]:
+                table[c, k] = v
+                cur[n_cur] = x
+                n_cur += 1
+        prev, cur = cur, prev
+        n_prev = n_cur
+    return computed
+
+
+@njit(cache=True, nogil=True)
+def build_table(free):
+    """The jump distances of a padded grid (``free``: bool ``[y, x]``, border blocked) as
+    ``(cells, 8)`` int32, row ``y * W + x``, column ``k`` (see the module doc)."""
+    h, w = free.shape
+    table = np.zeros((h * w, 8), np.int32)
+    _rows(free, table, 1, h - 2)
+    _columns(free, table, 1, w - 2)
+    for k in range(4, 8):
+        _diagonals(free, table, k, 1, h - 2, 1, w - 2)
+    return table
+
+
+@njit(cache=True, nogil=True)
+def repair_table(free, table, x0, y0, x1, y1):
+    """``table`` made right again after the cells ``x0 .. x1``, ``y0 .. y1`` (padded, both
+    ends included) changed in ``free``: the same entries :func:`build_table` would give.
+    Returns how many entries were computed."""
+    _rows(free, table, y0 - 1, y1 + 1)
+    _columns(free, table, x0 - 1, x1 + 1)
+    h, w = free.shape
+    computed = (y1 - y0 + 3) * (w - 2) * 2 + (x1 - x0 + 3) * (h - 2) * 2
+    for k in range(4, 8):
+        computed += _diagonals(free, table, k, y0 - 2, y1 + 2, x0 - 2, x1 + 2)
+    return computed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _open(codes, lut, c):
+    return lut[codes[c]] > 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _directions(codes, lut, width, u, d):
+    """The directions to try from cell ``u`` reached by direction ``d``, as 8 bits: all at
+    the start; after a diagonal the same one and its two components; after a straight run
+    the same one, and for each side whose cell behind is blocked that side and the diagonal
+    past it (the forced neighbours; as :func:`.jps._directions`)."""
+    if d == NO_PARENT:
+        return 255
+    dx, dy = DX[d], DY[d]
+    if dx != 0 and dy != 0:
+        return (1 << d) | (1 << (0 if dx > 0 else 1)) | (1 << (2 if dy > 0 else 3))
+    dirs = 1 << d
+    for side in (-1, 1):
+        if dx != 0 and not _open(codes, lut, u - dx + side * width):
+            dirs |= (1 << (2 if side > 0 else 3)) | (1 << _diag(dx, side))
+        elif dy != 0 and not _open(codes, lut, u + side - dy * width):
+            dirs |= (1 << (0 if side > 0 else 1)) | (1 << _diag(side, dy))
+    return dirs
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _diag(dx, dy):
+    if dy > 0:
+        return 4 if dx > 0 else 5
+    return 6 if dx > 0 else 7
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _steps(table, u, k, ux, uy, goal_x, goal_y):
+    """How far the successor of ``u`` along ``k`` is (0: none): the goal, or the cell level
+    with it, when the run gets there first; else the run's jump point."""
+    dist = table[u, k]
+    dx, dy = DX[k], DY[k]
+    if k < 4:
+        ahead = (goal_x - ux) * dx if dy == 0 else (goal_y - uy) * dy
+        if ahead > 0 and (uy == goal_y if dy == 0 else ux == goal_x) and ahead <= abs(dist):
+            return ahead
+    elif (goal_x - ux) * dx > 0 and (goal_y - uy) * dy > 0:
+        m = min(abs(goal_x - ux), abs(goal_y - uy))
+        if m <= abs(dist):
+            return m
+    return dist if dist > 0 else 0
+
+
+@njit(cache=True, nogil=True)
+def jps_plus_core(
+    codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
+    """A* over the jump points of ``table`` (:func:`build_table`); as ``jps.jps_core`` otherwise
+    (every run from ``jump_parent`` to a node is one straight or diagonal line)."""
+    open_mark, closed_mark = 2 * gen, 2 * gen + 1
+    goal_y, goal_x = goal // width, goal % width
+    size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
+    jump_parent[start] = -1
+    expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
+    while size > 0:
+        u = heap_node[0]
+        size -= 1
+        if size > 0:
+            heap_key[0], heap_node[0] = heap_key[size], heap_node[size]
+            _sift_down(0, size, heap_key, heap_node)
+        if mark[u] == closed_mark:
+            continue
+        mark[u] = closed_mark
+        expanded += 1
+        uy = u // width
+        ux = u - uy * width
+        _note(record, trace, trace_at, expanded, ux, uy, width)
+        gu = g[u]
+        if u == goal:
+            status, best = STATUS_FOUND, u
+            break
+        hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
+        if hu < best_h or (hu == best_h and gu < best_g):
+            best, best_h, best_g = u, hu, gu
+        if expanded >= max_nodes:
+            status = STATUS_HIT_LIMIT
+            break
+        dirs = _directions(codes, lut, width, u, parent[u])
+        for k in range(8):
+            n = _steps(table, u, k, ux, uy, goal_x, goal_y) if (dirs >> k) & 1 else 0
+            if n == 0:
+                continue
+            vx, vy = ux + n * DX[k], uy + n * DY[k]
+            v = vy * width + vx
+            if mark[v] == closed_mark:
+                continue
+            ng = gu + unit * (n if k < 4 else n * SQRT2)
+            if mark[v] == open_mark and ng >= g[v]:
+                continue
+            if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
+                size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0,
+                                h_mult, stats)  # fmt: skip
+                if size > heap_key.size // 2:
+                    return _HEAP_FULL, expanded, best
+            if mark[v] != open_mark:
+                mark[v] = open_mark
+                _note(record, trace, -1, 0, vx, vy, width)
+            g[v], parent[v], jump_parent[v] = ng, k, u
+            heap_key[size] = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
+            heap_node[size] = v
+            _sift_up(size, heap_key, heap_node)
+            size += 1
+    return status, expanded, best
+
+
+__all__ = ["build_table", "jps_plus_core", "repair_table"]

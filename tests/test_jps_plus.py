@@ -1,0 +1,126 @@
+"""JPS+ (``algorithm="jps+"``, sim.pathfinding.jpsplus): the optimal costs of the independent
+Dijkstra on uniform grids, legal paths, optimal on the Moving AI scenarios; its jump table is
+made on first use and, after the grid changes, repaired to exactly the table a new grid makes."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
+from sim.pathfinding import PathGrid, find_path
+from sim.pathfinding.jpsplus import build_table
+from tests.helpers import dijkstra, path_cost
+
+DATA = Path(__file__).parent / "data"
+RULE = "no-corner-cutting"
+
+
+@st.composite
+def uniform_grids(draw, max_side: int = 24):
+    """A grid of free and blocked cells (the density drawn too) and two of its cells."""
+    h, w = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    costs = (rng.random((h, w)) > draw(st.sampled_from([0.0, 0.1, 0.25, 0.4]))).astype(np.float64)
+    start = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+    goal = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+    return costs, start, goal
+
+
+def best(costs: np.ndarray, start: tuple[int, int], goal: tuple[int, int]) -> float:
+    if costs[start[1], start[0]] <= 0 or costs[goal[1], goal[0]] <= 0:
+        return math.inf
+    return dijkstra(costs, start, RULE).get(goal, math.inf)
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=uniform_grids(), unit=st.sampled_from([1.0, 0.5, 3.0]))
+def test_jps_plus_costs_equal_dijkstra_and_its_paths_are_legal(case, unit):
+    costs, start, goal = case
+    costs = costs * unit
+    optimal = best(costs, start, goal)
+    r = find_path(costs, start, goal, algorithm="jps+")
+    assert r.found == (optimal < math.inf)
+    if r.found:
+        assert r.cost == pytest.approx(optimal, rel=1e-9)
+        assert r.path[0] == start and r.path[-1] == goal
+        assert path_cost(costs, r.path, RULE) == pytest.approx(r.cost, rel=1e-9)
+
+
+@pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])
+def test_every_scenario_of_the_bundled_maps_is_optimal_with_jps_plus(name):
+    chars = read_map(DATA / f"{name}.map")
+    costs = ground_costs(chars)
+    grid = PathGrid(costs)
+    n = 0
+    for s in read_scenarios(DATA / f"{name}.map.scen"):
+        if chars[s.start[1], s.start[0]] not in GROUND or chars[s.goal[1], s.goal[0]] not in GROUND:
+            continue
+        r = grid.search(s.start, s.goal, algorithm="jps+")
+        assert r.found and abs(r.cost - s.optimal) <= s.tolerance, (name, s.line, r.cost, s.optimal)
+        assert path_cost(costs, r.path, RULE) == pytest.approx(r.cost), (name, s.line)
+        n += 1
+    assert n >= 300
+    assert grid.jump_table_ms > 0.0  # made once, on first use, and the time it took is told
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=uniform_grids(max_side=30), data=st.data())
+def test_a_repaired_table_is_the_table_a_new_grid_makes(case, data):
+    costs, _start, _goal = case
+    h, w = costs.shape
+    grid = PathGrid(costs)
+    grid.jump_table()
+    for _ in range(data.draw(st.integers(1, 3))):  # strokes one after another
+        x0, y0 = data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1))
+        x1, y1 = data.draw(st.integers(x0, w - 1)), data.draw(st.integers(y0, h - 1))
+        patch = (np.random.default_rng(data.draw(st.integers(0, 999))).random((y1 - y0 + 1, x1 - x0 + 1)) > 0.5)
+        grid.update(x0, y0, patch.astype(np.float64))
+        costs[y0 : y1 + 1, x0 : x1 + 1] = patch
+        fresh = build_table(np.pad(costs > 0, 1))
+        assert np.array_equal(grid.jump_table(), fresh)
+
+
+def test_searches_after_painting_are_a_new_grids_answers():
+    rng = np.random.default_rng(3)
+    costs = (rng.random((60, 80)) > 0.25).astype(np.float64)
+    grid = PathGrid(costs)
+    free = np.argwhere(costs > 0)
+    pairs = [tuple(map(tuple, free[rng.integers(len(free), size=2)][:, ::-1].tolist())) for _ in range(30)]
+    for s, g in pairs:
+        grid.search(s, g, algorithm="jps+")
+    for x, y in ((10, 10), (40, 30), (70, 50)):  # strokes of radius 3 across the searches' paths
+        patch = np.zeros((7, 7))
+        grid.update(x - 3, y - 3, patch)
+        costs[y - 3 : y + 4, x - 3 : x + 4] = patch
+    assert grid.jump_repair_ms > 0.0
+    fresh = PathGrid(costs)
+    for s, g in pairs:
+        r, f = grid.search(s, g, algorithm="jps+"), fresh.search(s, g, algorithm="astar")
+        assert r.found == f.found and (not r.found or r.cost == pytest.approx(f.cost))
+
+
+def test_many_searches_answer_as_one_at_a_time():
+    rng = np.random.default_rng(11)
+    costs = (rng.random((40, 50)) > 0.3).astype(np.float64)
+    grid = PathGrid(costs)
+    free = np.argwhere(costs > 0)[:, ::-1]
+    starts, goals = free[rng.integers(len(free), size=40)], free[rng.integers(len(free), size=40)]
+    batch = grid.search_many(starts, goals, algorithm="jps+", threads=2)
+    for i, (s, g) in enumerate(zip(starts.tolist(), goals.tolist(), strict=True)):
+        one = grid.search(tuple(s), tuple(g), algorithm="jps+")
+        assert batch.found[i] == one.found
+        if one.found:  # (an unreachable goal's batch row holds the partial path instead)
+            assert batch.cost[i] == pytest.approx(one.cost) and batch.path(i) == one.path
+
+
+def test_jps_plus_refuses_what_it_cannot_search():
+    with pytest.raises(ValueError, match=r"^algorithm 'jps\+' needs every passable cell to cost the same"):
+        find_path(np.array([[1.0, 2.0], [1.0, 1.0]]), (0, 0), (1, 1), algorithm="jps+")
+    with pytest.raises(ValueError, match=r"^algorithm 'jps\+' needs diagonal='no-corner-cutting', got 'always'$"):
+        find_path(np.ones((3, 3)), (0, 0), (2, 2), algorithm="jps+", diagonal="always")
