@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from sim.model.agents import State
+from sim.pathfinding import ChangeCursor
 
 if TYPE_CHECKING:
     from sim.model.agents import Agents
@@ -52,7 +53,7 @@ class Herd:
     id: int  # the agents' ``herd`` value, 1 .. MAX_HERDS
     species: int
     goal: tuple[int, int]
-    revision: int = -1  # the world's revision the field is being grown for
+    changes: ChangeCursor | None = None  # the world's changes since its field was started
     steps: np.ndarray | None = None  # next step per cell, once the field is complete
     growth: FieldGrowth | None = None  # the engine's resumable field (it owns the work arrays)
     ms: float = 0.0  # wall ms spent growing the current field
@@ -132,7 +133,8 @@ class Herds:
         herd.growth = sp.grid.grow_field(herd.goal, diagonal=sp.astar.diagonal)
         herd.steps = None
         herd.ms = 0.0
-        herd.revision = self.sim.world.revision
+        herd.changes = ChangeCursor(self.sim.world)
+        herd.changes.take()  # from now on
 
     def members(self, herd: Herd) -> np.ndarray:
         return np.flatnonzero(self.sim.agents.herd == herd.id)
@@ -144,8 +146,8 @@ class Herds:
         used = 0
         self.field_ms = 0.0
         for herd in list(self.herds):
-            if herd.revision != self.sim.world.revision:
-                self._restart(herd)  # painted: the old field may lie
+            if herd.changes is None or herd.changes.take() != []:
+                self._restart(herd)  # painted (or a new map): the old field may lie
             if not herd.ready and used < budget_cells:
                 used += self._grow(herd, budget_cells - used)
             if herd.ready:

@@ -29,7 +29,7 @@ class FieldView:
         self._colours: tuple[np.ndarray, np.ndarray] | None = None
 
     def draw(self, screen: pygame.Surface, cam: Camera, herd: Herd) -> None:
-        key = (herd.id, herd.revision, herd.settled, herd.ready, id(herd.field))
+        key = (herd.id, id(herd.growth), herd.settled, herd.ready, id(herd.field))
         if key != self._key:
             self._colours = fields.distance_colours(herd.field)
             self._key = key

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from sim.instruments.inspector import cell_info, describe, pick_animal
+from sim.pathfinding import ChangeCursor
 from sim.view.draw.minimap import Minimap
 from sim.view.draw.panels import bottom_strip, readout_bar, readout_rect
 from sim.view.draw.search_views import inspector_panel
@@ -69,6 +70,31 @@ PLAY_KEYS = KeyTable(
 )
 
 
+class CellReadout:
+    """The readout of one cell: its terrain, each species' cost and region. The same cell of
+    the same map, unpainted (its changes followed with a ChangeCursor), with the same species
+    says the same, so the line is kept across frames. (Objects are compared by identity: a
+    new map or new costs are new objects.)"""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None  # the cell, the map and the species the line is for
+        self._changes: ChangeCursor | None = None  # the map's changes since
+        self._line: str | None = None
+
+    def line(self, sim, cell: tuple[int, int]) -> str | None:
+        """The readout line of ``cell`` (None off the map)."""
+        key = (cell, sim.world, *sim.species)
+        old = self._key
+        same = old is not None and old[0] == cell and len(old) == len(key)
+        same = same and all(a is b for a, b in zip(old[1:], key[1:], strict=True))
+        if self._changes is None or self._changes.source is not sim.world:
+            self._changes, same = ChangeCursor(sim.world), False
+        if self._changes.take() != [] or not same:  # (a new cursor's first take says: everything)
+            info = cell_info(sim, *cell)
+            self._key, self._line = key, None if info is None else info.text()
+        return self._line
+
+
 class PlayMode(Painting, Herding, Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
@@ -86,8 +112,7 @@ class PlayMode(Painting, Herding, Mode):
         self.show_paths = False
         self.field_species: int | None = None  # V: whose cost field is shown
         self._held: set[int] = set()
-        self._readout_key: tuple | None = None  # the cell readout's cell and map revision, and its line
-        self._readout_line: str | None = None
+        self.readout = CellReadout()
         self._readout_rect: pygame.Rect | None = None  # where the readout was drawn last frame
 
     # ---------------------------------------------------------------- events
@@ -290,18 +315,8 @@ class PlayMode(Painting, Herding, Mode):
         return self._animal_at(app.mouse)
 
     def _readout_line_now(self) -> str | None:
-        """The readout of the cell under the cursor: terrain, each species' cost and region (None off the map)."""
-        sim = self.app.sim
-        cell = self.app.cam.cell_index_at(*self.app.mouse)
-        # The same cell of the same map, unpainted, with the same species says the same: kept
-        # across frames. (Objects are compared by identity: a new map or new costs are new objects.)
-        key = (cell, sim.world.revision, sim.world, *sim.species)
-        old = self._readout_key
-        same = old is not None and old[:2] == key[:2] and len(old) == len(key)
-        if not (same and all(a is b for a, b in zip(old[2:], key[2:], strict=True))):
-            info = cell_info(sim, *cell)
-            self._readout_key, self._readout_line = key, None if info is None else info.text()
-        return self._readout_line
+        """The readout of the cell under the cursor (None off the map)."""
+        return self.readout.line(self.app.sim, self.app.cam.cell_index_at(*self.app.mouse))
 
     def status(self) -> list[str]:
         words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]
