@@ -124,3 +124,25 @@ def test_jps_plus_refuses_what_it_cannot_search():
         find_path(np.array([[1.0, 2.0], [1.0, 1.0]]), (0, 0), (1, 1), algorithm="jps+")
     with pytest.raises(ValueError, match=r"^algorithm 'jps\+' needs diagonal='no-corner-cutting', got 'always'$"):
         find_path(np.ones((3, 3)), (0, 0), (2, 2), algorithm="jps+", diagonal="always")
+
+
+def test_a_result_reads_as_the_value_it_always_was():
+    """The engine's results keep their path as cells and make the points when first read: the
+    result is still a read-only value equal to one made from the points."""
+    from dataclasses import FrozenInstanceError
+
+    from sim.pathfinding import SearchResult
+
+    costs = np.ones((6, 8))
+    costs[1:5, 4] = 0.0
+    grid = PathGrid(costs)
+    r = grid.search((0, 2), (7, 2), algorithm="jps+")
+    eager = SearchResult(True, list(r.path), r.cost, r.expanded)
+    assert r == eager and r.path[0] == (0, 2) and r.path[-1] == (7, 2) and r.walk_path == r.path
+    assert repr(r) == repr(eager)
+    with pytest.raises(FrozenInstanceError):
+        r.cost = 0.0  # type: ignore[misc]
+    costs[:, 4] = 0.0
+    cut = PathGrid(costs).search((0, 2), (7, 2))
+    assert not cut.found and cut.path == [] and cut.partial_path[0] == (0, 2)
+    assert all(x < 4 for x, _y in cut.partial_path) and cut.walk_path == cut.partial_path
