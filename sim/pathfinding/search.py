@@ -43,6 +43,9 @@ _METRICS = {
     "chebyshev": _k.METRIC_CHEBYSHEV,
 }
 _TIE_NUDGE = 1e-10
+# No footprint, no trace: empty, so the kernels write nothing to them (one each, not one a search).
+_NO_RECORD = np.zeros((0, 0), dtype=np.int32)
+_NO_TRACE = np.zeros(0, dtype=np.int32)
 
 
 class SearchResult:
@@ -62,10 +65,15 @@ class SearchResult:
 
     def __init__(self, found: bool, path: list[Point], cost: float, expanded: int, hit_limit: bool = False,
                  partial_path: list[Point] | None = None) -> None:  # fmt: skip
-        for name, value in (("found", found), ("cost", cost), ("expanded", expanded), ("hit_limit", hit_limit),
-                            ("_path", path), ("_partial", [] if partial_path is None else partial_path),
-                            ("_cells", None), ("_width", 0)):  # fmt: skip
-            object.__setattr__(self, name, value)
+        put = object.__setattr__  # (read-only to everyone else)
+        put(self, "found", found)
+        put(self, "cost", cost)
+        put(self, "expanded", expanded)
+        put(self, "hit_limit", hit_limit)
+        put(self, "_path", path)
+        put(self, "_partial", [] if partial_path is None else partial_path)
+        put(self, "_cells", None)
+        put(self, "_width", 0)
 
     @classmethod
     def of_cells(cls, found: bool, cells: np.ndarray, width: int, cost: float, expanded: int,
@@ -151,13 +159,13 @@ class PathGrid(FieldsAndLines, CodedGrid):
         )
         start = _check_point("start", start, self.width, self.height)
         goal = _check_point("goal", goal, self.width, self.height)
-        rec = np.zeros((0, 0), dtype=np.int32)
+        rec = _NO_RECORD
         if record is not None:
             rec = _check_out_array("record", record, 2)
             if record.shape != (self.height, self.width):
                 raise ValueError(f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}")
             record.fill(0)
-        tr = np.zeros(0, dtype=np.int32) if trace is None else _check_out_array("trace", trace, 1)
+        tr = _NO_TRACE if trace is None else _check_out_array("trace", trace, 1)
         if algorithm in ("jps", "jps+"):
             self._check_jps(diag, algorithm)
         if not (self.passable(*start) and self.passable(*goal)):
