@@ -141,7 +141,7 @@ def test_the_demo_calls_a_herd_shows_its_field_and_the_inspector_says_who_follow
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
     app.frame(STEP)
     (herd,) = app.sim.herds.herds
-    assert herd.species == 0 and herd.goal == GOAL and app.play.shown_herd() is herd
+    assert herd.species == 0 and herd.goal == GOAL and app.play.herding.shown() is herd
     assert any("called to (87, 40)" in m[0] for m in app.messages)
     app.frame(STEP)
     member = int(app.sim.herds.members(herd)[0])
@@ -154,4 +154,4 @@ def test_the_demo_calls_a_herd_shows_its_field_and_the_inspector_says_who_follow
     assert tuple(image.get_at((gx + app.cam.tile + 1, gy)))[:3] in ((255, 255, 255), (0, 0, 0))  # the goal ring
     key(pygame.K_b)
     app.frame(STEP)
-    assert app.play.shown_herd() is None
+    assert app.play.herding.shown() is None

@@ -133,7 +133,7 @@ def test_painted_wall_across_a_corridor_makes_cows_reroute(make_app, tmp_path):
     assert a.state[0] == State.WALKING
     first = [(c % 30, c // 30) for c in a.remaining_path(0)]
     assert (3, 3) in first  # through the left gap
-    app.play.brush_radius = 0
+    app.play.painting.brush_radius = 0
     drag(app, [(1, 3), (3, 3), (5, 3)])  # wall off the left gap with the mouse
     app.frame(STEP)
     assert sim.world.terrain[3, 3] == T.ROCK

@@ -38,7 +38,8 @@ def test_keys(make_app):
     key(pygame.K_h)
     app.frame(STEP)
     play = app.play
-    assert (play.brush, play.brush_radius, play.show_paths, app.show_overlay, app.show_help) == (T.GRASS, 2, 1, 1, 1)
+    brush = play.painting
+    assert (brush.brush, brush.brush_radius, play.show_paths, app.show_overlay, app.show_help) == (T.GRASS, 2, 1, 1, 1)
     key(pygame.K_ESCAPE)  # closes help first
     app.frame(STEP)
     assert app.running and not app.show_help

@@ -7,6 +7,7 @@ overlay (and the README's key tables, which a test keeps in step with these).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 import pygame
 
@@ -15,9 +16,10 @@ import pygame
 class Binding:
     """One row: ``keys`` as people write them, what they do, and what runs.
 
-    ``action`` names a method of the mode, called with the event; ``None`` marks a mouse
-    action (handled in the mode's ``handle``, listed here for the help). ``codes`` are
-    pygame key codes; ``mods`` a modifier that must be held (e.g. ``pygame.KMOD_CTRL``).
+    ``action`` names a method of the mode (or of a part it holds: ``"painting.undo"``),
+    called with the event; ``None`` marks a mouse action (handled in the mode's ``handle``,
+    listed here for the help). ``codes`` are pygame key codes; ``mods`` a modifier that
+    must be held (e.g. ``pygame.KMOD_CTRL``).
     """
 
     keys: str
@@ -50,7 +52,7 @@ class KeyTable:
         b = self.find(event.key, getattr(event, "mod", 0))
         if b is None or b.action is None:
             return False
-        result = getattr(target, b.action)(event)
+        result = attrgetter(b.action)(target)(event)  # a method of the mode, or of a part it holds ("painting.undo")
         return result is not False
 
     def rows(self) -> list[tuple[str, str]]:

@@ -15,16 +15,16 @@ HERD_RADIUS = 40  # cells: a click calls the species' animals this close (shift+
 
 
 class Herding:
-    """The play mode's herd tool and field view (a mixin: its methods are key-table actions)."""
+    """The play mode's herd tool and field view, a part the mode holds (its methods are
+    actions of the mode's key table: ``"herding.tool"``)."""
 
-    app: ViewContext
-
-    def init_herding(self) -> None:
+    def __init__(self, app: ViewContext) -> None:
+        self.app = app
         self.herd_species: int | None = None  # G: whose animals a click calls
         self.field_index: int | None = None  # B: which herd's field is shown
         self.field_view = FieldView()
 
-    def herd_tool(self, _e: object = None) -> None:
+    def tool(self, _e: object = None) -> None:
         """G: cows, birds, water creatures, off."""
         n = len(self.app.sim.species)
         s = self.herd_species
@@ -35,7 +35,7 @@ class Herding:
             label = self.app.sim.species[self.herd_species].label
             self.app.message(f"herd call: click to call {label} within {HERD_RADIUS} cells (shift: the whole region)")
 
-    def herd_click(self, e: pygame.event.Event) -> bool:
+    def click(self, e: pygame.event.Event) -> bool:
         """A left click with the herd tool on: call the herd there; True when it was used."""
         if self.herd_species is None or e.type != pygame.MOUSEBUTTONDOWN or e.button != 1:
             return False
@@ -51,7 +51,7 @@ class Herding:
         self.field_index = sim.herds.herds.index(herd)
         return True
 
-    def cycle_herd_field(self, _e: object = None) -> None:
+    def cycle_field(self, _e: object = None) -> None:
         """B: show the next herd's field, or none."""
         n = len(self.app.sim.herds.herds)
         if n == 0:
@@ -61,26 +61,26 @@ class Herding:
         i = self.field_index
         self.field_index = 0 if i is None else (i + 1 if i + 1 < n else None)
 
-    def shown_herd(self):
+    def shown(self):
         herds = self.app.sim.herds.herds
         if self.field_index is None or not herds:
             return None
         return herds[min(self.field_index, len(herds) - 1)]
 
-    def draw_herd_field(self, surface: pygame.Surface) -> None:
-        herd = self.shown_herd()
+    def draw_field(self, surface: pygame.Surface) -> None:
+        herd = self.shown()
         if herd is None:
             return
         self.field_view.draw(surface, self.app.cam, herd)
 
-    def herd_legend(self, surface: pygame.Surface) -> None:
-        herd = self.shown_herd()
+    def legend(self, surface: pygame.Surface) -> None:
+        herd = self.shown()
         if herd is not None:
             sim = self.app.sim
             members = int(sim.herds.members(herd).size)
             field_legend(surface, self.app.text, herd, sim.species[herd.species].label, members)
 
-    def herd_status(self) -> list[str]:
+    def status(self) -> list[str]:
         if self.herd_species is None:
             return []
         return [f"HERD {self.app.sim.species[self.herd_species].label}: click"]

@@ -15,40 +15,41 @@ BRUSH_MAX = 20
 
 
 class Painting:
-    """The play mode's painting tools (a mixin: its methods are actions in the play mode's key table).
+    """The play mode's painting tools, a part the mode holds (its methods are actions of the
+    mode's key table: ``"painting.undo"``). ``on``: the left button paints (the mode's tool
+    is the brush; the right button restores either way).
 
     A stroke is everything painted from a mouse button's press to its release; it undoes as one step.
     """
 
-    app: ViewContext
-    tool: str
-
-    def init_painting(self) -> None:
+    def __init__(self, app: ViewContext) -> None:
+        self.app = app
+        self.on = True
         self.brush = Terrain.ROCK
         self.brush_radius = 1
         self._paint_last: tuple[int, int] | None = None  # the stroke's last cell painted (None: no stroke)
         self._stroke: list[tuple[int, int]] = []  # cells the mouse passed this frame, not painted yet
         self._stroke_terrain: int | None = None
 
-    def paint_event(self, e: pygame.event.Event) -> None:
+    def event(self, e: pygame.event.Event) -> None:
         """Left drag paints the brush, right drag restores the original terrain. The cells the
-        mouse passes are painted once a frame (:meth:`flush_stroke`): one model call a frame."""
+        mouse passes are painted once a frame (:meth:`flush`): one model call a frame."""
         sim = self.app.sim
-        if e.type == pygame.MOUSEBUTTONDOWN and e.button in (1, 3) and (e.button == 3 or self.tool == "paint"):
-            self.flush_stroke()
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button in (1, 3) and (e.button == 3 or self.on):
+            self.flush()
             sim.begin_stroke()  # everything until the button is released undoes as one step
             self._stroke_terrain = self.brush if e.button == 1 else None
             self._paint_last = None
             self._stroke = [self.app.cam.cell_index_at(*e.pos)]
         elif e.type == pygame.MOUSEMOTION and (self._paint_last is not None or self._stroke):
-            if (e.buttons[0] and self.tool == "paint") or e.buttons[2]:
+            if (e.buttons[0] and self.on) or e.buttons[2]:
                 self._stroke.append(self.app.cam.cell_index_at(*e.pos))
         elif e.type == pygame.MOUSEBUTTONUP and e.button in (1, 3) and (self._paint_last is not None or self._stroke):
-            self.flush_stroke()
+            self.flush()
             self._paint_last = None
             sim.end_stroke()
 
-    def flush_stroke(self) -> None:
+    def flush(self) -> None:
         """Paint the cells the mouse passed since the last flush, joined to the last one painted,
         as one :meth:`~sim.simulation.Simulation.paint_stroke` (the app calls this once a frame)."""
         if not self._stroke:

@@ -37,34 +37,34 @@ PLAY_KEYS = KeyTable(
         key(
             f"1 … {len(BRUSHES)}",
             "brush: " + " ".join(t.label for t in BRUSHES),
-            "pick_brush",
+            "painting.pick_brush",
             *range(pygame.K_1, pygame.K_1 + len(BRUSHES)),
         ),
-        key("[  ]", "brush size", "brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
+        key("[  ]", "brush size", "painting.brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
         key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),
         key("Space", "pause", "toggle_pause", pygame.K_SPACE),
         key(", (comma)  . (period)", "slower / faster: ½x 1x 2x 4x 8x", "change_speed",
             pygame.K_COMMA, pygame.K_PERIOD),
         key("/", "pause and step one frame", "step_frame", pygame.K_SLASH),
-        key("ctrl+Z", "undo the last stroke (or reset)", "undo", pygame.K_z, mods=CTRL),
-        key("ctrl+Y / ctrl+shift+Z", "redo", "redo", pygame.K_y, mods=CTRL),
+        key("ctrl+Z", "undo the last stroke (or reset)", "painting.undo", pygame.K_z, mods=CTRL),
+        key("ctrl+Y / ctrl+shift+Z", "redo", "painting.redo", pygame.K_y, mods=CTRL),
         key("P", "show every path", "toggle_paths", pygame.K_p),
         key("+  -", "add / remove 50 animals", "change_animals", *PLUS_KEYS, *MINUS_KEYS),
-        key("R", "reset the map to how it was loaded", "reset_map", pygame.K_r),
+        key("R", "reset the map to how it was loaded", "painting.reset_map", pygame.K_r),
         key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
         key("L", "reload the map from its file (it changed on disk)", "reload_map", pygame.K_l),
         key("M", "map picker", "open_picker", pygame.K_m),
         key("Home", "zoom to fit: the whole map", "fit_view", pygame.K_HOME),
         key("O", "minimap for maps larger than the window (click it to jump)", "toggle_minimap", pygame.K_o),
         key("T", "terrain look: landscape, flat colours, the map's own tiles (Tiled maps)", "cycle_look", pygame.K_t),
-        key("ctrl+S", "save the painted map as a new YAML file", "save_map", pygame.K_s, mods=CTRL),
+        key("ctrl+S", "save the painted map as a new YAML file", "painting.save_map", pygame.K_s, mods=CTRL),
         key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
         key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
         key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, field", "open_compare", pygame.K_c),
         key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
         key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
-        key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herd_tool", pygame.K_g),
-        key("B", "show a herd's distance field (next, off)", "cycle_herd_field", pygame.K_b),
+        key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herding.tool", pygame.K_g),
+        key("B", "show a herd's distance field (next, off)", "herding.cycle_field", pygame.K_b),
         key("Esc", "close what is open (animal, tool, view), else ask to quit", "escape", pygame.K_ESCAPE),
     ],
 )
@@ -95,7 +95,7 @@ class CellReadout:
         return self._line
 
 
-class PlayMode(Painting, Herding, Mode):
+class PlayMode(Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
     help_order = 0
@@ -103,17 +103,25 @@ class PlayMode(Painting, Herding, Mode):
 
     def __init__(self, app) -> None:
         super().__init__(app)
-        self.init_painting()
-        self.init_herding()
+        self.painting = Painting(app)  # the brush, strokes, undo/redo, reset and save
+        self.herding = Herding(app)  # calling herds (G) and showing their fields (B)
         self.camera = CameraControls(app)
         self.minimap = Minimap()
-        self.tool = "paint"  # or "inspect" (I)
         self.follow = False
         self.show_paths = False
         self.field_species: int | None = None  # V: whose cost field is shown
         self._held: set[int] = set()
         self.readout = CellReadout()
         self._readout_rect: pygame.Rect | None = None  # where the readout was drawn last frame
+
+    @property
+    def tool(self) -> str:
+        """What a left click does: "paint" (the brush) or "inspect" (I)."""
+        return "paint" if self.painting.on else "inspect"
+
+    @tool.setter
+    def tool(self, value: str) -> None:
+        self.painting.on = value == "paint"
 
     # ---------------------------------------------------------------- events
     def handle(self, e: pygame.event.Event) -> bool:
@@ -123,12 +131,12 @@ class PlayMode(Painting, Herding, Mode):
             return True
         if e.type == pygame.KEYUP:
             self._held.discard(e.key)
-        elif self.herd_click(e):
+        elif self.herding.click(e):
             pass
         elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and self._inspecting(e):
             self._inspect_at(e.pos)
         elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
-            self.paint_event(e)
+            self.painting.event(e)
         return super().handle(e)
 
     def _inspect_at(self, pos: tuple[int, int]) -> None:
@@ -239,7 +247,7 @@ class PlayMode(Painting, Herding, Mode):
 
     # ---------------------------------------------------------------- frame
     def after_events(self) -> None:
-        self.flush_stroke()  # the frame's painting: one model call
+        self.painting.flush()  # the frame's painting: one model call
 
     def update(self, dt: float) -> None:
         cam = self.app.cam
@@ -261,7 +269,7 @@ class PlayMode(Painting, Herding, Mode):
         ins = app.instruments
         sel = self.selected
         plain = app.top is self and not (app.show_help or app.show_overlay or self.show_paths)
-        herd = self.shown_herd()
+        herd = self.herding.shown()
         line = self._readout_line_now() if app.top is self and not app.show_help else None
         rect = readout_rect(surface, app.text, line) if line is not None else None
         if self._readout_rect is not None and rect != self._readout_rect:
@@ -276,7 +284,7 @@ class PlayMode(Painting, Herding, Mode):
             else:
                 app.view.terrain.draw(surface, app.cam)
             views.draw_heat(surface)
-            self.draw_herd_field(surface)
+            self.herding.draw_field(surface)
             if sel is not None:
                 views.draw_last_search(surface, ins.record, ins.record_event)
             if self.show_paths:
@@ -290,15 +298,15 @@ class PlayMode(Painting, Herding, Mode):
         if self.field_species is not None:
             views.cost_field_legend(surface, app.text, self.field_species)
         elif herd is not None:
-            self.herd_legend(surface)
+            self.herding.legend(surface)
         elif ins.heat is not None and sel is None:
             views.heat_legend(surface, app.text)
         if sel is not None:
             colour = app.sim.species[app.sim.agents.species[sel]].spec.colour
             inspector_panel(surface, app.text, describe(app.sim, sel), colour)
         if app.top is self and not app.show_help and self.tool == "paint":
-            colour = app.view.terrain.colours[self.brush]  # the config's colours, as the map shows them
-            app.view.draw_brush(surface, app.mouse, self.brush_radius, colour)
+            colour = app.view.terrain.colours[self.painting.brush]  # the config's colours, as the map shows them
+            app.view.draw_brush(surface, app.mouse, self.painting.brush_radius, colour)
         world = app.sim.world
         mini = self.minimap.draw(surface, app.cam, world.terrain, world.revision, app.view.terrain.colours)
         if mini is not None:
@@ -319,14 +327,15 @@ class PlayMode(Painting, Herding, Mode):
         return self.readout.line(self.app.sim, self.app.cam.cell_index_at(*self.app.mouse))
 
     def status(self) -> list[str]:
-        words = [f"brush {Terrain(self.brush).label} r{self.brush_radius}" if self.tool == "paint" else "INSPECT"]
-        words += self.herd_status()
+        brush = self.painting
+        words = [f"brush {Terrain(brush.brush).label} r{brush.brush_radius}" if self.tool == "paint" else "INSPECT"]
+        words += self.herding.status()
         # Every view that is on says so (Esc closes them, innermost first).
         if self.field_species is not None:
             words.append(f"COST FIELD {self.app.sim.species[self.field_species].label} (V)")
         if self.app.instruments.heat is not None:
             words.append("HEAT MAP (X)")
-        if self.field_index is not None:
+        if self.herding.field_index is not None:
             words.append("HERD FIELD (B)")
         if self.show_paths:
             words.append("ALL PATHS (P)")
@@ -343,15 +352,15 @@ def _close_innermost(play: PlayMode) -> bool:
         play.select(None)
     elif play.tool != "paint":
         play.toggle_inspect()
-    elif play.herd_species is not None:
-        play.herd_species = None
+    elif play.herding.herd_species is not None:
+        play.herding.herd_species = None
         play.app.message("herd call off")
     elif play.field_species is not None:
         play.field_species = None
     elif play.app.instruments.heat is not None:
         play.toggle_heat()
-    elif play.field_index is not None:
-        play.field_index = None
+    elif play.herding.field_index is not None:
+        play.herding.field_index = None
     elif play.show_paths:
         play.show_paths = False
     else:
