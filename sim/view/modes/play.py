@@ -60,7 +60,7 @@ PLAY_KEYS = KeyTable(
         key("ctrl+S", "save the painted map as a new YAML file", "painting.save_map", pygame.K_s, mods=CTRL),
         key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
         key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
-        key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, field", "open_compare", pygame.K_c),
+        key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, JPS+, field", "open_compare", pygame.K_c),
         key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
         key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
         key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herding.tool", pygame.K_g),
