@@ -174,3 +174,22 @@ def test_overlay_figures_stand_under_their_headings(animals):
         assert row.startswith(f"{sp.label} ({int((sim.agents.species == sp.index).sum())})")
         for end, value in zip(ends, figures, strict=True):
             assert row[:end].endswith(f" {value}"), (row, value)  # right-aligned under its heading
+
+
+def test_each_mode_that_names_its_key_is_opened_by_it_and_listed_with_the_play_keys(make_app):
+    """A mode declares the play mode's key that opens it (Mode.opened_by): that key opens it,
+    Esc closes it again, and the play mode's table (the help, docs/demo.md) lists the key."""
+    from sim.view.modes import MODES, PlayMode
+
+    openers = [m for m in MODES if m.opened_by is not None]
+    assert {m.__name__ for m in openers} >= {"CompareMode", "MapPickerMode"}
+    assert all(m.opened_by in PlayMode.keys.bindings for m in openers)
+    app = make_app("maps/island.yaml")
+    app.frame(STEP)
+    for mode in openers:
+        key(mode.opened_by.codes[0])
+        app.frame(STEP)
+        assert type(app.top) is mode
+        key(pygame.K_ESCAPE)
+        app.frame(STEP)
+        assert app.top is app.play

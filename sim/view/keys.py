@@ -55,6 +55,10 @@ class KeyTable:
         result = attrgetter(b.action)(target)(event)  # a method of the mode, or of a part it holds ("painting.undo")
         return result is not False
 
+    def plus(self, bindings: list[Binding]) -> KeyTable:
+        """A table with these rows after this one's (the same title)."""
+        return KeyTable(self.title, [*self.bindings, *bindings])
+
     def rows(self) -> list[tuple[str, str]]:
         """(keys, what they do) for the help and the README."""
         return [(b.keys, b.does) for b in self.bindings]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import pygame
 
-from sim.view.keys import KeyTable
+from sim.view.keys import Binding, KeyTable
 
 if TYPE_CHECKING:
     from sim.view.context import ViewContext
@@ -23,6 +23,15 @@ class Mode:
     pauses: ClassVar[bool] = False
     #: Where the mode's keys come in the help (lower first).
     help_order: ClassVar[int] = 50
+    #: The play mode's key that opens this mode (action ``"open_mode"``; None: opened another
+    #: way). The play mode lists it with its own keys, so a new mode is its file and a line
+    #: in ``MODES`` (then ``python -m sim.view.keydocs --write docs/demo.md``).
+    opened_by: ClassVar[Binding | None] = None
+
+    @classmethod
+    def open(cls, app: ViewContext, play: Mode) -> Mode:
+        """A new one of this mode, opened from the play mode ``play``."""
+        return cls(app)
 
     def __init__(self, app: ViewContext) -> None:
         self.app = app

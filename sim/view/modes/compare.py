@@ -19,6 +19,7 @@ class CompareMode(Mode):
 
     pauses = True
     help_order = 10
+    opened_by = key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, JPS+, field", "open_mode", pygame.K_c)
     keys = KeyTable(
         "Compare (C)",
         [
@@ -46,6 +47,11 @@ class CompareMode(Mode):
         s = sim.config.search
         self.cmp = Comparison(species, diagonal=s.diagonal, weight=s.compare_weight)
         self.panels: list[tuple[int, pygame.Rect]] = []  # (run, its panel) as last drawn, for clicks
+
+    @classmethod
+    def open(cls, app, play) -> CompareMode:
+        """Compare for the species of the animal the play mode has selected (else cows)."""
+        return cls(app, getattr(play, "selected", None))
 
     @property
     def opaque(self) -> bool:

@@ -16,6 +16,7 @@ class MapPickerMode(Mode):
     """A list of the maps; the simulation keeps running beneath it."""
 
     help_order = 20
+    opened_by = key("M", "map picker", "open_mode", pygame.K_m)
     keys = KeyTable(
         "Map picker (M)",
         [

@@ -53,14 +53,12 @@ PLAY_KEYS = KeyTable(
         key("R", "reset the map to how it was loaded", "painting.reset_map", pygame.K_r),
         key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
         key("L", "reload the map from its file (it changed on disk)", "reload_map", pygame.K_l),
-        key("M", "map picker", "open_picker", pygame.K_m),
         key("Home", "zoom to fit: the whole map", "fit_view", pygame.K_HOME),
         key("O", "minimap for maps larger than the window (click it to jump)", "toggle_minimap", pygame.K_o),
         key("T", "terrain look: landscape, flat colours, the map's own tiles (Tiled maps)", "cycle_look", pygame.K_t),
         key("ctrl+S", "save the painted map as a new YAML file", "painting.save_map", pygame.K_s, mods=CTRL),
         key("I", "inspect tool: click an animal to see its search", "toggle_inspect", pygame.K_i),
         key("F", "camera follows the selected animal", "toggle_follow", pygame.K_f),
-        key("C", "compare Dijkstra, greedy, A*, weighted A*, JPS, JPS+, field", "open_compare", pygame.K_c),
         key("V", "cost field: how each species sees the island", "cycle_field", pygame.K_v),
         key("X", "heat map of search work (last ~10 s)", "toggle_heat", pygame.K_x),
         key("G", "herd call: cows, birds, water, off; then click (shift: whole region)", "herding.tool", pygame.K_g),
@@ -200,11 +198,6 @@ class PlayMode(Mode):
     def cycle_look(self, _e: object = None) -> None:
         self.app.message(self.app.view.cycle_look())
 
-    def open_picker(self, _e: object = None) -> None:
-        from sim.view.modes.picker import MapPickerMode
-
-        self.app.push(MapPickerMode(self.app))
-
     def toggle_inspect(self, _e: object = None) -> None:
         self.tool = "inspect" if self.tool == "paint" else "paint"
         self.app.message(f"tool: {self.tool}" + (" (click an animal)" if self.tool == "inspect" else ""))
@@ -215,10 +208,18 @@ class PlayMode(Mode):
         self.follow = not self.follow
         return True
 
-    def open_compare(self, _e: object = None) -> None:
-        from sim.view.modes.compare import CompareMode
+    openers: tuple[type[Mode], ...] = ()  # the modes opened by a key of theirs (set by opens())
 
-        self.app.push(CompareMode(self.app, self.selected))
+    @classmethod
+    def opens(cls, modes: tuple[type[Mode], ...]) -> None:
+        """Open ``modes`` by the keys they name (``Mode.opened_by``), listed with the mode's own."""
+        cls.openers = tuple(m for m in modes if m.opened_by is not None)
+        cls.keys = PLAY_KEYS.plus([m.opened_by for m in cls.openers if m.opened_by is not None])
+
+    def open_mode(self, e: pygame.event.Event) -> None:
+        """The key of a mode in :attr:`openers`: push a new one of it."""
+        mode = next(m for m in self.openers if m.opened_by is not None and e.key in m.opened_by.codes)
+        self.app.push(mode.open(self.app, self))
 
     def cycle_field(self, _e: object = None) -> None:
         n = len(self.app.sim.species)
