@@ -112,6 +112,9 @@ def run(argv: list[str] | None = None) -> int:
     main.py`` outside the project's ``.venv``) instead of a ``ModuleNotFoundError`` traceback."""
     try:
         return main(argv)
+    except KeyboardInterrupt:  # ctrl+C, also while a first start compiles: a line, not a traceback
+        print("astar-island: interrupted", file=sys.stderr)
+        return 130
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in NEEDS:
             raise

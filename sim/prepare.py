@@ -275,4 +275,7 @@ class _Tracing(SearchObserver):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # ctrl+C in the terminal reaches every process of the demo: end quietly
+        sys.exit(130)

@@ -198,3 +198,30 @@ def test_ending_the_compiling_process_ends_its_stage(tmp_path):
         assert gone, "the stage's process kept compiling after its parent ended"
     finally:
         parent.kill()
+
+
+def test_ctrl_c_during_a_first_start_ends_every_process_with_one_line(tmp_path):
+    import signal
+    import time
+
+    import psutil
+
+    def terminal_like() -> None:  # its own process group, ctrl+C not ignored (as in a terminal)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    demo = subprocess.Popen([sys.executable, "main.py", "--headless", "--frames", "60"], cwd=ROOT,
+                            env=cold_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=terminal_like)  # fmt: skip
+    try:
+        time.sleep(4)  # compiling: the demo, and the processes it started
+        family = [psutil.Process(demo.pid), *psutil.Process(demo.pid).children(recursive=True)]
+        assert len(family) >= 2
+        os.killpg(demo.pid, signal.SIGINT)  # what ctrl+C in a terminal does
+        _out, err = demo.communicate(timeout=60)
+        assert demo.returncode == 130 and "Traceback" not in err, err[-2000:]
+        assert err.strip().splitlines()[-1] == "astar-island: interrupted"
+        _gone, alive = psutil.wait_procs(family[1:], timeout=30)
+        assert not alive
+    finally:
+        if demo.poll() is None:
+            os.killpg(demo.pid, signal.SIGKILL)

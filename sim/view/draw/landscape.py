@@ -351,4 +351,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # ctrl+C in the terminal reaches every process of the demo: end quietly
+        sys.exit(130)
