@@ -398,7 +398,7 @@ def test_a_long_load_shows_progress_and_the_window_stays_alive(make_app, tmp_pat
     progress.progress_screen = lambda s, t, p, e: (seen.append((p.label, p.fraction)), original(s, t, p, e))
     try:
         app.threaded_loads, app.progress_delay_s = True, 0.0
-        assert app.load(big)
+        assert app.files.load(big)
     finally:
         progress.progress_screen = original
     assert app.progress_frames >= 2 and app.sim.world.name == "Big"
@@ -412,7 +412,7 @@ def test_a_bad_map_on_a_thread_is_a_message_and_the_map_stays(make_app, tmp_path
     bad = tmp_path / "bad.yaml"
     bad.write_text("generator: island\nwidth: 10\n")
     app.threaded_loads, app.progress_delay_s = True, 0.0
-    assert not app.load(bad)
+    assert not app.files.load(bad)
     assert app.sim.world.name == "Tutorial island" and any("could not load map" in m[0] for m in app.messages)
 
 

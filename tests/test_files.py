@@ -314,7 +314,7 @@ def test_bad_map_in_the_running_demo_is_reported_and_nothing_is_lost(make_app, t
     # Ragged rows; water creatures asked for by the map, with no water for them.
     for text in ("rows: |\n  ~~..~~\n  ~~..~\n", "rows: |\n  ....\nanimals: {water: 3}\n"):
         bad = write(tmp_path, "bad.yaml", text)
-        assert app.load(bad) is False
+        assert app.files.load(bad) is False
         assert (app.sim.world.terrain == painted).all() and app.sim.agents.n == n
         assert app.messages[-1][0].startswith("could not load map: ")
     app.frame(1 / 60)

@@ -148,7 +148,7 @@ def test_the_demo_calls_a_herd_shows_its_field_and_the_inspector_says_who_follow
     assert "follows the herd field to (87, 40)" in describe(app.sim, member)
     other = int(np.flatnonzero(app.sim.agents.herd == 0)[0])
     assert "follows its own path (A*)" in describe(app.sim, other)
-    shot = app.screenshot()
+    shot = app.files.screenshot()
     image = pygame.image.load(str(shot))
     gx, gy = (int(v) for v in app.cam.to_screen(*GOAL))
     assert tuple(image.get_at((gx + app.cam.tile + 1, gy)))[:3] in ((255, 255, 255), (0, 0, 0))  # the goal ring

@@ -74,7 +74,7 @@ def test_saving_a_bundled_map_writes_to_the_user_folder_not_the_package(installe
         "import pygame; from sim.support.resources import maps_dir, user_maps_dir; from sim.config import load_config; "
         "from sim.maps import load_map; from sim.view.app import App; "
         "app = App(load_config(), load_map(maps_dir() / 'tutorial.yaml'), maps_dir=maps_dir(), headless=True); "
-        "app.sim.paint(5, 5, 1, 'rock'); print(app.save_map())"
+        "app.sim.paint(5, 5, 1, 'rock'); print(app.files.save_map())"
     )
     r = run_installed(site, tmp_path, "-c", code)
     assert r.returncode == 0, r.stderr[-3000:]

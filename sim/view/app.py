@@ -48,7 +48,7 @@ Colour = tuple[int, int, int]
 T = TypeVar("T")
 
 
-class App(MapFiles):
+class App:
     """The running demo. ``headless`` opens no real window (use SDL's dummy driver)."""
 
     keys = KeyTable(
@@ -86,8 +86,9 @@ class App(MapFiles):
         self.threaded_loads = not headless  # long loads on a thread, with a progress screen
         self.progress_frames = 0  # progress screens drawn by the last long load
         self.progress_delay_s = 0.15  # work shorter than this shows no progress screen
+        self.files = MapFiles(self)  # loading, saving, the map list, screenshots
         self.startup = Startup(self, headless, config_path)
-        self.sim = self.long_work(
+        self.sim = self.files.long_work(
             f"preparing {map_data.name}", lambda _report: Simulation(config, map_data, counts=counts, clock=clock)
         )
         self.startup.begin(self.sim)
@@ -149,7 +150,7 @@ class App(MapFiles):
     # ---------------------------------------------------------------- input
     def handle(self, e: pygame.event.Event) -> None:
         if e.type == pygame.QUIT:  # the window's close button: asks only for unsaved painting
-            if self.unsaved() and not isinstance(self.top, ConfirmMode):
+            if self.files.unsaved() and not isinstance(self.top, ConfirmMode):
                 self.ask_to_quit()
             else:
                 self.running = False
@@ -202,14 +203,14 @@ class App(MapFiles):
         return self.window.surface
 
     def screenshot_key(self, _e: object = None) -> None:
-        self.screenshot()
+        self.files.screenshot()
 
     def escape(self, _e: object = None) -> None:
         self.ask_to_quit()
 
     def ask_to_quit(self) -> None:
         """Quit after a yes (Esc again or Enter), offering to save unsaved painting."""
-        unsaved = self.unsaved()
+        unsaved = self.files.unsaved()
         question = "quit? your painting is not saved" if unsaved else "quit?"
         self.push(ConfirmMode(self, question, self.quit, esc_says_yes=True, offer_save=unsaved))
 

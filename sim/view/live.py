@@ -75,4 +75,4 @@ class LiveFiles:
         if self.map_path is None:
             self.app.message("this map has no file to reload", WARN)
             return False
-        return self.app.load(self.map_path)
+        return self.app.files.load(self.map_path)

@@ -15,69 +15,58 @@ from sim.view.draw.panels import GOOD, WARN
 from sim.view.progress import Report, run_with_progress
 
 if TYPE_CHECKING:
-    from sim.config import Config
-    from sim.simulation import Simulation
-    from sim.view.draw.render import WorldView
-    from sim.view.live import LiveFiles
+    from sim.view.context import ViewContext
 
 T = TypeVar("T")
 
 
 class MapFiles:
-    """The app's file actions (a mixin of :class:`~sim.view.app.App`)."""
+    """The app's file actions, a part the app holds (``app.files``): loading maps (behind a
+    progress screen when long), the map list, unsaved painting, saving, screenshots."""
 
-    config: Config
-    sim: Simulation
-    view: WorldView
-    live: LiveFiles
-    maps_dir: Path
-    user_maps_dir: Path
-    screenshot_dir: Path
-    screen: pygame.Surface
-    threaded_loads: bool
-    progress_delay_s: float
-    message: Callable[..., None]  # the app's status-line messages
-    draw: Callable[[], None]
+    def __init__(self, app: ViewContext) -> None:
+        self.app = app
+        self.saved_revision = -1  # the world's revision when it was last saved (-1: never)
 
     def list_maps(self) -> list[Path]:
         """The bundled maps, then the user's saved ones."""
-        return list_maps(self.maps_dir) + list_maps(self.user_maps_dir)
+        return list_maps(self.app.maps_dir) + list_maps(self.app.user_maps_dir)
 
     def long_work(self, label: str, work: Callable[[Report], T]) -> T:
         """``work(report)``: on a thread behind a progress screen in a window, else right here."""
-        if self.threaded_loads:
-            return run_with_progress(self, label, work, self.progress_delay_s)
+        if self.app.threaded_loads:
+            return run_with_progress(self.app, label, work, self.app.progress_delay_s)
         return work(lambda *_: None)
 
     def load(self, path: Path) -> bool:
         """Swap to the map at ``path``; on a bad map say so on screen and keep the current one."""
-        limit = (self.config.max_map_width, self.config.max_map_height)
+        limit = (self.app.config.max_map_width, self.app.config.max_map_height)
 
         def work(report: Report) -> MapData:
             report(f"reading {path.name}", None)
             data = load_map(path, max_size=limit, progress=lambda f: report(f"generating {path.name}", f))
             report(f"placing the animals on {data.name}", None)
-            self.sim.load_map(data)
+            self.app.sim.load_map(data)
             return data
 
         try:
             data = self.long_work(f"loading {path.name}", work)
         except MapError as exc:
-            self.message(f"could not load map: {exc}", WARN, 10)
+            self.app.message(f"could not load map: {exc}", WARN, 10)
             return False
-        self.view.rebuild()
-        self.live.follow_map()
-        self.message(f"loaded {data.name} ({data.width}x{data.height})", GOOD)
-        for notice in self.sim.notices:
-            self.message(notice, WARN)
+        self.app.view.rebuild()
+        self.app.live.follow_map()
+        self.app.message(f"loaded {data.name} ({data.width}x{data.height})", GOOD)
+        for notice in self.app.sim.notices:
+            self.app.message(notice, WARN)
         return True
 
     def next_map(self) -> None:
         maps = self.list_maps()
         if not maps:
-            self.message(f"no maps in {self.maps_dir}", WARN)
+            self.app.message(f"no maps in {self.app.maps_dir}", WARN)
             return
-        current = Path(self.sim.world.source or "")
+        current = Path(self.app.sim.world.source or "")
         names = [p.resolve() for p in maps]
         i = names.index(current.resolve()) if current.is_file() and current.resolve() in names else -1
         for k in range(1, len(maps) + 1):  # skip maps that fail, say why, keep going round once
@@ -86,10 +75,10 @@ class MapFiles:
 
     def unsaved(self) -> bool:
         """Whether the map was painted since it was loaded or saved (and differs from its file)."""
-        world = self.sim.world
-        if world.revision == getattr(self, "saved_revision", -1):
+        world = self.app.sim.world
+        if world.revision == self.saved_revision:
             return False
-        return bool((world.terrain != self.sim.map.terrain).any())
+        return bool((world.terrain != self.app.sim.map.terrain).any())
 
     def unless_unsaved(self, what: str, action: Callable[[], object]) -> None:
         """Do ``action`` (which would throw away the painting: ``what``), asking first if unsaved."""
@@ -98,26 +87,27 @@ class MapFiles:
             return
         from sim.view.modes.confirm import ConfirmMode
 
-        self.push(ConfirmMode(self, f"{what}: your painting is not saved. Go on?", action, offer_save=True))
+        self.app.push(ConfirmMode(self.app, f"{what}: your painting is not saved. Go on?", action, offer_save=True))
 
     def save_map(self) -> Path | None:
-        source = Path(self.sim.world.source) if self.sim.world.source else None
+        sim = self.app.sim
+        source = Path(sim.world.source) if sim.world.source else None
         try:
-            m = self.sim.map
-            path = save_map(self.sim.world.name, self.sim.world.terrain, source, self.user_maps_dir, m.spawn, m.animals,
+            m = sim.map
+            path = save_map(sim.world.name, sim.world.terrain, source, self.app.user_maps_dir, m.spawn, m.animals,
                             m.description)
         except (OSError, MapError) as exc:
-            self.message(f"could not save the map: {exc}", WARN, 10)
+            self.app.message(f"could not save the map: {exc}", WARN, 10)
             return None
-        self.saved_revision = self.sim.world.revision
-        self.message(f"saved {path}", GOOD)
+        self.saved_revision = self.app.sim.world.revision
+        self.app.message(f"saved {path}", GOOD)
         return path
 
     def screenshot(self) -> Path:
-        self.screenshot_dir.mkdir(parents=True, exist_ok=True)
+        self.app.screenshot_dir.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.screenshot_dir / f"astar-island-{stamp}-{self.sim.frame:06d}.png"
-        self.draw()
-        pygame.image.save(self.screen, str(path))
-        self.message(f"screenshot saved: {path}", GOOD)
+        path = self.app.screenshot_dir / f"astar-island-{stamp}-{self.app.sim.frame:06d}.png"
+        self.app.draw()
+        pygame.image.save(self.app.screen, str(path))
+        self.app.message(f"screenshot saved: {path}", GOOD)
         return path

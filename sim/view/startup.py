@@ -119,5 +119,5 @@ class Startup:
                              GOOD)  # fmt: skip
         else:  # the child failed: compile here, behind a progress screen
             say("compiling in another process failed; compiling here")
-            self.app.long_work("compiling the search kernel", lambda _r: rehearse_model(self.app.config))
+            self.app.files.long_work("compiling the search kernel", lambda _r: rehearse_model(self.app.config))
 

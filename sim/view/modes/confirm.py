@@ -52,7 +52,7 @@ class ConfirmMode(Mode):
     def save_then_yes(self, _e: object = None) -> bool:
         if not self.offer_save:
             return False
-        if self.app.save_map() is not None:
+        if self.app.files.save_map() is not None:
             self.yes()
         else:
             self.close()  # saving failed (the message says why): stay

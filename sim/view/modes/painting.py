@@ -71,10 +71,10 @@ class Painting:
             self.app.sim.reset_map()
             self.app.message("map reset to how it was loaded (ctrl+Z undoes it)")
 
-        self.app.unless_unsaved("resetting the map", reset)
+        self.app.files.unless_unsaved("resetting the map", reset)
 
     def save_map(self, _e: object = None) -> None:
-        self.app.save_map()
+        self.app.files.save_map()
 
     def undo(self, e: pygame.event.Event) -> None:
         if getattr(e, "mod", 0) & pygame.KMOD_SHIFT:  # ctrl+shift+Z is redo

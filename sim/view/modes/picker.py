@@ -29,7 +29,7 @@ class MapPickerMode(Mode):
 
     def __init__(self, app) -> None:
         super().__init__(app)
-        maps: list[Path] = app.list_maps()
+        maps: list[Path] = app.files.list_maps()
         # In the order shown: the bundled maps, then the user's.
         self.maps = [p for p in maps if p.parent == app.maps_dir] + [p for p in maps if p.parent != app.maps_dir]
         current = str(app.sim.world.source or "")
@@ -55,7 +55,7 @@ class MapPickerMode(Mode):
         if self.maps:
             chosen = self.maps[self.selected]
             self.close()
-            self.app.unless_unsaved(f"loading {chosen.name}", lambda: self.app.load(chosen))
+            self.app.files.unless_unsaved(f"loading {chosen.name}", lambda: self.app.files.load(chosen))
 
     def sections(self) -> list[tuple[str, list[Preview]]]:
         """The maps under two headings: bundled with the program, and the user's own."""

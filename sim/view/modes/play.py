@@ -184,10 +184,10 @@ class PlayMode(Mode):
         (self.app.sim.add_animals if e.key in PLUS_KEYS else self.app.sim.remove_animals)(50)
 
     def reload_map(self, _e: object = None) -> None:
-        self.app.unless_unsaved("reloading the map from its file", self.app.live.reload)
+        self.app.files.unless_unsaved("reloading the map from its file", self.app.live.reload)
 
     def next_map(self, _e: object = None) -> None:
-        self.app.unless_unsaved("loading the next map", self.app.next_map)
+        self.app.files.unless_unsaved("loading the next map", self.app.files.next_map)
 
     def fit_view(self, _e: object = None) -> None:
         self.app.cam.zoom_to_fit()
