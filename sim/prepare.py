@@ -37,7 +37,7 @@ from sim.config import Config
 from sim.maps.data import MapData, MapError
 from sim.model.agents import State
 from sim.model.observe import SearchObserver
-from sim.pathfinding import PathGrid, warm_up
+from sim.pathfinding import warm_up
 from sim.simulation import Simulation
 from sim.world.terrain import Terrain
 
@@ -191,17 +191,13 @@ def compile_rest(config: Config) -> None:
 
 
 def compile_jps(config: Config) -> None:
-    """The engine's single JPS search (the compare mode's), on a tiny grid."""
-    grid = PathGrid(np.ones((3, 3)))
-    grid.search((0, 0), (2, 2), algorithm="jps", record=np.zeros((3, 3), dtype=np.int32))
-    grid.search((0, 0), (2, 2), algorithm="jps", trace=np.zeros(9, dtype=np.int32))
+    """The engine's JPS searches, single and batched (the compare mode's; a species that opts in)."""
+    warm_up(("jps",), fields=False)
 
 
-def compile_jps_batch(config: Config) -> None:
-    """The engine's batches of JPS searches (``search_many``; a species that opts in)."""
-    grid, points = PathGrid(np.ones((3, 3))), np.array([[0, 0], [2, 2]])
-    grid.search_many(points, points[::-1], algorithm="jps", threads=1)
-    grid.search_many_traced(points, points[::-1], algorithm="jps", threads=1)
+def compile_jps_plus(config: Config) -> None:
+    """The engine's JPS+ searches (the compare mode's JPS+ panel)."""
+    warm_up(("jps+",), fields=False)
 
 
 def compile_traces(config: Config) -> None:
@@ -222,7 +218,7 @@ STAGES: dict[str, tuple[Callable[[Config], None], str]] = {
     "round": (compile_round, "the search round"),
     "rest": (compile_rest, "the rest of the engine (single searches, distance fields)"),
     "jps": (compile_jps, "jump point search"),
-    "jps-batch": (compile_jps_batch, "jump point search's batches"),
+    "jps+": (compile_jps_plus, "jump point search with jump tables (JPS+)"),
     "traces": (compile_traces, "the search views' traced rounds"),
 }
 
@@ -258,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(1)
 
     signal.signal(signal.SIGTERM, end)
-    for stage in ("searches", "round", *(() if args.round_only else ("rest", "jps", "jps-batch", "traces"))):
+    for stage in ("searches", "round", *(() if args.round_only else ("rest", "jps", "jps+", "traces"))):
         cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), "--stage", stage]
         running[:] = [subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)]
         out, _err = running[0].communicate()

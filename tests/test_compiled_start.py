@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -94,3 +96,34 @@ print(sorted(k for k in after if after[k] != before.get(k, 0)))
     traced, big = map(int, counts.split())
     assert traced > 0 and big == 2  # both kinds of round really ran: traced, and cut across two threads
     assert compiled == "[]"
+
+
+@pytest.mark.slow  # on a fresh clone it compiles every kernel of the engine (~25 s)
+def test_warm_up_loads_every_search_the_compare_mode_runs():
+    # warm_up() (what a first start's background stages run) must cover every strategy of the
+    # compare mode, JPS+ included, or its first comparison stalls for seconds compiling.
+    code = """
+import sys
+import numpy as np
+from numba.core.registry import CPUDispatcher
+from sim.instruments.compare import Comparison, strategies
+from sim.pathfinding import PathGrid, warm_up
+
+def overloads():
+    return {(m, n): len(d.overloads) for m, mod in list(sys.modules.items()) if m.startswith('sim')
+            for n, d in vars(mod).items() if isinstance(d, CPUDispatcher)}
+
+warm_up()
+before = overloads()
+grid = PathGrid(np.ones((12, 16)))
+cmp = Comparison(0, start=(0, 0), goal=(15, 11))
+cmp.run(grid, straight=True)
+print(sorted({a for _l, a, _w in strategies(2.0)} - {r.algorithm for r in cmp.runs if r.result.found}))
+after = overloads()
+print(sorted(k for k in after if after[k] != before.get(k, 0)))
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    not_run, loaded = r.stdout.strip().splitlines()[-2:]
+    assert not_run == "[]"  # every strategy found its path (JPS and JPS+ apply on this grid)
+    assert loaded == "[]"

@@ -23,7 +23,7 @@ import numpy as np
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import Point, _check_point, _short, resolve_options
 from sim.pathfinding.compiled import CompiledBatch, KernelParams
-from sim.pathfinding.kernel import MODE_JPS, MODE_JPS_PLUS
+from sim.pathfinding.kernel import jump_data
 from sim.pathfinding.reference import python_search
 from sim.pathfinding.search import PathGrid, SearchResult
 
@@ -298,8 +298,7 @@ class AStar:
         searches. Kinds without per-edge hooks only (see :attr:`has_python_hooks`)."""
         grid = self.grid
         params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
-        jumps = "jps+" if params[0] == MODE_JPS_PLUS else params[0] == MODE_JPS
-        return CompiledBatch(grid, grid.kernel_args(self._diag_rule, jumps), KernelParams(*params))
+        return CompiledBatch(grid, grid.kernel_args(self._diag_rule, jump_data(params[0])), KernelParams(*params))
 
     @property
     def has_python_hooks(self) -> bool:

@@ -559,6 +559,13 @@ def jumps(mode: int) -> bool:
     from ``jump_parent``, which the workspace then needs)."""
     return mode in (MODE_JPS, MODE_JPS_PLUS)
 
+
+def jump_data(mode: int) -> bool | str:
+    """What ``PathGrid.kernel_args`` puts in the grid args' 5th field for searches in ``mode``
+    (its ``jps`` argument): JPS's bits (True), JPS+'s table ("jps+"), or nothing (False)."""
+    return "jps+" if mode == MODE_JPS_PLUS else mode == MODE_JPS
+
+
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
 
 

@@ -223,7 +223,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
                trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
         """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
         (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
-        grid_args = self.kernel_args(diag, _jump_data(params[0]))
+        grid_args = self.kernel_args(diag, _k.jump_data(params[0]))
         part, served = run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
                                  threads or thread_count())  # fmt: skip
         st = part.status
@@ -278,7 +278,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         wp = self.width + 2
         flat_start = (start[1] + 1) * wp + start[0] + 1
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
-        args = self.kernel_args(diag, _jump_data(params[0]))
+        args = self.kernel_args(diag, _k.jump_data(params[0]))
         status, expanded, cost, n, ws.path, ws.gen, ws.heap, ws.buckets, ws.hgen = _k.search_one(
             *args, flat_start, flat_goal, *params, ws.g, ws.parent, ws.jump_parent,
             ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
@@ -335,7 +335,7 @@ def find_path(
     )
 
 
-def warm_up(algorithms: tuple[str, ...] = ("astar", "jps"), fields: bool = True) -> None:
+def warm_up(algorithms: tuple[str, ...] = ("astar", "jps", "jps+"), fields: bool = True) -> None:
     """Compile every kernel (first run) or load it from numba's cache, on a tiny grid: the
     searches of ``algorithms``, and with ``fields`` the distance fields and smoothing.
 
@@ -352,8 +352,3 @@ def warm_up(algorithms: tuple[str, ...] = ("astar", "jps"), fields: bool = True)
     if fields:
         field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
         grid.smooth_path(grid.descend(field, (0, 0)))
-
-
-def _jump_data(mode: int) -> bool | str:
-    """What :meth:`PathGrid.kernel_args` adds for a search in ``mode``: JPS's bits, JPS+'s table, nothing."""
-    return "jps+" if mode == _k.MODE_JPS_PLUS else mode == _k.MODE_JPS
