@@ -73,7 +73,7 @@ def build_blocks(free: np.ndarray) -> np.ndarray:
 
 
 #: "No JPS bits" (grids searched without JPS). A type of its own (uint8, not uint64): code
-#: compiled for such grids leaves JPS out (see ``kernel.jps_if_blocks``), so the demo's
+#: compiled for such grids leaves JPS out (see ``kernel.jump_search``), so the demo's
 #: search round compiles in 11 s instead of 18.
 EMPTY_BLOCKS = np.zeros((4, 0, 0), np.uint8)
 

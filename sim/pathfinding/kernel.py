@@ -569,68 +569,49 @@ def jump_data(mode: int) -> bool | str:
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
 
 
-def jps_if_blocks(
-    codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+def jump_search(
+    codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
-    """:func:`jps_core` where ``blocks`` holds a grid's JPS bits (uint64). Compiled for
-    :data:`~sim.pathfinding.jps.EMPTY_BLOCKS` (uint8: a grid searched without JPS) it is a
-    stub that reports the start blocked, so compiled callers for such grids do not compile
-    JPS at all (it is 7 of the 18 s the demo's round takes to compile); a caller that asks
-    for JPS passes the bits (``PathGrid.kernel_args(rule, jps=True)``)."""
-    return jps_core(
-        codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+    """A search from jump point to jump point on the grid args' 5th field ``data``: block-based
+    JPS (:func:`jps_core`) on a grid's JPS bits (uint64), JPS+ (:func:`jps_plus_core`) on its
+    jump table (int32, ``(cells, 8)``). Compiled, the choice is made by ``data``'s type, and
+    for :data:`~sim.pathfinding.jps.EMPTY_BLOCKS` (uint8: a grid searched without either) it
+    is a stub that reports the start blocked: callers compiled for such grids compile neither
+    (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives
+    the data a mode needs (``kernel.jump_data``)."""
+    core = jps_core if data.dtype == np.uint64 else jps_plus_core
+    return core(
+        codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     )  # fmt: skip
 
 
-@overload(jps_if_blocks, jit_options={"nogil": True})
-def _jps_if_blocks(
-    codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+@overload(jump_search, jit_options={"nogil": True})
+def _jump_search(
+    codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
-    """The compiled :func:`jps_if_blocks`, chosen by ``blocks``' type."""
-    if blocks.dtype == types.uint64:
-        return jps_if_blocks
+    """The compiled :func:`jump_search`, chosen by ``data``'s type."""
+    is_bits, is_table = data.dtype == types.uint64, data.dtype == types.int32 and data.ndim == 2
+    core = jps_core if is_bits else jps_plus_core
 
-    def no_bits(
-        codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+    def search(
+        codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
+        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    ):  # fmt: skip
+        return core(
+            codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
+            g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+        )  # fmt: skip
+
+    def neither(
+        codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     ):  # fmt: skip
         return STATUS_BLOCKED, 0, -1
 
-    return no_bits
-
-
-def jps_plus_if_table(
-    codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-):  # fmt: skip
-    """:func:`~sim.pathfinding.jpsplus.jps_plus_core` where the grid args' 5th field is a
-    jump table (int32, ``(cells, 8)``); compiled for anything else, a stub as in
-    :func:`jps_if_blocks` (so no caller compiles JPS+ unless it passes a table)."""
-    return jps_plus_core(
-        codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
-        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-    )  # fmt: skip
-
-
-@overload(jps_plus_if_table, jit_options={"nogil": True})
-def _jps_plus_if_table(
-    codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-):  # fmt: skip
-    """The compiled :func:`jps_plus_if_table`, chosen by ``table``'s type."""
-    if table.dtype == types.int32 and table.ndim == 2:
-        return jps_plus_if_table
-
-    def no_table(
-        codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
-        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-    ):  # fmt: skip
-        return STATUS_BLOCKED, 0, -1
-
-    return no_table
+    return search if is_bits or is_table else neither
 
 
 @njit(cache=True, inline="always")
@@ -644,13 +625,8 @@ def _search(
     (see :func:`bucket_core`). Returns ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
     """
     while True:
-        if mode == MODE_JPS_PLUS:
-            status, expanded, end = jps_plus_if_table(
-                codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
-                g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
-            )  # fmt: skip
-        elif mode == MODE_JPS:
-            status, expanded, end = jps_if_blocks(
+        if mode in (MODE_JPS, MODE_JPS_PLUS):  # which of the two: the grid data's type says
+            status, expanded, end = jump_search(
                 codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
                 g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
             )  # fmt: skip
