@@ -295,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     fields(maps, args.repeat)
     demo_queries()
+    from bench import weighted  # (it borrows this module's helpers)
+
+    print()
+    weighted.run(maps, args.queries, args.repeat, args.seed)
     print(f"first search in a new process (imports + kernel from cache): {first_search_seconds():.2f} s")
     return 0
 

@@ -397,10 +397,13 @@ def test_jps_refuses_grids_it_cannot_search_exactly():
     costs = np.ones((3, 3))
     costs[1, 1] = 0.85
     with pytest.raises(ValueError) as info:
-        find_path(costs, (0, 0), (2, 2), algorithm="jps")
+        find_path(costs, (0, 0), (2, 2), algorithm="jps+")
     assert str(info.value) == (
-        "algorithm 'jps' needs every passable cell to cost the same; this grid's multipliers range from 0.85 to 1"
+        "algorithm 'jps+' needs every passable cell to cost the same; this grid's multipliers range from 0.85 to 1"
     )
+    # weighted JPS (tests/test_jpsw.py) searches it, at A*'s cost
+    jps = find_path(costs, (0, 0), (2, 2), algorithm="jps")
+    assert jps.cost == pytest.approx(find_path(costs, (0, 0), (2, 2)).cost)
     with pytest.raises(ValueError) as info:
         find_path(np.ones((3, 3)), (0, 0), (2, 2), algorithm="jps", diagonal="always")
     assert str(info.value) == "algorithm 'jps' needs diagonal='no-corner-cutting', got 'always'"

@@ -85,8 +85,12 @@ class Comparison:
         trace = np.zeros(h * w, dtype=np.int32)
         if algorithm == "field":
             return self._field(grid, label, record, trace)
-        if algorithm in ("jps", "jps+") and (self.diagonal != "no-corner-cutting" or not grid.uniform):
-            why = "needs one cost everywhere" if not grid.uniform else "needs diagonal rule no-corner-cutting"
+        if algorithm == "jps" and not grid.uniform:  # weighted terrain: JPSW's rules (sim.pathfinding.jpsw)
+            label = "JPSW (weighted jump points)"
+        if algorithm in ("jps", "jps+") and (self.diagonal != "no-corner-cutting" or
+                                             (algorithm == "jps+" and not grid.uniform)):  # fmt: skip
+            why = "needs diagonal rule no-corner-cutting" if self.diagonal != "no-corner-cutting" else \
+                "needs one cost everywhere"  # fmt: skip
             return StrategyRun(label, algorithm, weight, SearchResult(False, [], math.inf, 0), 0.0, record,
                                trace[:0], note=f"not applicable here: {why}")  # fmt: skip
         t0 = time.perf_counter()

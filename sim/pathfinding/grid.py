@@ -19,6 +19,7 @@ import numpy as np
 from sim.pathfinding.compiled import GridArgs
 from sim.pathfinding.jps import EMPTY_BLOCKS, build_blocks
 from sim.pathfinding.jpsplus import build_table, repair_table
+from sim.pathfinding.jpsw import repair_weighted_blocks, weighted_blocks
 from sim.pathfinding.rules import build_moves
 
 #: The largest multiplier accepted for a passable cell. Sums of larger ones could overflow to
@@ -113,6 +114,9 @@ class CodedGrid:
         self._counts = np.bincount(padded[1:-1, 1:-1].reshape(-1), minlength=self._lut.size).astype(np.int64)
         self._moves: dict[int, np.ndarray] = {}
         self._blocks: np.ndarray | None = None  # the bits of block-based JPS, made on its first use
+        self._jps_stops = np.zeros((4, 0, 0), np.bool_)  # a weighted grid's JPS stops, kept to repair them
+        #: ms a weighted grid's JPS data (successor table, :mod:`.jpsw`) took to make (0.0: not made).
+        self.jps_table_ms = 0.0
         self._table: np.ndarray | None = None  # JPS+'s jump distances, made on first use, then repaired
         self._table_free = np.zeros((0, 0), np.bool_)  # the free cells it was made from, kept with it
         #: ms the jump table took to make (its first use), and its last repair (0.0: none yet).
@@ -200,10 +204,16 @@ class CodedGrid:
         return (self._lut[self._codes] > 0).reshape(self.height + 2, self.width + 2)
 
     def blocks(self) -> np.ndarray:
-        """The free cells as bits in four orientations, for block-based JPS (:mod:`.jps`):
-        made on first use (~1 ms for 512x512), made again after a change."""
+        """The free cells as bits in four orientations, for block-based JPS (:mod:`.jps`), and
+        on a weighted grid its stops and successor table too (:mod:`.jpsw`): made on first use
+        (~1 ms for a uniform 512x512 grid), made again after a change."""
         if self._blocks is None:
-            self._blocks = build_blocks(self._free())
+            if self.uniform:
+                self._blocks = build_blocks(self._free())
+            else:
+                t0 = time.perf_counter()
+                self._blocks, self._jps_stops = weighted_blocks(self._codes, self._lut, self.width + 2)
+                self.jps_table_ms = (time.perf_counter() - t0) * 1000.0
         return self._blocks
 
     def moves(self, rule: int) -> np.ndarray:
@@ -270,7 +280,11 @@ class CodedGrid:
             self._costs.flags.writeable = True
             self._costs[y0 : y0 + h, x0 : x0 + w] = self._lut[block]
             self._costs.flags.writeable = False
-        self._blocks = None
+        if self._blocks is not None and self._blocks.shape[0] > 8 and not self.uniform:
+            repair_weighted_blocks(self._blocks, self._jps_stops, self._codes, self._lut, wp,
+                                   x0 + 1, y0 + 1, x0 + 1 + w, y0 + 1 + h)  # fmt: skip
+        else:  # uniform JPS's bits are made again on use (~1 ms); so is a weighted grid's data if it was uniform
+            self._blocks = None
         if self._table is not None:  # only what the change can reach (cells padded: + 1)
             t0 = time.perf_counter()
             self._table_free[1 + y0 : 1 + y0 + h, 1 + x0 : 1 + x0 + w] = self._lut[block] > 0

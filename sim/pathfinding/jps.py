@@ -35,7 +35,7 @@ from numba import njit
 
 from sim.pathfinding.common import (
     _HEAP_FULL,
-    METRIC_OCTILE,
+    SQRT2,
     STATUS_FOUND,
     STATUS_HIT_LIMIT,
     STATUS_UNREACHABLE,
@@ -57,16 +57,21 @@ for _i in range(64):
     _CTZ[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 
 
-def build_blocks(free: np.ndarray) -> np.ndarray:
+def build_blocks(free: np.ndarray, stops: np.ndarray | None = None) -> np.ndarray:
     """The four bit orientations of a padded grid's free cells (``free``: bool ``[y, x]``,
     border included): ``(4, lines, words)`` uint64, bit ``p % 64`` of word ``p // 64`` of
     line ``r`` is cell ``p`` along line ``r``: rows read east (``r = y``, ``p = x``) and west
     (``p = W - 1 - x``), columns read south (``r = x``, ``p = y``) and north (``p = H - 1 - y``).
-    One zero word beyond every line's end (a scan reads past it and meets blocked cells)."""
+    One zero word beyond every line's end (a scan reads past it and meets blocked cells).
+    With ``stops`` (bool ``(4, H, W)``: where a weighted grid's straight jumps stop, one
+    layer per orientation, :mod:`.jpsw`), four more planes ``4 + o`` hold ``stops[o]`` in
+    orientation ``o``: ``(8, lines, words)``."""
     h, w = free.shape
     lines, words = max(h, w), max(h, w) // 64 + 2
-    out = np.zeros((4, lines, words * 8), np.uint8)
-    for o, plane in enumerate((free, free[:, ::-1], free.T, free.T[:, ::-1])):
+    out = np.zeros((4 if stops is None else 8, lines, words * 8), np.uint8)
+    for o in range(out.shape[0]):
+        layer = free if o < 4 else stops[o - 4]
+        plane = (layer, layer[:, ::-1], layer.T, layer.T[:, ::-1])[o % 4]
         packed = np.packbits(plane, axis=1, bitorder="little")
         out[o, : plane.shape[0], : packed.shape[1]] = packed
     return out.view(np.uint64)
@@ -108,7 +113,10 @@ def scan(blocks, o, r, p, goal_r, goal_p):
         down = _bits(blocks, o, r + 1, p)
         # Bit i of each mask below is about cell p + i + 1 (the cells ahead).
         stop = ((~cur) >> np.uint64(1)) | _TOP  # blocked ahead (the window's end counts as a stop)
-        forced = (((up >> np.uint64(1)) & ~up) | ((down >> np.uint64(1)) & ~down)) & _LOW63
+        forced = ((up >> np.uint64(1)) & ~up) | ((down >> np.uint64(1)) & ~down)
+        if blocks.shape[0] > 4:  # a weighted grid's stops in this orientation (.jpsw)
+            forced |= _bits(blocks, o + 4, r, p + 1)
+        forced &= _LOW63
         i_stop = _ctz(stop)
         i_forced = _ctz(forced) if forced != np.uint64(0) else 64
         if on_goal_line:
@@ -146,6 +154,14 @@ def _free(blocks, x, y):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _successors(flat, base, i, d):
+    """A weighted grid's successor directions (8 bits) of padded cell ``i`` entered by
+    direction ``d``: byte ``d`` of word ``i`` of the table after the bit planes (:mod:`.jpsw`;
+    ``flat``: the grid's JPS data flattened, ``base``: where the table starts)."""
+    return np.int64((flat[base + i] >> np.uint64(8 * d)) & np.uint64(255))
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _dir(dx, dy):
     """The direction index k with (DX[k], DY[k]) == (dx, dy)."""
     if dy == 0:
@@ -180,8 +196,8 @@ def jps_core(
     codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
-    """A* with block-based jump point search (``blocks``: :func:`build_blocks`; ``unit``:
-    the one multiplier); arguments and ``(status, expanded, end)`` as ``kernel.astar_core``."""
+    """A* with block-based jump point search on ``blocks`` (:func:`build_blocks`, or :mod:`.jpsw`'s on a weighted
+    grid; runs are priced from ``lut``, not ``unit``); arguments and result as ``kernel.astar_core``."""
     open_mark = 2 * gen
     closed_mark = open_mark + 1
     height = codes.size // width
@@ -200,8 +216,7 @@ def jps_core(
             continue
         mark[u] = closed_mark
         expanded += 1
-        uy = u // width
-        ux = u - uy * width
+        ux, uy = u % width, u // width
         _note(record, trace, trace_at, expanded, ux, uy, width)
         gu = g[u]
         if u == goal:
@@ -213,13 +228,14 @@ def jps_core(
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
-        for j in range(_successor_points(blocks, width, height, ux, uy, parent[u], goal_x, goal_y, found)):
+        for j in range(_successor_points(codes, lut, blocks, width, height, ux, uy, parent[u], goal_x, goal_y, found)):
             v, k = found[j] >> 3, found[j] & 7
             if mark[v] == closed_mark:
                 continue
-            vy = v // width
-            vx = v - vy * width
-            ng = gu + unit * _metric(METRIC_OCTILE, abs(vx - ux), abs(vy - uy))  # a diagonal then a straight run
+            vx, vy = v % width, v // width
+            adx, ady = abs(vx - ux), abs(vy - uy)  # a diagonal leg, a straight one: one multiplier each (.jpsw)
+            turn = u + min(adx, ady) * (((vx > ux) - (vx < ux)) + ((vy > uy) - (vy < uy)) * width)
+            ng = gu + SQRT2 * min(adx, ady) * lut[codes[turn]] + abs(adx - ady) * lut[codes[v]]
             if mark[v] == open_mark and ng >= g[v]:
                 continue
             if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
@@ -250,13 +266,19 @@ def _note(record, trace, trace_at, expanded, x, y, width):
 
 
 @njit(cache=True, nogil=True)
-def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
+def _successor_points(codes, lut, blocks, width, height, ux, uy, d, goal_x, goal_y, found):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d`` (``NO_PARENT``
     at the start), into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that
     ends at ``v``); returns how many. Straight directions scan; a diagonal one runs a step
     at a time, and every straight jump point found from it (and the goal on it) counts."""
     n = 0
-    dirs = _directions(blocks, ux, uy, d)
+    weighted = blocks.shape[0] > 8
+    flat = blocks.reshape(-1)
+    base = 8 * blocks.shape[1] * blocks.shape[2]
+    if weighted and d != NO_PARENT:
+        dirs = _successors(flat, base, uy * width + ux, d)
+    else:
+        dirs = _directions(blocks, ux, uy, d)
     goal = goal_y * width + goal_x
     for k in range(8):
         if not (dirs >> k) & 1:
@@ -269,6 +291,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
             continue
         dx, dy = DX[k], DY[k]
         kx, ky = _dir(dx, 0), _dir(0, dy)
+        natural = (1 << k) | (1 << kx) | (1 << ky)
         x, y = ux, uy
         while _free(blocks, x + dx, y) and _free(blocks, x, y + dy) and _free(blocks, x + dx, y + dy):
             x += dx
@@ -277,11 +300,22 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
                 found[n] = goal * 8 + k
                 n += 1
                 break
-            for ks in (kx, ky):
-                v = _straight(blocks, width, height, x, y, ks, goal_x, goal_y)
-                if v != -1:
-                    found[n] = v * 8 + ks
+            nat = 255
+            if weighted:  # a jump point: more than the natural successors, or another multiplier next
+                nat = _successors(flat, base, y * width + x, k)
+                ahead = lut[codes[(y + dy) * width + x + dx]]
+                if nat & ~natural != 0 or (ahead > 0.0 and ahead != lut[codes[y * width + x]]):
+                    found[n] = (y * width + x) * 8 + k
                     n += 1
+                    break
+            for ks in (kx, ky):
+                if (nat >> ks) & 1:
+                    v = _straight(blocks, width, height, x, y, ks, goal_x, goal_y)
+                    if v != -1:
+                        found[n] = v * 8 + ks
+                        n += 1
+            if not (nat >> k) & 1:
+                break
     return n
 
 

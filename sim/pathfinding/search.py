@@ -238,7 +238,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         if diag != DIAG_NO_CORNER_CUTTING:
             name = next(k for k, v in DIAGONAL_RULES.items() if v == diag)
             raise ValueError(f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {name!r}")
-        if not self.uniform:
+        if algorithm == "jps+" and not self.uniform:
             raise ValueError(
                 f"algorithm {algorithm!r} needs every passable cell to cost the same; this grid's "
                 f"multipliers range from {self.min_cost:g} to {self.max_cost:g}"
@@ -342,6 +342,8 @@ def warm_up(algorithms: tuple[str, ...] = ("astar", "jps", "jps+"), fields: bool
     Call it while showing a message, so the first real search does not freeze a frame.
     """
     grid = PathGrid(np.ones((3, 3)))
+    if "jps" in algorithms:  # a weighted grid's JPS data (.jpsw) is compiled code too
+        PathGrid(np.array([[1.0, 2.0], [1.0, 1.0]])).search((0, 0), (1, 1), algorithm="jps")
     for algorithm in algorithms:
         grid.search((0, 0), (2, 2), algorithm=algorithm, record=np.zeros((3, 3), dtype=np.int32))
         grid.search((0, 0), (2, 2), algorithm=algorithm, trace=np.zeros(9, dtype=np.int32))

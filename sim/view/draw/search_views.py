@@ -284,7 +284,7 @@ def _draw_run(
     def at(x: int, y: int) -> tuple[float, float]:
         return place.x + (x - c0 + 0.5) * scale, place.y + (y - r0 + 0.5) * scale
 
-    if run.algorithm == "jps":  # the jump points: few, each a ring (a single cell would vanish)
+    if run.algorithm in ("jps", "jps+"):  # the jump points: few, each a ring (a single cell would vanish)
         w = run.record.shape[1]
         for cell_index in run.order[:step].tolist():
             p = at(cell_index % w, cell_index // w)

@@ -1,0 +1,145 @@
+"""Jump point search on weighted terrain (``algorithm="jps"`` on a grid of several multipliers,
+sim.pathfinding.jpsw): the optimal costs of the independent Dijkstra, legal paths, A*'s costs on
+every scenario of a weighted benchmark, and data that painting repairs to exactly what a new
+grid makes."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.weighted import BLOB_COSTS, blob_costs
+from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
+from sim.pathfinding import PathGrid, find_path
+from tests.helpers import dijkstra, path_cost
+
+DATA = Path(__file__).parent / "data"
+RULE = "no-corner-cutting"
+
+
+@st.composite
+def weighted_grids(draw, max_side: int = 20):
+    """A grid of walls and multipliers (scattered cells, or discs over plain ground) and two cells."""
+    h, w = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    values = draw(st.sampled_from([(1.0, 1.5, 2.0, 3.0), (0.5, 1.0, 7.0), (1.0, 1.1), (2.0, 2.5, 0.3)]))
+    if draw(st.booleans()):  # every cell drawn on its own
+        costs = rng.choice(values, size=(h, w))
+    else:  # discs of terrain, the way maps have it
+        costs = np.full((h, w), values[0])
+        yy, xx = np.mgrid[:h, :w]
+        for _ in range(int(rng.integers(1, 6))):
+            cx, cy, r = rng.integers(0, w), rng.integers(0, h), rng.integers(1, 6)
+            costs[(xx - cx) ** 2 + (yy - cy) ** 2 <= r * r] = rng.choice(values)
+    costs[rng.random((h, w)) < draw(st.sampled_from([0.0, 0.1, 0.3]))] = 0.0
+    start = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+    goal = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+    return costs, start, goal
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=weighted_grids())
+def test_jps_on_weighted_grids_costs_what_dijkstra_costs_and_its_paths_are_legal(case):
+    costs, start, goal = case
+    passable = costs[start[1], start[0]] > 0 and costs[goal[1], goal[0]] > 0
+    optimal = dijkstra(costs, start, RULE).get(goal, math.inf) if passable else math.inf
+    r = find_path(costs, start, goal, algorithm="jps")
+    assert r.found == (optimal < math.inf)
+    if r.found:
+        assert r.cost == pytest.approx(optimal, rel=1e-9)
+        assert r.path[0] == start and r.path[-1] == goal
+        assert path_cost(costs, r.path, RULE) == pytest.approx(r.cost, rel=1e-9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=weighted_grids(max_side=30), data=st.data())
+def test_search_many_with_jps_on_weighted_grids_answers_as_search_does(case, data):
+    costs, _start, _goal = case
+    h, w = costs.shape
+    k = data.draw(st.integers(1, 12))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    starts = np.stack([rng.integers(0, w, k), rng.integers(0, h, k)], axis=1)
+    goals = np.stack([rng.integers(0, w, k), rng.integers(0, h, k)], axis=1)
+    grid = PathGrid(costs)
+    batch = grid.search_many(starts, goals, algorithm="jps", threads=2)
+    for i in range(k):
+        one = grid.search(tuple(starts[i]), tuple(goals[i]), algorithm="jps")
+        assert bool(batch.found[i]) == one.found
+        if one.found:
+            assert batch.cost[i] == one.cost and batch.expanded[i] == one.expanded
+            assert batch.path(i) == one.walk_path
+
+
+@pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])
+def test_every_scenario_of_the_weighted_benchmark_costs_what_astar_finds(name):
+    """bench.weighted's grid of a bundled map (blobs of 1.5/2/3 over 40 % of the ground):
+    every scenario, JPS's cost equal to A*'s, in one batch each."""
+    chars = read_map(DATA / f"{name}.map")
+    costs = blob_costs(ground_costs(chars), seed=1)
+    assert set(np.unique(costs[costs > 0])) == {1.0, *BLOB_COSTS}
+    scens = [s for s in read_scenarios(DATA / f"{name}.map.scen")
+             if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND]  # fmt: skip
+    starts = np.array([s.start for s in scens])
+    goals = np.array([s.goal for s in scens])
+    grid = PathGrid(costs)
+    astar = grid.search_many(starts, goals, algorithm="astar")
+    jps = grid.search_many(starts, goals, algorithm="jps")
+    assert len(scens) >= 300 and astar.found.all() and jps.found.all()
+    np.testing.assert_allclose(jps.cost, astar.cost, rtol=1e-9)
+    assert jps.expanded.sum() < astar.expanded.sum() / 2  # it jumps: far fewer expansions
+    for i in range(0, len(scens), 97):  # and its paths are legal and cost what it says
+        assert path_cost(costs, jps.path(i), RULE) == pytest.approx(jps.cost[i], rel=1e-9)
+    assert grid.jps_table_ms > 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=weighted_grids(max_side=24), data=st.data())
+def test_painting_repairs_the_weighted_jps_data_to_what_a_new_grid_makes(case, data):
+    costs, _start, _goal = case
+    costs = costs.copy()
+    if len(np.unique(costs[costs > 0])) < 2:
+        costs[0, 0] = 9.0  # weighted from the start
+    grid = PathGrid(costs)
+    grid.blocks()
+    h, w = costs.shape
+    for _ in range(data.draw(st.integers(1, 3))):
+        x0, y0 = data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1))
+        pw, ph = data.draw(st.integers(1, w - x0)), data.draw(st.integers(1, h - y0))
+        patch = np.full((ph, pw), data.draw(st.sampled_from([0.0, 1.0, 2.0, 9.0, 0.25])))
+        grid.update(x0, y0, patch)
+        costs[y0 : y0 + ph, x0 : x0 + pw] = patch
+        fresh = PathGrid(costs)
+        assert np.array_equal(grid.blocks(), fresh.blocks())
+    start = (data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1)))
+    goal = (data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1)))
+    assert grid.search(start, goal, algorithm="jps") == PathGrid(costs).search(start, goal, algorithm="jps")
+
+
+@pytest.mark.parametrize("rule", ["never", "one-obstacle", "always"])
+def test_weighted_jps_refuses_the_diagonal_rules_it_does_not_support(rule):
+    costs = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    with pytest.raises(ValueError) as info:
+        find_path(costs, (0, 0), (2, 1), algorithm="jps", diagonal=rule)
+    assert str(info.value) == f"algorithm 'jps' needs diagonal='no-corner-cutting', got {rule!r}"
+
+
+def test_on_one_multiplier_the_weighted_rules_are_jps_own():
+    """A grid of one multiplier has no weighted data; the successor table made for a grid
+    whose second multiplier is out of reach gives the same searches, cell for cell."""
+    rng = np.random.default_rng(5)
+    costs = np.where(rng.random((40, 40)) < 0.2, 0.0, 1.0)
+    walled = np.pad(costs, ((0, 0), (0, 2)))
+    walled[0, -1] = 5.0  # a second multiplier, walled off
+    plain, weighted = PathGrid(costs), PathGrid(walled)
+    assert plain.uniform and not weighted.uniform
+    for _ in range(200):
+        s, g = tuple(rng.integers(0, 40, 2)), tuple(rng.integers(0, 40, 2))
+        a, b = plain.search(s, g, algorithm="jps"), weighted.search(s, g, algorithm="jps")
+        assert (a.found, a.path, a.expanded) == (b.found, b.path, b.expanded)
+        if a.found:
+            assert a.cost == pytest.approx(b.cost, rel=1e-12)
