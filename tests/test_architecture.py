@@ -125,6 +125,63 @@ def test_the_modes_listed_are_every_mode_the_package_defines():
     assert defined == set(MODES)
 
 
+def mode_context_overreach() -> list[str]:
+    """Every ``self.app.X`` / ``app.X`` / ``play.app.X`` in sim/view/modes/ whose X is not a
+    member of the context its class names (``context = ...``; a mode's by default; functions
+    outside a class: the play mode's in play.py)."""
+    from sim.view import context
+
+    bad = []
+    for path in sorted((SIM / "view" / "modes").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        default = context.PlayContext if path.name == "play.py" else context.ModeContext
+        for top in tree.body:
+            ctx = default if not isinstance(top, ast.ClassDef) else context.ModeContext
+            if isinstance(top, ast.ClassDef):
+                for stmt in top.body:
+                    if isinstance(stmt, ast.Assign) and [getattr(t, "id", "") for t in stmt.targets] == ["context"]:
+                        ctx = getattr(context, stmt.value.id)
+            for node in ast.walk(top):
+                if not isinstance(node, ast.Attribute):
+                    continue
+                owner = node.value
+                through_app = (isinstance(owner, ast.Attribute) and owner.attr == "app") or (
+                    isinstance(owner, ast.Name) and owner.id == "app")  # fmt: skip
+                in_init_param = isinstance(owner, ast.Name) and _is_init_param(top, node)
+                if through_app and not in_init_param and node.attr not in ctx.members():
+                    bad.append(f"{path.name}:{node.lineno} app.{node.attr} (not in {ctx.__name__})")
+    return bad
+
+
+def _is_init_param(top: ast.AST, node: ast.AST) -> bool:
+    """Whether ``node`` sits in an ``__init__`` that takes ``app`` (the whole app, handed on)."""
+    inits = [fn for fn in ast.walk(top) if isinstance(fn, ast.FunctionDef) and fn.name == "__init__"
+             and any(a.arg == "app" for a in fn.args.args)]  # fmt: skip
+    return any(n is node for fn in inits for n in ast.walk(fn))
+
+
+def test_a_mode_touches_only_what_its_context_hands_on():
+    """Modes see the app through a narrow context (sim.view.context): the model, the camera,
+    drawing, messages, files, push and pop; a mode that needs more names a wider one."""
+    assert mode_context_overreach() == []
+
+
+def test_a_mode_context_refuses_what_it_does_not_hand_on(make_app):
+    from sim.view.context import ModeContext, PlayContext
+
+    app = make_app("maps/tutorial.yaml")
+    ctx = ModeContext(app)
+    assert ctx.sim is app.sim and ctx.cam is app.cam
+    with pytest.raises(AttributeError):
+        ctx.config  # noqa: B018 - the app has it; a mode's context does not
+    with pytest.raises(AttributeError):
+        ctx.user_paused = True
+    play = PlayContext(ctx)  # a wider context over the same app
+    play.user_paused = True
+    assert app.user_paused and app.top.app.sim is app.sim
+    assert type(app.top.app) is PlayContext and not hasattr(app.top.painting.app, "instruments")
+
+
 def test_no_key_is_bound_twice_in_one_table():
     from sim.view.keydocs import all_tables
 

@@ -35,6 +35,7 @@ from numba import njit
 
 from sim.pathfinding.common import (
     _HEAP_FULL,
+    METRIC_OCTILE,
     SQRT2,
     STATUS_FOUND,
     STATUS_HIT_LIMIT,
@@ -76,6 +77,8 @@ def build_blocks(free: np.ndarray, stops: np.ndarray | None = None) -> np.ndarra
         out[o, : plane.shape[0], : packed.shape[1]] = packed
     return out.view(np.uint64)
 
+
+_NO_TABLE = np.zeros(0, np.uint64)  # (a uniform grid's JPS data has no successor table)
 
 #: "No JPS bits" (grids searched without JPS). A type of its own (uint8, not uint64): code
 #: compiled for such grids leaves JPS out (see ``kernel.jump_search``), so the demo's
@@ -196,13 +199,14 @@ def jps_core(
     codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
-    """A* with block-based jump point search on ``blocks`` (:func:`build_blocks`, or :mod:`.jpsw`'s on a weighted
-    grid; runs are priced from ``lut``, not ``unit``); arguments and result as ``kernel.astar_core``."""
+    """A* with block-based jump point search on ``blocks`` (:func:`build_blocks`, or :mod:`.jpsw`'s on a
+    weighted grid); arguments and ``(status, expanded, end)`` as ``kernel.astar_core``."""
     open_mark = 2 * gen
     closed_mark = open_mark + 1
     height = codes.size // width
     goal_y, goal_x = goal // width, goal % width
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
+    weighted = blocks.shape[0] > 8
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
     jump_parent[start] = -1
     expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
@@ -216,7 +220,8 @@ def jps_core(
             continue
         mark[u] = closed_mark
         expanded += 1
-        ux, uy = u % width, u // width
+        uy = u // width
+        ux = u - uy * width
         _note(record, trace, trace_at, expanded, ux, uy, width)
         gu = g[u]
         if u == goal:
@@ -228,14 +233,13 @@ def jps_core(
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
-        for j in range(_successor_points(codes, lut, blocks, width, height, ux, uy, parent[u], goal_x, goal_y, found)):
+        for j in range(_successor_points(blocks, width, height, ux, uy, parent[u], goal_x, goal_y, found)):
             v, k = found[j] >> 3, found[j] & 7
             if mark[v] == closed_mark:
                 continue
-            vx, vy = v % width, v // width
-            adx, ady = abs(vx - ux), abs(vy - uy)  # a diagonal leg, a straight one: one multiplier each (.jpsw)
-            turn = u + min(adx, ady) * (((vx > ux) - (vx < ux)) + ((vy > uy) - (vy < uy)) * width)
-            ng = gu + SQRT2 * min(adx, ady) * lut[codes[turn]] + abs(adx - ady) * lut[codes[v]]
+            vy = v // width
+            vx = v - vy * width
+            ng = gu + _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy)
             if mark[v] == open_mark and ng >= g[v]:
                 continue
             if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
@@ -255,6 +259,18 @@ def jps_core(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy):
+    """What the run from ``u`` to ``v`` costs: a diagonal leg, then a straight one. On a weighted
+    grid each leg has one multiplier (jumps stop before another, :mod:`.jpsw`): the turning
+    point's and the end's."""
+    adx, ady = abs(vx - ux), abs(vy - uy)
+    if not weighted:
+        return unit * _metric(METRIC_OCTILE, adx, ady)
+    turn = u + min(adx, ady) * (((vx > ux) - (vx < ux)) + ((vy > uy) - (vy < uy)) * width)
+    return SQRT2 * min(adx, ady) * lut[codes[turn]] + abs(adx - ady) * lut[codes[v]]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _note(record, trace, trace_at, expanded, x, y, width):
     """Into the footprint ``record`` (when there is one): ``expanded`` (1-based) for a jump
     point taken off the heap, -1 (``expanded`` 0) for one put on it; the expanded ones into
@@ -266,17 +282,17 @@ def _note(record, trace, trace_at, expanded, x, y, width):
 
 
 @njit(cache=True, nogil=True)
-def _successor_points(codes, lut, blocks, width, height, ux, uy, d, goal_x, goal_y, found):
+def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d`` (``NO_PARENT``
     at the start), into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that
     ends at ``v``); returns how many. Straight directions scan; a diagonal one runs a step
     at a time, and every straight jump point found from it (and the goal on it) counts."""
     n = 0
     weighted = blocks.shape[0] > 8
-    flat = blocks.reshape(-1)
+    flat = blocks.reshape(-1) if weighted else _NO_TABLE
     base = 8 * blocks.shape[1] * blocks.shape[2]
-    if weighted and d != NO_PARENT:
-        dirs = _successors(flat, base, uy * width + ux, d)
+    if weighted and d != NO_PARENT:  # the table's successors (its "stop" flag, the way back, left out)
+        dirs = _successors(flat, base, uy * width + ux, d) & ~(1 << _back(d))
     else:
         dirs = _directions(blocks, ux, uy, d)
     goal = goal_y * width + goal_x
@@ -300,14 +316,18 @@ def _successor_points(codes, lut, blocks, width, height, ux, uy, d, goal_x, goal
                 found[n] = goal * 8 + k
                 n += 1
                 break
-            nat = 255
-            if weighted:  # a jump point: more than the natural successors, or another multiplier next
-                nat = _successors(flat, base, y * width + x, k)
-                ahead = lut[codes[(y + dy) * width + x + dx]]
-                if nat & ~natural != 0 or (ahead > 0.0 and ahead != lut[codes[y * width + x]]):
-                    found[n] = (y * width + x) * 8 + k
-                    n += 1
-                    break
+            if not weighted:
+                for ks in (kx, ky):
+                    v = _straight(blocks, width, height, x, y, ks, goal_x, goal_y)
+                    if v != -1:
+                        found[n] = v * 8 + ks
+                        n += 1
+                continue
+            nat = _successors(flat, base, y * width + x, k)
+            if nat & ~natural != 0:  # more than the natural successors, or the flag: a jump point
+                found[n] = (y * width + x) * 8 + k
+                n += 1
+                break
             for ks in (kx, ky):
                 if (nat >> ks) & 1:
                     v = _straight(blocks, width, height, x, y, ks, goal_x, goal_y)
@@ -317,6 +337,12 @@ def _successor_points(codes, lut, blocks, width, height, ux, uy, d, goal_x, goal
             if not (nat >> k) & 1:
                 break
     return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _back(k):
+    """The direction opposite ``k``."""
+    return k ^ 1 if k < 4 else 11 - k
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -149,6 +149,10 @@ def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1):
                     word |= np.uint64(_cell_successors(codes, lut, width, x, y, d)) << np.uint64(8 * d)
                 else:
                     word |= np.uint64(255) << np.uint64(8 * d)  # never entered that way
+            for d in range(4, 8):  # a diagonal jump stops before another multiplier: the flag is the way back's bit
+                ahead = _w(codes, lut, width, x + DX[d], y + DY[d])
+                if ahead > 0.0 and ahead != w0:
+                    word |= np.uint64(1 << (11 - d)) << np.uint64(8 * d)
             out[i] = word
             for o in range(4):
                 stops[o, y, x] |= (word >> np.uint64(8 * o)) & np.uint64(255 & ~(1 << o)) != np.uint64(0)

@@ -1,6 +1,12 @@
-"""What the window's parts (modes, live files, progress screens, the start-up) see of the app:
-a protocol, so they name no concrete ``App`` (no import back up to it) and what they may use
-is written down in one place. It is still wide; narrowing it per part is the next step."""
+"""What the window's parts see of the app.
+
+The app's own parts (live files, map files, progress screens, the start-up) see it through
+:class:`ViewContext`, a protocol, so they name no concrete ``App`` (no import back up to it).
+A mode sees much less: a :class:`ModeContext` — the model, the camera and the world's
+drawing, text, messages, the mouse, the file actions, and a way to push and pop modes —
+a small object that hands on only those members of the app (anything else is an
+``AttributeError``). A mode that needs more names a wider context (:class:`PickerContext`,
+:class:`PlayContext`), so what each mode may touch is written down in one place."""
 
 from __future__ import annotations
 
@@ -87,3 +93,59 @@ class ViewContext(Protocol):
     def pop(self, mode: Any) -> None: ...
 
     def ask_to_quit(self) -> None: ...
+
+
+class ModeContext:
+    """A mode's narrow view of the app: the members named in ``reads`` (the app's own, kept
+    current: a map load replaces ``sim``), those in ``writes`` also settable. Nothing else."""
+
+    reads: tuple[str, ...] = ("sim", "cam", "view", "text", "files", "mouse", "mods", "message", "push", "pop")
+    writes: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        _hand_on(cls)
+
+    def __init__(self, app: ViewContext | ModeContext) -> None:
+        self._app = app._app if isinstance(app, ModeContext) else app
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name != "_app" and name not in self.writes:
+            sets = ", ".join(self.writes) or "nothing"
+            raise AttributeError(f"{type(self).__name__} does not set {name!r} (it sets {sets})")
+        object.__setattr__(self, name, value)
+
+    @classmethod
+    def members(cls) -> frozenset[str]:
+        return frozenset(cls.reads) | frozenset(cls.writes)
+
+
+def _hand_on(cls: type[ModeContext]) -> None:
+    """Give ``cls`` a property per member, reading (and for ``writes``, setting) the app's."""
+    for name in cls.members():
+        def get(self: ModeContext, _n: str = name) -> Any:
+            return getattr(self._app, _n)
+
+        def put(self: ModeContext, value: Any, _n: str = name) -> None:
+            setattr(self._app, _n, value)
+
+        setattr(cls, name, property(get, put if name in cls.writes else None))
+
+
+_hand_on(ModeContext)
+
+
+class PickerContext(ModeContext):
+    """The map picker's: a mode's, and the folders it lists."""
+
+    reads = (*ModeContext.reads, "maps_dir", "user_maps_dir")
+
+
+class PlayContext(ModeContext):
+    """The play mode's: it is the app's home screen, so it also reads the search instruments and
+    views, the live files, the mode on top, the help and overlay switches, the speed, and pauses
+    or steps the simulation."""
+
+    reads = (*ModeContext.reads, "instruments", "search_views", "speed", "live", "top", "show_help",
+             "show_overlay", "ask_to_quit")  # fmt: skip
+    writes = ("user_paused", "step_once")

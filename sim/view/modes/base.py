@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import pygame
 
+from sim.view.context import ModeContext
 from sim.view.keys import Binding, KeyTable
 
 if TYPE_CHECKING:
@@ -17,9 +18,13 @@ class Mode:
 
     ``opaque``: the mode paints the whole screen, so the modes below are not drawn.
     ``pauses``: the simulation stands still while this mode is on top.
+    ``self.app`` is the mode's narrow view of the app (``context``; a wider one if it names it).
     """
 
     keys: ClassVar[KeyTable]
+    #: What the mode sees of the app (sim.view.context): the model, camera, drawing, messages,
+    #: mouse, files, push and pop; a mode that needs more names a wider context.
+    context: ClassVar[type[ModeContext]] = ModeContext
     pauses: ClassVar[bool] = False
     #: Where the mode's keys come in the help (lower first).
     help_order: ClassVar[int] = 50
@@ -29,12 +34,12 @@ class Mode:
     opened_by: ClassVar[Binding | None] = None
 
     @classmethod
-    def open(cls, app: ViewContext, play: Mode) -> Mode:
+    def open(cls, app: ViewContext | ModeContext, play: Mode) -> Mode:
         """A new one of this mode, opened from the play mode ``play``."""
         return cls(app)
 
-    def __init__(self, app: ViewContext) -> None:
-        self.app = app
+    def __init__(self, app: ViewContext | ModeContext) -> None:
+        self.app = self.context(app)
 
     @property
     def opaque(self) -> bool:
@@ -67,7 +72,7 @@ class Mode:
 class CameraControls:
     """Pan and zoom with the mouse: the wheel zooms at the cursor, middle or shift+right drag pans."""
 
-    def __init__(self, app: ViewContext) -> None:
+    def __init__(self, app: ModeContext) -> None:
         self.app = app
         self.panning = False
 

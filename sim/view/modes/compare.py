@@ -41,8 +41,8 @@ class CompareMode(Mode):
 
     def __init__(self, app, selected: int | None = None) -> None:
         super().__init__(app)
-        self.camera = CameraControls(app)
-        sim = app.sim
+        self.camera = CameraControls(self.app)
+        sim = self.app.sim
         species = int(sim.agents.species[selected]) if selected is not None else self._index("cow")
         s = sim.config.search
         self.cmp = Comparison(species, diagonal=s.diagonal, weight=s.compare_weight)

@@ -9,7 +9,7 @@ import pygame
 from sim.view.draw.field_view import FieldView, field_legend
 
 if TYPE_CHECKING:
-    from sim.view.context import ViewContext
+    from sim.view.context import ModeContext
 
 HERD_RADIUS = 40  # cells: a click calls the species' animals this close (shift+click: its whole region)
 
@@ -18,7 +18,7 @@ class Herding:
     """The play mode's herd tool and field view, a part the mode holds (its methods are
     actions of the mode's key table: ``"herding.tool"``)."""
 
-    def __init__(self, app: ViewContext) -> None:
+    def __init__(self, app: ModeContext) -> None:
         self.app = app
         self.herd_species: int | None = None  # G: whose animals a click calls
         self.field_index: int | None = None  # B: which herd's field is shown

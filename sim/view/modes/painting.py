@@ -9,7 +9,7 @@ import pygame
 from sim.world.terrain import BRUSHES, Terrain
 
 if TYPE_CHECKING:
-    from sim.view.context import ViewContext
+    from sim.view.context import ModeContext
 
 BRUSH_MAX = 20
 
@@ -22,7 +22,7 @@ class Painting:
     A stroke is everything painted from a mouse button's press to its release; it undoes as one step.
     """
 
-    def __init__(self, app: ViewContext) -> None:
+    def __init__(self, app: ModeContext) -> None:
         self.app = app
         self.on = True
         self.brush = Terrain.ROCK

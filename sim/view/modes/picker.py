@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 
+from sim.view.context import PickerContext
 from sim.view.draw.panels import map_picker
 from sim.view.draw.previews import Preview, preview
 from sim.view.keys import KeyTable, key, mouse
 from sim.view.modes.base import Mode
+
+if TYPE_CHECKING:
+    from sim.view.context import ModeContext, ViewContext
 
 
 class MapPickerMode(Mode):
@@ -27,12 +32,15 @@ class MapPickerMode(Mode):
         ],
     )
 
-    def __init__(self, app) -> None:
+    context = PickerContext  # a mode's, and the map folders
+
+    def __init__(self, app: ViewContext | ModeContext) -> None:
         super().__init__(app)
-        maps: list[Path] = app.files.list_maps()
+        maps: list[Path] = self.app.files.list_maps()
         # In the order shown: the bundled maps, then the user's.
-        self.maps = [p for p in maps if p.parent == app.maps_dir] + [p for p in maps if p.parent != app.maps_dir]
-        current = str(app.sim.world.source or "")
+        bundled = self.app.maps_dir
+        self.maps = [p for p in maps if p.parent == bundled] + [p for p in maps if p.parent != bundled]
+        current = str(self.app.sim.world.source or "")
         self.selected = next((i for i, p in enumerate(self.maps) if str(p) == current), 0)
         self._rects: list[pygame.Rect] = []
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from sim.instruments.inspector import cell_info, describe, pick_animal
 from sim.pathfinding import ChangeCursor
+from sim.view.context import ModeContext, PlayContext
 from sim.view.draw.minimap import Minimap
 from sim.view.draw.panels import bottom_strip, readout_bar, readout_rect
 from sim.view.draw.search_views import inspector_panel
@@ -15,6 +18,9 @@ from sim.view.modes.base import CameraControls, Mode
 from sim.view.modes.herding import Herding
 from sim.view.modes.painting import Painting
 from sim.world.terrain import BRUSHES, Terrain
+
+if TYPE_CHECKING:
+    from sim.view.context import ViewContext
 
 PAN_KEYS = {
     pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0),
@@ -98,12 +104,14 @@ class PlayMode(Mode):
 
     help_order = 0
     keys = PLAY_KEYS
+    context = PlayContext  # the home screen: pauses, steps, reads the instruments (sim.view.context)
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: ViewContext | ModeContext) -> None:
         super().__init__(app)
-        self.painting = Painting(app)  # the brush, strokes, undo/redo, reset and save
-        self.herding = Herding(app)  # calling herds (G) and showing their fields (B)
-        self.camera = CameraControls(app)
+        parts = ModeContext(app)  # its parts see only what any mode sees
+        self.painting = Painting(parts)  # the brush, strokes, undo/redo, reset and save
+        self.herding = Herding(parts)  # calling herds (G) and showing their fields (B)
+        self.camera = CameraControls(parts)
         self.minimap = Minimap()
         self.follow = False
         self.show_paths = False
