@@ -206,7 +206,6 @@ def jps_core(
     height = codes.size // width
     goal_y, goal_x = goal // width, goal % width
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
-    weighted = blocks.shape[0] > 8
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
     jump_parent[start] = -1
     expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
@@ -239,7 +238,7 @@ def jps_core(
                 continue
             vy = v // width
             vx = v - vy * width
-            ng = gu + _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy)
+            ng = gu + _run_cost(codes, lut, width, unit, blocks.shape[0] > 8, u, ux, uy, v, vx, vy)
             if mark[v] == open_mark and ng >= g[v]:
                 continue
             if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)

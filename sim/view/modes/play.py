@@ -99,6 +99,13 @@ class CellReadout:
         return self._line
 
 
+def inspecting(tool: str, e: pygame.event.Event, mods: int) -> bool:
+    """Whether a left click inspects: with the inspect tool (I), or with ctrl held at the click;
+    the modifiers come from the event, else from the events in order (``App.mods``), never a poll."""
+    at_click = getattr(e, "mod", None)
+    return tool == "inspect" or bool((mods if at_click is None else at_click) & pygame.KMOD_CTRL)
+
+
 class PlayMode(Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
@@ -108,10 +115,9 @@ class PlayMode(Mode):
 
     def __init__(self, app: ViewContext | ModeContext) -> None:
         super().__init__(app)
-        parts = ModeContext(app)  # its parts see only what any mode sees
-        self.painting = Painting(parts)  # the brush, strokes, undo/redo, reset and save
-        self.herding = Herding(parts)  # calling herds (G) and showing their fields (B)
-        self.camera = CameraControls(parts)
+        self.painting = Painting(ModeContext(app))  # the brush, strokes, undo/redo, reset and save
+        self.herding = Herding(ModeContext(app))  # calling herds (G) and showing their fields (B)
+        self.camera = CameraControls(ModeContext(app))  # (its parts see only what any mode sees)
         self.minimap = Minimap()
         self.follow = False
         self.show_paths = False
@@ -139,7 +145,7 @@ class PlayMode(Mode):
             self._held.discard(e.key)
         elif self.herding.click(e):
             pass
-        elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and self._inspecting(e):
+        elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and inspecting(self.tool, e, self.app.mods):
             self._inspect_at(e.pos)
         elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
             self.painting.event(e)
@@ -161,13 +167,6 @@ class PlayMode(Mode):
         tile = self.app.cam.tile
         x, y = self.app.cam.cell_at(*pos)
         return pick_animal(self.app.sim, x - 0.5, y - 0.5, radius=max(1.0, self._reach_px() / tile))
-
-    def _inspecting(self, e: pygame.event.Event) -> bool:
-        """A left click inspects with the inspect tool (I) or with ctrl held at the click: the
-        modifiers come from the events in order (:attr:`App.mods`), never from a later poll."""
-        mods = getattr(e, "mod", None)
-        mods = self.app.mods if mods is None else mods
-        return self.tool == "inspect" or bool(mods & pygame.KMOD_CTRL)
 
     # ---------------------------------------------------------------- actions (the key table's)
     def hold_pan(self, e: pygame.event.Event) -> None:
