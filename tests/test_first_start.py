@@ -83,7 +83,7 @@ def test_the_interpreted_search_costs_what_the_kernels_cost():
         result = result[0] if isinstance(result, tuple) else result
         for i, ((sx, sy), (gx, gy)) in enumerate(zip(starts.tolist(), goals.tolist(), strict=True)):
             status, _expanded, cost, path = search_interpreted(
-                codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
+                codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, params
             )
             assert (status == 0) == bool(result.found[i])
             if status == 0:

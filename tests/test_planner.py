@@ -163,7 +163,7 @@ def test_a_kind_that_jumps_is_served_in_the_one_call_round():
     water.astar = JumpingFish(sim.world, terrain_costs=water.astar.terrain_costs)
     sim.step(STEP)
     workspaces._local.workspace = workspaces.Workspace()  # this thread's buffers start empty
-    assert sim.planner._kinds()[2].mode == MODE_JPS
+    assert sim.planner._kinds()[2].params.mode == MODE_JPS
     _jobs, compiled = check_round(sim, 1, seed=3)
     assert compiled == [300]
     assert workspaces.workspace().jump_parent.size >= water.astar.grid.cells  # JPS's own buffer was made
@@ -255,7 +255,7 @@ def test_the_kinds_are_built_again_when_what_they_are_built_from_changes():
     assert planner_._kinds() is kinds  # nothing changed: kept
     cow = sim.species[0]
     cow.astar.max_nodes = 7  # a setting the engine reads at each search
-    assert planner_._kinds()[0].max_nodes == 7
+    assert planner_._kinds()[0].params.max_nodes == 7
     kinds = planner_._kinds()
     sim.paint(5, 5, 2, 0)  # a new revision of the world: grids and regions follow it
     assert planner_._kinds() is not kinds

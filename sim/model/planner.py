@@ -29,9 +29,10 @@ from sim.model.scheduler import SearchBudget, SearchQueue
 from sim.model.stats import FrameStats
 from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT, ChangeCursor
 from sim.pathfinding.batch import MIN_SPLIT
+from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.field import smooth_all
 from sim.pathfinding.interpreted import search_interpreted
-from sim.pathfinding.kernel import MODE_JPS, search_batch
+from sim.pathfinding.kernel import jumps, search_batch
 from sim.pathfinding.workspace import run_split, thread_count, workspace
 from sim.support.platform import monotonic_s
 
@@ -70,13 +71,7 @@ class Kind(NamedTuple):
     padded_width: int
     blocks: np.ndarray
     width: int  # ... and the map's width
-    mode: int  # then its KernelParams
-    metric: int
-    g_mult: float
-    h_mult: float
-    unit: float
-    max_nodes: int
-    heuristic: int
+    params: KernelParams  # its search's parameters, handed on whole: the kernels unpack them
     straight: bool  # its paths are pulled straight
 
 
@@ -265,10 +260,8 @@ class Planner:
             labels = sp.regions
             if kinds and (codes.dtype != kinds[0].codes.dtype or labels.dtype != kinds[0].labels.dtype):
                 return None
-            mode, metric, g_mult, h_mult, unit, max_nodes, heuristic = params
-            kinds.append(Kind(labels, codes, lut, moves, padded_width, blocks, grid.width, int(mode), int(metric),
-                          float(g_mult), float(h_mult), float(unit), int(max_nodes), int(heuristic),
-                          bool(sp.kind.straight_paths)))  # fmt: skip
+            kinds.append(Kind(labels, codes, lut, moves, padded_width, blocks, grid.width, params,
+                              bool(sp.kind.straight_paths)))  # fmt: skip
         if any(k.blocks.dtype == np.uint64 for k in kinds):  # a kind jumps: every kind's bits in its type
             kinds = [k._replace(blocks=np.zeros((4, 0, 0), np.uint64)) if k.blocks.dtype != np.uint64 else k
                      for k in kinds]  # fmt: skip
@@ -374,7 +367,7 @@ def _interpreted_round(species: list[SpeciesRuntime], cell: np.ndarray, goal: np
             continue
         _grid, (codes, lut, moves, wp, _blocks), params = sp.astar.compiled_batch()
         status, expanded[j], c, path = search_interpreted(
-            codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, *params
+            codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, params
         )
         outcome[j] = _OUTCOME_OF_STATUS[status]
         cost[j] = c if outcome[j] == _FOUND else np.nan
@@ -402,7 +395,7 @@ def _part(rows: np.ndarray, species_of: np.ndarray, cell: np.ndarray, goal: np.n
     the workspace's stamps (kept in the workspace)."""
     ws = workspace()
     for kind in kinds:
-        ws.ensure(kind.codes.size, jps=kind.mode == MODE_JPS)
+        ws.ensure(kind.codes.size, jps=jumps(kind.params.mode))
     ws.room_for(rows.size)
     *answers, ws.gen, ws.heap, ws.buckets, ws.hgen = _round(
         rows, species_of, cell, goal, kinds, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.gen, ws.heap, ws.buckets,
@@ -431,10 +424,10 @@ def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray
         # costs tens of µs once drawing has pushed the interpreter out of the CPU's caches.
         grid, grid_args, params = astar.compiled_batch()
         ws = workspace()
-        ws.ensure(grid.cells, jps=params[0] == MODE_JPS)
+        ws.ensure(grid.cells, jps=jumps(params.mode))
         ws.room_for(pos.size)
         searched, ws.gen, ws.heap, ws.buckets, ws.hgen, paths, trace, trace_offsets = _species_round(
-            pos, rows, cell, goal, sp.regions, *grid_args, grid.width, *params, ws.g, ws.parent, ws.jump_parent,
+            pos, rows, cell, goal, sp.regions, *grid_args, grid.width, params, ws.g, ws.parent, ws.jump_parent,
             ws.mark, ws.gen, ws.heap, ws.buckets, ws.hgen, ws.stats, want_trace, sp.kind.straight_paths,
             _OUTCOME_OF_STATUS, *out,
         )  # fmt: skip
@@ -444,8 +437,8 @@ def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray
 
 @njit(cache=True, nogil=True)
 def _species_round(
-    pos, rows, cell, goal, labels, codes, lut, moves, padded_width, blocks, width, mode, metric, g_mult, h_mult, unit,
-    max_nodes, heuristic, g, parent, jump_parent, mark, gen, heap, buckets, hgen, stats, tracing, straight,
+    pos, rows, cell, goal, labels, codes, lut, moves, padded_width, blocks, width, params,
+    g, parent, jump_parent, mark, gen, heap, buckets, hgen, stats, tracing, straight,
     outcome_of_status, outcome, expanded, cost, path_at, path_n,
 ):  # fmt: skip
     """:func:`_job` for a kind without hooks, compiled: the region check (:func:`_queries`),
@@ -456,8 +449,8 @@ def _species_round(
     # (sim.prepare compiles it that way first, in a process of its own) then serves here too.
     no_budget = np.int64(-1)
     _served, gen, heap, buckets, hgen, status, c, exp, offsets, paths, trace, trace_offsets = search_batch(
-        codes, lut, moves, padded_width, blocks, flat_s, flat_t, mode, metric, g_mult, h_mult, unit, max_nodes,
-        heuristic, no_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
+        codes, lut, moves, padded_width, blocks, flat_s, flat_t, params,
+        no_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
     )  # fmt: skip
     paths = paths[: offsets[-1]]
     if straight:  # same cost, pulled straight
@@ -509,7 +502,7 @@ def _round(rows, species_of, cell, goal, kinds, g, parent, jump_parent, mark, ge
         k = kinds[s]
         searched, gen, heap, buckets, hgen, mine, trace, trace_offsets = _species_round(
             order[bounds[s] : bounds[s + 1]], rows, cell, goal, k.labels, k.codes, k.lut, k.moves, k.padded_width,
-            k.blocks, k.width, k.mode, k.metric, k.g_mult, k.h_mult, k.unit, k.max_nodes, k.heuristic, g, parent,
+            k.blocks, k.width, k.params, g, parent,
             jump_parent, mark, gen, heap, buckets, hgen, stats, tracing, k.straight, outcome_of_status, outcome,
             expanded, cost, path_at, path_n,
         )  # fmt: skip

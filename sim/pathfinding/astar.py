@@ -22,7 +22,7 @@ import numpy as np
 
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import Point, _check_point, _short, resolve_options
-from sim.pathfinding.compiled import CompiledBatch, KernelParams
+from sim.pathfinding.compiled import CompiledBatch
 from sim.pathfinding.kernel import jump_data
 from sim.pathfinding.reference import python_search
 from sim.pathfinding.search import PathGrid, SearchResult
@@ -299,7 +299,7 @@ class AStar:
         searches. Kinds without per-edge hooks only (see :attr:`has_python_hooks`)."""
         grid = self.grid
         params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
-        return CompiledBatch(grid, grid.kernel_args(self._diag_rule, jump_data(params[0])), KernelParams(*params))
+        return CompiledBatch(grid, grid.kernel_args(self._diag_rule, jump_data(params.mode)), params)
 
     @property
     def has_python_hooks(self) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.pathfinding import kernel as _k
+from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.workspace import run_split, workspace
 
 #: Below this many queries a batch stays in one thread (handing work over costs ~50 µs).
@@ -82,20 +83,20 @@ class Part:
     trace_offsets: np.ndarray
 
 
-def run_part(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: tuple, node_budget: int,
+def run_part(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: KernelParams, node_budget: int,
              trace: bool, cells: int) -> Part:  # fmt: skip
     """Run queries in this thread with its own workspace (the kernel releases the GIL)."""
     ws = workspace()
-    ws.ensure(cells, jps=_k.jumps(params[0]))
+    ws.ensure(cells, jps=_k.jumps(params.mode))
     ws.room_for(starts.size)
     served, ws.gen, ws.heap, ws.buckets, ws.hgen, status, cost, expanded, offsets, paths, trace_buf, trace_offsets = (
-        _k.search_batch(*grid_args, starts, goals, *params, node_budget, ws.g, ws.parent, ws.jump_parent, ws.mark,
+        _k.search_batch(*grid_args, starts, goals, params, node_budget, ws.g, ws.parent, ws.jump_parent, ws.mark,
                         ws.gen, ws.heap, ws.buckets, ws.hgen, trace, ws.stats)
     )  # fmt: skip
     return Part(served, status, cost, expanded, offsets, paths, trace_buf, trace_offsets)
 
 
-def run_batch(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: tuple, node_budget: int | None,
+def run_batch(grid_args: tuple, starts: np.ndarray, goals: np.ndarray, params: KernelParams, node_budget: int | None,
               trace: bool, cells: int, threads: int) -> tuple[Part, int]:  # fmt: skip
     """All queries (or those a node budget allows), on ``threads`` threads; returns the
     merged part and how many were served."""

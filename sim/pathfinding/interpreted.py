@@ -27,6 +27,7 @@ from sim.pathfinding.common import (
     STATUS_HIT_LIMIT,
     STATUS_UNREACHABLE,
 )
+from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.kernel import MODE_BUCKETS
 from sim.pathfinding.rules import DX, DY
 
@@ -44,18 +45,17 @@ def _metric(kind: int, dx: int, dy: int) -> float:
 
 
 def search_interpreted(
-    codes: np.ndarray, lut: np.ndarray, moves: np.ndarray, width: int, start: int, goal: int, mode: int,
-    metric: int, g_mult: float, h_mult: float, unit: float, max_nodes: int, heuristic: int,
+    codes: np.ndarray, lut: np.ndarray, moves: np.ndarray, width: int, start: int, goal: int, params: KernelParams,
 ) -> tuple[int, int, float, list[int]]:  # fmt: skip
-    """One search from padded cell ``start`` to ``goal`` (``width`` is the padded width).
-
-    Returns ``(status, expanded, cost, path)``: ``path`` as unpadded ``y * (width - 2) + x``
-    cells from the start, to the goal or (not found) to the closest cell reached."""
+    """One search from padded cell ``start`` to ``goal`` (``width``: the padded width; ``params``
+    as the kernels take them). Returns ``(status, expanded, cost, path)``: ``path`` as unpadded
+    ``y * (width - 2) + x`` cells from the start, to the goal or (not found) the closest one reached."""
+    metric, g_mult, h_mult, max_nodes = params.metric, params.g_mult, params.h_mult, params.max_nodes
     costs = lut.tolist()
     if costs[codes[start]] <= 0.0 or costs[codes[goal]] <= 0.0:
         return STATUS_BLOCKED, 0, math.inf, []
-    if mode == MODE_BUCKETS:  # the bucket queue's parameters: plain A* (or Dijkstra) with h in units
-        g_mult, h_mult = 1.0, (unit if heuristic >= 0 else 0.0)
+    if params.mode == MODE_BUCKETS:  # the bucket queue's parameters: plain A* (or Dijkstra) with h in units
+        g_mult, h_mult = 1.0, (params.unit if params.heuristic >= 0 else 0.0)
     gx, gy = goal % width, goal // width
     offsets = [(k, dx + dy * width, length) for k, dx, dy, length in _STEPS]
     g = {start: 0.0}

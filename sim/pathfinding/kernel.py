@@ -616,14 +616,17 @@ def _jump_search(
 
 @njit(cache=True, inline="always")
 def _search(
-    codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    codes, lut, moves, width, blocks, start, goal, params,
     g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
     """One search, started again with more room whenever its open list fills up.
 
-    ``heap`` is ``(heap_key, heap_node)``; ``buckets`` is ``(kh_key, q32, q64, entries)``
-    (see :func:`bucket_core`). Returns ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
+    ``params`` is a ``KernelParams`` (unpacked here only: a new parameter changes this file,
+    ``KernelParams`` and ``PathGrid._params``). ``heap`` is ``(heap_key, heap_node)``;
+    ``buckets`` is ``(kh_key, q32, q64, entries)`` (see :func:`bucket_core`). Returns
+    ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
     """
+    mode, metric, g_mult, h_mult, unit, max_nodes, heuristic = params
     while True:
         if mode in (MODE_JPS, MODE_JPS_PLUS):  # which of the two: the grid data's type says
             status, expanded, end = jump_search(
@@ -685,7 +688,7 @@ def _grown_buckets(buckets, entries_only):
 
 @njit(cache=True, nogil=True)
 def search_one(
-    codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    codes, lut, moves, width, blocks, start, goal, params,
     g, parent, jump_parent, mark, gen, heap, buckets, hgen, path, record, trace, stats,
 ):  # fmt: skip
     """One search; returns ``(status, expanded, cost, n, path, gen, heap, buckets, hgen)``.
@@ -695,10 +698,10 @@ def search_one(
     ``start == goal``. Arrays may have grown; the stamps may have moved on.
     """
     status, expanded, end, cost, gen, heap, buckets, hgen = _search(
-        codes, lut, moves, width, blocks, start, goal, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+        codes, lut, moves, width, blocks, start, goal, params,
         g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, 0, stats,
     )  # fmt: skip
-    jps = mode in (MODE_JPS, MODE_JPS_PLUS)
+    jps = params.mode in (MODE_JPS, MODE_JPS_PLUS)
     n = _path_length(end, parent, jump_parent, jps, width)
     if n > path.size:
         path = _grow_int(path, n)
@@ -708,7 +711,7 @@ def search_one(
 
 @njit(cache=True, nogil=True)
 def search_batch(
-    codes, lut, moves, width, blocks, starts, goals, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+    codes, lut, moves, width, blocks, starts, goals, params,
     node_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
 ):  # fmt: skip
     """Many searches on one grid, in order, while the expansions so far are below
@@ -729,7 +732,8 @@ def search_batch(
     trace_offsets = np.zeros(k + 1, np.int64)
     paths = np.empty(max(16, 32 * k), np.int32)
     trace = np.empty(1024 if tracing else 0, np.int32)
-    jps = mode in (MODE_JPS, MODE_JPS_PLUS)
+    jps = params.mode in (MODE_JPS, MODE_JPS_PLUS)
+    max_nodes = params.max_nodes
     no_record = np.zeros((0, 0), np.int32)
     spent = 0
     served = 0
@@ -758,7 +762,7 @@ def search_batch(
                 if tracing and t_at + max_nodes > trace.size:
                     trace = _grow_int(trace, t_at + max_nodes)
                 st, exp, end, c, gen, heap, buckets, hgen = _search(
-                    codes, lut, moves, width, blocks, s, t, mode, metric, g_mult, h_mult, unit, max_nodes, heuristic,
+                    codes, lut, moves, width, blocks, s, t, params,
                     g, parent, jump_parent, mark, gen, heap, buckets, hgen, no_record, trace, t_at, stats,
                 )  # fmt: skip
                 n = _path_length(end, parent, jump_parent, jps, width)

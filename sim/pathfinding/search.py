@@ -31,6 +31,7 @@ from sim.pathfinding.checks import (
     padded_pairs,
     resolve_options,
 )
+from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
@@ -223,7 +224,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
                trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
         """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
         (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
-        grid_args = self.kernel_args(diag, _k.jump_data(params[0]))
+        grid_args = self.kernel_args(diag, _k.jump_data(params.mode))
         part, served = run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
                                  threads or thread_count())  # fmt: skip
         st = part.status
@@ -244,8 +245,8 @@ class PathGrid(FieldsAndLines, CodedGrid):
                 f"multipliers range from {self.min_cost:g} to {self.max_cost:g}"
             )
 
-    def _params(self, diag: int, heuristic: str, weight: float, algorithm: str, max_nodes: int | None) -> tuple:
-        """The kernels' parameters: (mode, metric, g_mult, h_mult, unit, max_nodes, heuristic)."""
+    def _params(self, diag: int, heuristic: str, weight: float, algorithm: str, max_nodes: int | None) -> KernelParams:
+        """The kernels' parameters for these options (what each field means: ``KernelParams``)."""
         # The metric orders the open list's ties and picks the "closest node reached";
         # with the zero heuristic it still does that, it just does not steer.
         if heuristic == "zero":
@@ -255,11 +256,11 @@ class PathGrid(FieldsAndLines, CodedGrid):
         cap = max_nodes if max_nodes is not None else self.cells
         unit = self.min_cost
         if algorithm == "greedy":
-            return _k.MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1
+            return _kernel_params(_k.MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1)
         dijkstra = algorithm == "dijkstra" or heuristic == "zero"
         if algorithm not in ("jps", "jps+") and self.uniform and weight == 1.0 and heuristic != "euclidean":
             # Exact integer-pair priorities and a bucket queue (kernel.bucket_core): ~1.6x the heap's speed.
-            return _k.MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric
+            return _kernel_params(_k.MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric)
         scale = 0.0 if dijkstra else weight * unit
         # Ties on f go to the deeper entry (smaller h): on open ground the search then
         # runs down one line to the goal instead of fanning out over equal-f cells. A
@@ -267,20 +268,20 @@ class PathGrid(FieldsAndLines, CodedGrid):
         # heap entry; it can change a path's cost by at most that relative amount,
         # far below what the tests (and floating point sums of √2) can see.
         mode = {"jps": _k.MODE_JPS, "jps+": _k.MODE_JPS_PLUS}.get(algorithm, _k.MODE_HEAP)
-        return mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, -1
+        return _kernel_params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, -1)
 
     def _run(
         self, start: Point, goal: Point, diag: int, params: tuple, record: np.ndarray, trace: np.ndarray
     ) -> SearchResult:
         ws = workspace()
-        ws.ensure(self.cells, jps=_k.jumps(params[0]))
+        ws.ensure(self.cells, jps=_k.jumps(params.mode))
         gen = ws.next_gen()
         wp = self.width + 2
         flat_start = (start[1] + 1) * wp + start[0] + 1
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
-        args = self.kernel_args(diag, _k.jump_data(params[0]))
+        args = self.kernel_args(diag, _k.jump_data(params.mode))
         status, expanded, cost, n, ws.path, ws.gen, ws.heap, ws.buckets, ws.hgen = _k.search_one(
-            *args, flat_start, flat_goal, *params, ws.g, ws.parent, ws.jump_parent,
+            *args, flat_start, flat_goal, params, ws.g, ws.parent, ws.jump_parent,
             ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
         )  # fmt: skip
         cells = ws.path[:n].copy()  # (the workspace's array is the next search's)
@@ -354,3 +355,11 @@ def warm_up(algorithms: tuple[str, ...] = ("astar", "jps", "jps+"), fields: bool
     if fields:
         field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
         grid.smooth_path(grid.descend(field, (0, 0)))
+
+
+def _kernel_params(mode: int, metric: int, g_mult: float, h_mult: float, unit: float, max_nodes: int,
+                   heuristic: int) -> KernelParams:  # fmt: skip
+    """``KernelParams`` in the types the kernels are compiled for (Python ints and floats: a
+    numpy scalar would be another type to numba, and another compiled version)."""
+    return KernelParams(int(mode), int(metric), float(g_mult), float(h_mult), float(unit), int(max_nodes),
+                        int(heuristic))  # fmt: skip
