@@ -33,18 +33,12 @@ _LEN = np.array((1.0, 1.0, 1.0, 1.0, np.sqrt(2.0), np.sqrt(2.0), np.sqrt(2.0), n
 
 
 @njit(cache=True, inline="always")
-def _w(codes, lut, width, x, y):
-    return lut[codes[y * width + x]]
-
-
-@njit(cache=True, inline="always")
-def _legal(codes, lut, width, x, y, dx, dy):
-    """Whether the step from the free cell ``(x, y)`` by ``(dx, dy)`` is legal (no corner cutting)."""
-    if _w(codes, lut, width, x + dx, y + dy) <= 0.0:
+def _legal(wts, x, y, dx, dy):
+    """Whether the step from the free cell ``(x, y)`` of the block ``wts`` (multipliers ``[y, x]``,
+    0 = blocked) by ``(dx, dy)`` is legal (no corner cutting)."""
+    if wts[y + dy, x + dx] <= 0.0:
         return False
-    if dx == 0 or dy == 0:
-        return True
-    return _w(codes, lut, width, x + dx, y) > 0.0 and _w(codes, lut, width, x, y + dy) > 0.0
+    return dx == 0 or dy == 0 or (wts[y, x + dx] > 0.0 and wts[y + dy, x] > 0.0)
 
 
 @njit(cache=True, inline="always")
@@ -69,22 +63,24 @@ def _before(cost, steps, diag1, diag2, via_cost, via_diag1, via_diag2):
 
 
 @njit(cache=True)
-def _cell_successors(codes, lut, width, x, y, d):
-    """The successor directions (8 bits) of free cell ``(x, y)`` entered by direction ``d``."""
+def _cell_successors(wts, d):
+    """The successor directions (8 bits) of the centre of ``wts`` (the 5x5 block of multipliers
+    around a free cell, ``[y, x]``) entered by direction ``d``."""
+    x = y = 2
     px, py = x - DX[d], y - DY[d]
     out = 0
     for k in range(8):
-        if not _legal(codes, lut, width, x, y, DX[k], DY[k]):
+        if not _legal(wts, x, y, DX[k], DY[k]):
             continue
         nx, ny = x + DX[k], y + DY[k]
         if nx == px and ny == py:
             continue  # back where it came from
-        wn = _w(codes, lut, width, nx, ny)
-        via = _LEN[d] * _w(codes, lut, width, x, y) + _LEN[k] * wn
+        wn = wts[ny, nx]
+        via = _LEN[d] * wts[y, x] + _LEN[k] * wn
         via_d1, via_d2 = d >= 4, k >= 4
         pruned = False
         ex, ey = nx - px, ny - py
-        if abs(ex) <= 1 and abs(ey) <= 1 and _legal(codes, lut, width, px, py, ex, ey):
+        if abs(ex) <= 1 and abs(ey) <= 1 and _legal(wts, px, py, ex, ey):
             j = _k_of(ex, ey)
             pruned = _before(_LEN[j] * wn, 1, j >= 4, False, via, via_d1, via_d2)
         for j in range(8):
@@ -93,25 +89,29 @@ def _cell_successors(codes, lut, width, x, y, d):
             mx, my = px + DX[j], py + DY[j]
             if (mx == x and my == y) or (mx == nx and my == ny) or abs(nx - mx) > 1 or abs(ny - my) > 1:
                 continue
-            if _legal(codes, lut, width, px, py, DX[j], DY[j]) and _legal(codes, lut, width, mx, my, nx - mx, ny - my):
+            if _legal(wts, px, py, DX[j], DY[j]) and _legal(wts, mx, my, nx - mx, ny - my):
                 j2 = _k_of(nx - mx, ny - my)
-                cost = _LEN[j] * _w(codes, lut, width, mx, my) + _LEN[j2] * wn
-                pruned = _before(cost, 2, j >= 4, j2 >= 4, via, via_d1, via_d2)
+                pruned = _before(_LEN[j] * wts[my, mx] + _LEN[j2] * wn, 2, j >= 4, j2 >= 4, via, via_d1, via_d2)
         if not pruned:
             out |= 1 << k
     return out
 
 
 @njit(cache=True)
-def _smooth(codes, lut, width, x, y):
-    """Whether the 5x5 block around ``(x, y)`` is all free cells of one multiplier (then the
-    successors are JPS's natural ones: every rule above only reads that block)."""
-    w0 = _w(codes, lut, width, x, y)
-    for yy in range(y - 2, y + 3):
-        for xx in range(x - 2, x + 3):
-            if _w(codes, lut, width, xx, yy) != w0:
-                return False
-    return True
+def _block(codes, lut, width, x, y, wts):
+    """Fill ``wts`` with the 5x5 block of multipliers around ``(x, y)`` (0 outside the grid);
+    whether they are all one (free) multiplier: then the successors are JPS's natural ones,
+    as every rule above only reads that block."""
+    height = codes.size // width
+    w0 = lut[codes[y * width + x]]
+    one = True
+    for yy in range(5):
+        for xx in range(5):
+            cx, cy = x + xx - 2, y + yy - 2
+            v = lut[codes[cy * width + cx]] if 0 <= cx < width and 0 <= cy < height else 0.0
+            wts[yy, xx] = v
+            one = one and v == w0
+    return one
 
 
 @njit(cache=True)
@@ -129,28 +129,28 @@ def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1):
         if d >= 4:
             nat |= (1 << _k_of(DX[d], 0)) | (1 << _k_of(0, DY[d]))
         natural |= np.uint64(nat) << np.uint64(8 * d)
+    wts = np.zeros((5, 5))
     for y in range(max(y0, 1), min(y1, height - 1)):
         for x in range(max(x0, 1), min(x1, width - 1)):
             i = y * width + x
             w0 = lut[codes[i]]
             for o in range(4):
-                ahead = _w(codes, lut, width, x + DX[o], y + DY[o])
+                ahead = lut[codes[i + DX[o] + DY[o] * width]]
                 stops[o, y, x] = w0 > 0.0 and ahead > 0.0 and ahead != w0
             if w0 <= 0.0:
                 out[i] = 0
                 continue
-            if 2 <= x < width - 2 and 2 <= y < height - 2 and _smooth(codes, lut, width, x, y):
+            if _block(codes, lut, width, x, y, wts):
                 out[i] = natural
                 continue
             word = np.uint64(0)
             for d in range(8):
-                px, py = x - DX[d], y - DY[d]
-                if _w(codes, lut, width, px, py) > 0.0 and _legal(codes, lut, width, px, py, DX[d], DY[d]):
-                    word |= np.uint64(_cell_successors(codes, lut, width, x, y, d)) << np.uint64(8 * d)
+                if wts[2 - DY[d], 2 - DX[d]] > 0.0 and _legal(wts, 2 - DX[d], 2 - DY[d], DX[d], DY[d]):
+                    word |= np.uint64(_cell_successors(wts, d)) << np.uint64(8 * d)
                 else:
                     word |= np.uint64(255) << np.uint64(8 * d)  # never entered that way
             for d in range(4, 8):  # a diagonal jump stops before another multiplier: the flag is the way back's bit
-                ahead = _w(codes, lut, width, x + DX[d], y + DY[d])
+                ahead = wts[2 + DY[d], 2 + DX[d]]
                 if ahead > 0.0 and ahead != w0:
                     word |= np.uint64(1 << (11 - d)) << np.uint64(8 * d)
             out[i] = word
