@@ -193,3 +193,35 @@ def test_each_mode_that_names_its_key_is_opened_by_it_and_listed_with_the_play_k
         key(pygame.K_ESCAPE)
         app.frame(STEP)
         assert app.top is app.play
+
+
+@pytest.mark.parametrize(
+    ("k", "is_on"),
+    [
+        (pygame.K_p, lambda app: app.play.show_paths),
+        (pygame.K_v, lambda app: app.play.field_species is not None),
+        (pygame.K_x, lambda app: app.instruments.heat is not None),
+    ],
+    ids=["paths", "cost field", "heat"],
+)
+def test_a_scene_layer_turned_off_leaves_no_stale_pixels(make_app, k, is_on):
+    """A layer drawn under the animals (PlayMode._scene_layers) makes its frames full repaints;
+    the first frame after it goes off must show what a full repaint shows."""
+    app = make_app("maps/tutorial.yaml")
+    key(pygame.K_SPACE)  # paused: the animals stand still
+    for _ in range(3):
+        app.frame(STEP)
+    key(k)
+    app.frame(STEP)
+    assert is_on(app)
+    for _ in range(8):  # off again (V cycles through the species first)
+        if not is_on(app):
+            break
+        key(k)
+        app.frame(STEP)
+    assert not is_on(app)
+    app.frame(STEP)
+    shown = pygame.surfarray.array3d(app.screen).copy()
+    app.view.invalidate()
+    app.draw()
+    assert np.array_equal(shown, pygame.surfarray.array3d(app.screen))

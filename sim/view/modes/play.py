@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
@@ -276,27 +277,22 @@ class PlayMode(Mode):
         app, views = self.app, self.app.search_views
         ins = app.instruments
         sel = self.selected
-        plain = app.top is self and not (app.show_help or app.show_overlay or self.show_paths)
+        plain = app.top is self and not (app.show_help or app.show_overlay)
         herd = self.herding.shown()
+        layers = self._scene_layers()
         line = self._readout_line_now() if app.top is self and not app.show_help else None
         rect = readout_rect(surface, app.text, line) if line is not None else None
         if self._readout_rect is not None and rect != self._readout_rect:
             app.view.dirty.append(self._readout_rect)  # it moved, shrank or went: put back what it covered
         self._readout_rect = rect
-        if plain and sel is None and ins.heat is None and self.field_species is None and herd is None:
+        if plain and not layers:
             app.view.draw_scene(surface, True)  # may redraw only what moved
         else:
             app.view.invalidate()  # this frame draws more than the scene: the next one repaints
-            if self.field_species is not None:
-                views.draw_cost_field(surface, self.field_species)
-            else:
+            if self.field_species is None:  # (the cost field covers the terrain)
                 app.view.terrain.draw(surface, app.cam)
-            views.draw_heat(surface)
-            self.herding.draw_field(surface)
-            if sel is not None:
-                views.draw_last_search(surface, ins.record, ins.record_event)
-            if self.show_paths:
-                app.view.draw_paths(surface)
+            for layer in layers:
+                layer(surface)
             app.view.draw_animals(surface)
         if sel is not None:
             views.draw_highlight(surface, sel)
@@ -322,6 +318,17 @@ class PlayMode(Mode):
         bottom_strip(surface, app.text)  # under the map's view, above the status bar: opaque, every frame
         if line is not None:  # opaque and drawn every frame, like the status bar: never "dirty"
             readout_bar(surface, app.text, line)
+
+    def _scene_layers(self) -> list[Callable[[pygame.Surface], object]]:
+        """The layers on this frame, drawn under the animals: any makes the frame a full repaint (the
+        incremental one puts back only what animals and ``view.dirty`` covered), so a layer added here
+        cannot leave stale pixels; what is drawn over the scene marks its rectangle in ``view.dirty``."""
+        views, ins, field = self.app.search_views, self.app.instruments, self.field_species
+        on = [(field is not None, lambda s: views.draw_cost_field(s, field)), (ins.heat is not None, views.draw_heat),
+              (self.herding.shown() is not None, self.herding.draw_field),
+              (self.selected is not None, lambda s: views.draw_last_search(s, ins.record, ins.record_event)),
+              (self.show_paths, self.app.view.draw_paths)]  # fmt: skip
+        return [draw for shown, draw in on if shown]
 
     def _hover(self) -> int | None:
         """The animal under the cursor while a click would inspect (the tool, or ctrl held)."""
