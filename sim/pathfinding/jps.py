@@ -24,6 +24,10 @@ Rules (travelling in direction ``(dx, dy)``, no corner cutting):
   goes on straight and turns to those sides (straight and diagonal);
 * diagonal: successors are the two straight components and the diagonal; no forced ones.
 
+On a grid of several multipliers the same search follows JPSW's rules (:mod:`.jpsw`): the
+successors of a jump point come from a table the grid's JPS data carries, and scans and
+diagonal runs also stop where that table says.
+
 Every function here takes the padded grid of :mod:`.kernel` (a blocked border), so no
 scan needs a bounds check beyond the words' ends.
 """

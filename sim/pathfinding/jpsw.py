@@ -18,7 +18,10 @@ multiplier per leg (a diagonal leg, then a straight one): :mod:`.jps` prices it 
 turning point and the end. :func:`weighted_blocks` gives :mod:`.jps` the table with the grid's
 bits: planes 0-3 the free cells (as for uniform grids), 4-7 the cells where a straight scan
 in that orientation stops, and from plane 8 on one uint64 per padded cell whose byte ``d`` is
-its successor directions when entered by direction ``d``.
+its successor directions when entered by direction ``d``. No successor set holds the way back,
+so for a diagonal ``d`` that bit is a flag instead: the next cell that way has another
+multiplier (the diagonal jump stops here). The search reads only the table and the bits, never
+the multipliers, so it runs as fast on uniform grids as it did before weighted ones were served.
 """
 
 from __future__ import annotations
