@@ -492,3 +492,18 @@ def test_jps_compacts_its_heap_too():
         assert ws.stats[K.STAT_COMPACTIONS] > 0 and ws.stats[K.STAT_HEAP_GROWS] > 0
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()
+
+
+def test_a_grid_searched_before_and_after_a_change_of_its_costs_answers_as_a_new_grid():
+    """The search parameters a grid keeps per options (PathGrid._params) follow its multipliers:
+    uniform -> weighted -> uniform again, every search as a new grid's."""
+    costs = np.ones((12, 12))
+    grid = PathGrid(costs)
+    for patch in (np.full((4, 4), 3.0), np.full((4, 4), 0.5), np.ones((4, 4))):
+        for algorithm in ("astar", "jps", "dijkstra"):
+            grid.search((0, 0), (11, 11), algorithm=algorithm)
+        grid.update(4, 4, patch)
+        costs[4:8, 4:8] = patch
+        for algorithm in ("astar", "jps", "dijkstra"):
+            assert grid.search((0, 0), (11, 11), algorithm=algorithm) == PathGrid(costs).search(
+                (0, 0), (11, 11), algorithm=algorithm)  # fmt: skip
