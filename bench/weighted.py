@@ -181,13 +181,24 @@ def _batch_median(grid: PathGrid, starts: np.ndarray, goals: np.ndarray, algorit
     return statistics.median(times), out
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (else argparse's one-line error, status 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--maps", type=Path, required=True, help="folder with NAME.map and NAME.map.scen files")
-    ap.add_argument("--queries", type=int, default=25, help="longest N plus N random per map")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per query; the fastest counts")
+    ap.add_argument("--queries", type=_positive, default=25, help="longest N plus N random per map")
+    ap.add_argument("--repeat", type=_positive, default=3, help="runs per query; the fastest counts")
     ap.add_argument("--seed", type=int, default=1, help="seeds the blobs and the random queries")
-    ap.add_argument("--size", type=int, default=24, help="blob radii up to 1/SIZE of the map's shorter side")
+    ap.add_argument("--size", type=_positive, default=24, help="blob radii up to 1/SIZE of the map's shorter side")
     ap.add_argument("--no-demo", action="store_true", help="leave out the demo's own queries")
     args = ap.parse_args(argv)
     maps = sorted(args.maps.glob("*.map"))

@@ -94,3 +94,19 @@ def test_paint_benchmark_reports_its_figures_and_what_is_resident(tmp_path):
         assert figures["rss_anon_mb"] > 0 and figures["rss_file_mb"] > 0
         assert figures["rss_anon_mb"] + figures["rss_file_mb"] <= figures["peak_rss_mb"] + 8
         assert "MB anonymous +" in r.stdout
+
+
+def test_weighted_benchmark_runs_and_jps_costs_what_astar_costs(tmp_path):
+    for name in ("den312d.map", "den312d.map.scen"):
+        shutil.copy(ROOT / "tests" / "data" / name, tmp_path / name)
+    r = subprocess.run(
+        [sys.executable, "-m", "bench.weighted", "--maps", str(tmp_path), "--queries", "3", "--repeat", "1",
+         "--no-demo"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    pooled = next(line for line in r.stdout.splitlines() if line.startswith("POOLED"))
+    assert pooled.split()[-1] == "100%/100%"  # JPSW's and tcod's costs equal A*'s on every query
+    bad = subprocess.run([sys.executable, "-m", "bench.weighted", "--maps", str(tmp_path), "--size", "0"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)  # fmt: skip
+    assert bad.returncode == 2 and "--size: expected at least 1, got 0" in bad.stderr
