@@ -143,3 +143,21 @@ def test_on_one_multiplier_the_weighted_rules_are_jps_own():
         assert (a.found, a.path, a.expanded) == (b.found, b.path, b.expanded)
         if a.found:
             assert a.cost == pytest.approx(b.cost, rel=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=weighted_grids(max_side=16))
+def test_jps_own_rules_where_walls_are_the_only_difference_are_the_general_rules(case):
+    """The successor table takes JPS's own forced-neighbour rules for a cell whose 5x5 block has
+    walls and one multiplier (fast); they must be exactly what the general rule gives there."""
+    from sim.pathfinding.jpsw import successor_table
+
+    costs, _start, _goal = case
+    codes, lut, _moves, width, _blocks = PathGrid(costs).kernel_args(1)  # the padded grid, as the kernels take it
+    height = codes.size // width
+    made = []
+    for general in (False, True):
+        table, stops = np.zeros(codes.size, np.uint64), np.zeros((4, height, width), bool)
+        successor_table(codes, lut, width, table, stops, 0, height, 0, width, general)
+        made.append((table, stops))
+    assert np.array_equal(made[0][0], made[1][0]) and np.array_equal(made[0][1], made[1][1])

@@ -101,30 +101,55 @@ def _cell_successors(wts, d):
 
 
 @njit(cache=True)
+def _walled_successors(wts, d):
+    """:func:`_cell_successors` where every free cell of ``wts`` has one multiplier: JPS's own
+    rules, which the general one gives there (a test compares them). Straight: on, and each side
+    with its diagonal when the cell behind the side is blocked; diagonal: itself and its two parts.
+    Only legal steps count."""
+    dx, dy = DX[d], DY[d]
+    if dx != 0 and dy != 0:
+        out = 0
+        for k in (d, _k_of(dx, 0), _k_of(0, dy)):
+            if _legal(wts, 2, 2, DX[k], DY[k]):
+                out |= 1 << k
+        return out
+    out = (1 << d) if _legal(wts, 2, 2, dx, dy) else 0
+    for side in (-1, 1):
+        sx, sy = (0, side) if dx != 0 else (side, 0)  # the side, across the direction
+        if wts[2 + sy - dy, 2 + sx - dx] <= 0.0:  # the cell behind the side is blocked: forced
+            for kx, ky in ((sx, sy), (sx + dx, sy + dy)):
+                if _legal(wts, 2, 2, kx, ky):
+                    out |= 1 << _k_of(kx, ky)
+    return out
+
+
+@njit(cache=True)
 def _block(codes, lut, width, x, y, wts):
-    """Fill ``wts`` with the 5x5 block of multipliers around ``(x, y)`` (0 outside the grid);
-    whether they are all one (free) multiplier: then the successors are JPS's natural ones,
-    as every rule above only reads that block."""
+    """Fill ``wts`` with the 5x5 block of multipliers around ``(x, y)`` (0 outside the grid).
+    Returns 2 when they are all one free multiplier (then the successors are JPS's natural
+    ones, as every rule above only reads that block), 1 when the free ones are, 0 otherwise."""
     height = codes.size // width
     w0 = lut[codes[y * width + x]]
-    one = True
+    one, free_one = True, True
     for yy in range(5):
         for xx in range(5):
             cx, cy = x + xx - 2, y + yy - 2
             v = lut[codes[cy * width + cx]] if 0 <= cx < width and 0 <= cy < height else 0.0
             wts[yy, xx] = v
             one = one and v == w0
-    return one
+            free_one = free_one and (v == w0 or v <= 0.0)
+    return 2 if one else 1 if free_one else 0
 
 
 @njit(cache=True)
-def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1):
+def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1, general=False):
     """For the padded cells ``y0 <= y < y1``, ``x0 <= x < x1``: ``out[i]`` (uint64) gets, in
     byte ``d``, the successor directions of cell ``i`` entered by direction ``d``; ``stops[o,
     y, x]`` (bool, orientation ``o`` = straight direction 0-3) whether a straight jump that
     way stops at the cell: it has a successor besides going on, or the next cell that way
     is free and of another multiplier.
-    A cell's entries read its 5x5 block: after a change, call it on the change grown by 2."""
+    A cell's entries read its 5x5 block: after a change, call it on the change grown by 2.
+    ``general``: apply the general rule even where JPS's own rules give the same (for tests)."""
     height = codes.size // width
     natural = np.uint64(0)
     for d in range(8):  # JPS's natural neighbours: the direction, and a diagonal's two parts
@@ -143,13 +168,15 @@ def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1):
             if w0 <= 0.0:
                 out[i] = 0
                 continue
-            if _block(codes, lut, width, x, y, wts):
+            kind = _block(codes, lut, width, x, y, wts)
+            if kind == 2:
                 out[i] = natural
                 continue
             word = np.uint64(0)
             for d in range(8):
                 if wts[2 - DY[d], 2 - DX[d]] > 0.0 and _legal(wts, 2 - DX[d], 2 - DY[d], DX[d], DY[d]):
-                    word |= np.uint64(_cell_successors(wts, d)) << np.uint64(8 * d)
+                    succ = _walled_successors(wts, d) if kind == 1 and not general else _cell_successors(wts, d)
+                    word |= np.uint64(succ) << np.uint64(8 * d)
                 else:
                     word |= np.uint64(255) << np.uint64(8 * d)  # never entered that way
             for d in range(4, 8):  # a diagonal jump stops before another multiplier: the flag is the way back's bit
