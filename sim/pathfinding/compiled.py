@@ -8,9 +8,9 @@ compiled call per round of many searches, a resumable distance field), as named 
 (6, True)
 
 ``grid_args`` are the kernels' grid arguments (:mod:`.kernel` explains the padded,
-flattened grid); ``params`` the search's parameters. A caller hands both, unpacked, to
-``kernel.search_batch`` (or to its own compiled function that calls it): see the demo's
-planner. The arrays belong to the grid: read them, never write them.
+flattened grid); ``params`` the search's parameters. A caller hands the grid unpacked and the
+parameters whole to ``kernel.search_batch`` (or to its own compiled function that calls it):
+see the demo's planner. The arrays belong to the grid: read them, never write them.
 
 Inside a compiled function of its own, a caller asks whether a step is still legal with
 :func:`step_legal` on ``grid_args.moves`` and cells turned into padded ones by
@@ -39,8 +39,9 @@ def padded_cell(cell, width):
 class GridArgs(NamedTuple):
     """A grid as the kernels take it: ``codes`` (per padded cell), ``lut`` (multiplier per code),
     ``moves`` (legal steps per padded cell under a diagonal rule), the padded width (W + 2),
-    and ``blocks``: the free cells as bits for block-based JPS (``jps.build_blocks``; an
-    empty array when the search is not JPS)."""
+    and ``blocks``: the grid's data for jumping searches (``PathGrid.kernel_args``): its free
+    cells as bits for JPS (``jps.build_blocks``; with ``jpsw``'s stops and successor table on a
+    weighted grid), JPS+'s jump table, or an empty array when the search does not jump."""
 
     codes: np.ndarray
     lut: np.ndarray
@@ -52,7 +53,7 @@ class GridArgs(NamedTuple):
 class KernelParams(NamedTuple):
     """A search's parameters as the kernels take them (see ``PathGrid`` for how they are chosen)."""
 
-    mode: int  # kernel.MODE_HEAP, MODE_JPS or MODE_BUCKETS
+    mode: int  # kernel.MODE_HEAP, MODE_BUCKETS, MODE_JPS or MODE_JPS_PLUS
     metric: int  # the heuristic's distance
     g_mult: float  # priority = g_mult * g + h_mult * h
     h_mult: float

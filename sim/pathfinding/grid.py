@@ -124,7 +124,7 @@ class CodedGrid:
         self.jump_repair_ms = 0.0
         self._costs: np.ndarray | None = None
         self._range = self._multiplier_range()
-        self._kernel_params: dict = {}  # a search's KernelParams per options (PathGrid._params)
+        self._params_kept: dict = {}  # a search's KernelParams per options (PathGrid._params)
 
     # ------------------------------------------------------------------ reading
     @property

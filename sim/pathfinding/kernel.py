@@ -12,10 +12,11 @@ that is a legal step from it under the search's diagonal rule (see ``rules.py``)
 the inner loop never re-checks passability or corner rules.
 
 One kernel serves A*, weighted A*, Dijkstra and greedy best-first; they differ only in
-the priority ``g_mult * g + h_mult * h``. Jump point search has its own kernel for
-uniform grids (block-based: :mod:`.jps`), which takes the grid as bits too (``blocks``;
-an empty array for the other kernels). Both are called per query by :func:`search_one` and, for many queries
-on one grid in one call, by :func:`search_batch`.
+the priority ``g_mult * g + h_mult * h``. Jump point search has its own kernels (block-based,
+:mod:`.jps`, JPSW's rules on weighted grids; JPS+, :mod:`.jpsplus`), which take the grid's
+jump data too (``blocks``: bits and tables; an empty array for the other kernels). All are
+called per query by :func:`search_one` and, for many queries on one grid in one call, by
+:func:`search_batch`.
 
 All per-cell buffers (``g``, ``parent``, ``mark``) belong to a workspace the caller
 reuses across searches (and grids of the same or smaller size). A generation stamp in

@@ -249,11 +249,11 @@ class PathGrid(FieldsAndLines, CodedGrid):
         """The kernels' parameters for these options (what each field means: ``KernelParams``),
         kept per options and multiplier range: made afresh they cost ~1.5 µs of a ~10 µs call."""
         key = (diag, heuristic, weight, algorithm, max_nodes, self._range)
-        params = self._kernel_params.get(key)
+        params = self._params_kept.get(key)
         if params is None:
-            if len(self._kernel_params) > 64:
-                self._kernel_params.clear()
-            params = self._kernel_params[key] = self._make_params(diag, heuristic, weight, algorithm, max_nodes)
+            if len(self._params_kept) > 64:
+                self._params_kept.clear()
+            params = self._params_kept[key] = self._make_params(diag, heuristic, weight, algorithm, max_nodes)
         return params
 
     def _make_params(self, diag: int, heuristic: str, weight: float, algorithm: str,
@@ -283,7 +283,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         return _kernel_params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, -1)
 
     def _run(
-        self, start: Point, goal: Point, diag: int, params: tuple, record: np.ndarray, trace: np.ndarray
+        self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray, trace: np.ndarray
     ) -> SearchResult:
         ws = workspace()
         ws.ensure(self.cells, jps=_k.jumps(params.mode))
