@@ -48,12 +48,14 @@ def best_of(fn, repeat: int):
     return min(times), out
 
 
-def tcod_graph(costs: np.ndarray):
+def tcod_graph(cost: np.ndarray):
+    """tcod's graph of the engine's problem for integer multipliers ``cost`` (int32 ``[y, x]``,
+    0 = blocked): a step costs its length in units of ``1 / UNIT`` times the entered cell's
+    multiplier, diagonals need both side cells free; the heuristic scaled by the smallest one."""
     import tcod.path
 
-    h, w = costs.shape
-    free = costs > 0
-    cost = free.astype(np.int32)
+    h, w = cost.shape
+    free = cost > 0
     graph = tcod.path.CustomGraph((h, w))
     graph.add_edges(edge_map=[[0, UNIT, 0], [UNIT, 0, UNIT], [0, UNIT, 0]], cost=cost)
     padded = np.pad(free, 1)
@@ -63,7 +65,8 @@ def tcod_graph(costs: np.ndarray):
             side_y = padded[1 + dy : 1 + dy + h, 1 : 1 + w]
             side_x = padded[1 : 1 + h, 1 + dx : 1 + dx + w]
             graph.add_edge((dy, dx), round(UNIT * 2**0.5), cost=cost, condition=(side_y & side_x).astype(np.int8))
-    graph.set_heuristic(cardinal=UNIT, diagonal=round(UNIT * 2**0.5))
+    lo = int(cost[free].min()) if free.any() else 1
+    graph.set_heuristic(cardinal=UNIT * lo, diagonal=round(UNIT * 2**0.5) * lo)
     return graph
 
 
@@ -101,7 +104,7 @@ def run_map(
         if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND
     ]
     grid = PathGrid(costs)
-    graph = tcod_graph(costs)
+    graph = tcod_graph((costs > 0).astype(np.int32))
     weights = np.where(costs > 0, 1.0, np.inf).astype(np.float32)
     rows = []
     picked = pick(scens, n, rng)

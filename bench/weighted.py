@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.kernel import UNIT, best_of, pick
+from bench.kernel import UNIT, best_of, pick, tcod_graph
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
 
@@ -53,28 +53,6 @@ def blob_costs(costs: np.ndarray, seed: int, cover: float = 0.4, size: int = 24)
     return out
 
 
-def weighted_tcod_graph(costs: np.ndarray):
-    """tcod's graph of the same weighted problem (edge cost = length × entered cell's multiplier),
-    in integer units: a straight step of multiplier 1 is ``2 * UNIT`` (the blobs' multipliers
-    are halves, so twice each is an integer)."""
-    import tcod.path
-
-    h, w = costs.shape
-    free = costs > 0
-    cost = np.round(costs * 2).astype(np.int32)
-    graph = tcod.path.CustomGraph((h, w))
-    graph.add_edges(edge_map=[[0, UNIT, 0], [UNIT, 0, UNIT], [0, UNIT, 0]], cost=cost)
-    padded = np.pad(free, 1)
-    for dy in (-1, 1):
-        for dx in (-1, 1):
-            side_y = padded[1 + dy : 1 + dy + h, 1 : 1 + w]
-            side_x = padded[1 : 1 + h, 1 + dx : 1 + dx + w]
-            graph.add_edge((dy, dx), round(UNIT * 2**0.5), cost=cost, condition=(side_y & side_x).astype(np.int8))
-    lo = int(cost[free].min()) if free.any() else 2
-    graph.set_heuristic(cardinal=UNIT * lo, diagonal=round(UNIT * 2**0.5) * lo)
-    return graph
-
-
 def run_map(path: Path, n: int, repeat: int, seed: int, rng: np.random.Generator, size: int = 24) -> list[dict]:
     """Per query: A*, JPS and tcod times (best of ``repeat``), expansions, and whether JPS's
     and tcod's costs equal A*'s."""
@@ -87,7 +65,7 @@ def run_map(path: Path, n: int, repeat: int, seed: int, rng: np.random.Generator
              if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND]  # fmt: skip
     grid = PathGrid(costs)
     grid.blocks()  # JPSW's successor table, made before the timing (its time is printed)
-    graph = weighted_tcod_graph(costs)
+    graph = tcod_graph(np.round(costs * 2).astype(np.int32))  # the blobs' multipliers are halves: twice is whole
     weights = np.where(costs > 0, costs, np.inf).astype(np.float32)
     rows = []
     for s in pick(scens, n, rng):
@@ -102,7 +80,7 @@ def run_map(path: Path, n: int, repeat: int, seed: int, rng: np.random.Generator
             pf = tcod.path.Pathfinder(graph)
             pf.add_root((s.start[1], s.start[0]))
             pf.path_to((s.goal[1], s.goal[0]))
-            return pf.distance[s.goal[1], s.goal[0]] / UNIT / 2
+            return pf.distance[s.goal[1], s.goal[0]] / UNIT / 2  # (in halves of a multiplier)
 
         row["tcod"], cost = best_of(tcod_query, repeat)
         row["tcod_ok"] = abs(cost - res["astar"].cost) <= 1e-4 * max(1.0, res["astar"].cost)  # its integer units
