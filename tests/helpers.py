@@ -75,6 +75,24 @@ def dijkstra(costs: np.ndarray, start: tuple[int, int], rule: str) -> dict[tuple
     return dist
 
 
+def optimum(costs: np.ndarray, start: tuple[int, int], goal: tuple[int, int], rule: str) -> float:
+    """The cheapest cost from ``start`` to ``goal`` (inf when either is blocked or unreachable)."""
+    if not (passable(costs, *start) and passable(costs, *goal)):
+        return math.inf
+    return dijkstra(costs, start, rule).get(goal, math.inf)
+
+
+def assert_optimal(result, costs: np.ndarray, start: tuple[int, int], goal: tuple[int, int], rule: str) -> None:
+    """``result`` (a ``SearchResult``) found what the independent Dijkstra finds, by a legal
+    path from ``start`` to ``goal`` that costs what it says."""
+    best = optimum(costs, start, goal, rule)
+    assert result.found == (best < math.inf)
+    if result.found:
+        assert result.cost == pytest.approx(best, rel=1e-9)
+        assert result.path[0] == start and result.path[-1] == goal
+        assert path_cost(costs, result.path, rule) == pytest.approx(result.cost, rel=1e-9)
+
+
 def path_cost(costs: np.ndarray, path: list[tuple[int, int]], rule: str) -> float:
     """Sum of the steps' costs; asserts every step is legal."""
     total = 0.0

@@ -4,7 +4,6 @@ made on first use and, after the grid changes, repaired to exactly the table a n
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +14,7 @@ from hypothesis import strategies as st
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, find_path
 from sim.pathfinding.jpsplus import build_table
-from tests.helpers import dijkstra, path_cost
+from tests.helpers import assert_optimal, path_cost
 
 DATA = Path(__file__).parent / "data"
 RULE = "no-corner-cutting"
@@ -32,24 +31,12 @@ def uniform_grids(draw, max_side: int = 24):
     return costs, start, goal
 
 
-def best(costs: np.ndarray, start: tuple[int, int], goal: tuple[int, int]) -> float:
-    if costs[start[1], start[0]] <= 0 or costs[goal[1], goal[0]] <= 0:
-        return math.inf
-    return dijkstra(costs, start, RULE).get(goal, math.inf)
-
-
 @settings(max_examples=300, deadline=None)
 @given(case=uniform_grids(), unit=st.sampled_from([1.0, 0.5, 3.0]))
 def test_jps_plus_costs_equal_dijkstra_and_its_paths_are_legal(case, unit):
     costs, start, goal = case
     costs = costs * unit
-    optimal = best(costs, start, goal)
-    r = find_path(costs, start, goal, algorithm="jps+")
-    assert r.found == (optimal < math.inf)
-    if r.found:
-        assert r.cost == pytest.approx(optimal, rel=1e-9)
-        assert r.path[0] == start and r.path[-1] == goal
-        assert path_cost(costs, r.path, RULE) == pytest.approx(r.cost, rel=1e-9)
+    assert_optimal(find_path(costs, start, goal, algorithm="jps+"), costs, start, goal, RULE)
 
 
 @pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])

@@ -5,7 +5,6 @@ grid makes."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from bench.weighted import BLOB_COSTS, blob_costs
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, find_path
-from tests.helpers import dijkstra, path_cost
+from tests.helpers import assert_optimal, path_cost
 
 DATA = Path(__file__).parent / "data"
 RULE = "no-corner-cutting"
@@ -46,14 +45,7 @@ def weighted_grids(draw, max_side: int = 20):
 @given(case=weighted_grids())
 def test_jps_on_weighted_grids_costs_what_dijkstra_costs_and_its_paths_are_legal(case):
     costs, start, goal = case
-    passable = costs[start[1], start[0]] > 0 and costs[goal[1], goal[0]] > 0
-    optimal = dijkstra(costs, start, RULE).get(goal, math.inf) if passable else math.inf
-    r = find_path(costs, start, goal, algorithm="jps")
-    assert r.found == (optimal < math.inf)
-    if r.found:
-        assert r.cost == pytest.approx(optimal, rel=1e-9)
-        assert r.path[0] == start and r.path[-1] == goal
-        assert path_cost(costs, r.path, RULE) == pytest.approx(r.cost, rel=1e-9)
+    assert_optimal(find_path(costs, start, goal, algorithm="jps"), costs, start, goal, RULE)
 
 
 @settings(max_examples=100, deadline=None)

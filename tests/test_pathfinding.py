@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.pathfinding import PathGrid, find_path
-from tests.helpers import RULES, dijkstra, passable, path_cost
+from tests.helpers import RULES, dijkstra, optimum, path_cost
 
 ADMISSIBLE = ("octile", "euclidean", "chebyshev", "zero")
 
@@ -32,12 +32,6 @@ def weighted_grids(draw, values=(0.0, 0.0, 0.3, 0.85, 1.0, 1.0, 2.5, 5.0), max_s
         (sy, sx), (gy, gx) = free[draw(st.integers(0, len(free) - 1))], free[draw(st.integers(0, len(free) - 1))]
         start, goal = (int(sx), int(sy)), (int(gx), int(gy))
     return costs, start, goal
-
-
-def optimum(costs, start, goal, rule):
-    if not (passable(costs, *start) and passable(costs, *goal)):
-        return math.inf
-    return dijkstra(costs, start, rule).get(goal, math.inf)
 
 
 @settings(max_examples=300, deadline=None)
