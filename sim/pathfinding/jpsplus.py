@@ -220,15 +220,15 @@ def _steps(table, u, k, ux, uy, goal_x, goal_y):
     return dist if dist > 0 else 0
 
 
+# The open-list loop below is jps_core's written out again on purpose: a shared helper would
+# take the open list's arrays, and such helpers measured ~5x slower per expansion (see jps.py).
 @njit(cache=True, nogil=True)
 def jps_plus_core(
     codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
     """A* over the jump points of ``table`` (:func:`build_table`); as ``jps.jps_core`` otherwise
-    (every run from ``jump_parent`` to a node is one straight or diagonal line). Its open-list
-    loop is ``jps_core``'s written out again on purpose: a shared helper would take the open
-    list's arrays, and such helpers measured ~5x slower per expansion (see ``jps.py``)."""
+    (every run from ``jump_parent`` to a node is one straight or diagonal line)."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     goal_y, goal_x = goal // width, goal % width
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
