@@ -64,6 +64,16 @@ def test_crlf_map_reads_like_lf():
     assert chars.shape == (256, 256)
 
 
+def test_a_lengths_tolerance_is_half_its_last_printed_digit(tmp_path):
+    # %g prints six significant digits and drops trailing zeros: maze512-16-0's "1962" is the
+    # length 1962.0042 rounded to 1962.00, so its tolerance is the second decimal's half.
+    scen = tmp_path / "m.map.scen"
+    rows = ["1962", "4", "1006.71", "2.41421356", "244.95", "125971"]
+    scen.write_text("version 1\n" + "".join(f"0\tm.map\t2\t2\t0\t0\t1\t1\t{r}\n" for r in rows))
+    tolerances = [s.tolerance for s in read_scenarios(scen)]
+    assert tolerances == pytest.approx([0.005, 1e-3, 0.005, 1e-3, 0.005, 0.5])
+
+
 def test_bad_map_header_names_file_and_line(tmp_path):
     bad = tmp_path / "bad.map"
     bad.write_text("type octile\nheigth 2\nwidth 2\nmap\n..\n..\n")

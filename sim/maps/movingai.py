@@ -146,8 +146,11 @@ def read_scenarios(path: str | Path) -> list[Scenario]:
         except ValueError:
             raise MapFormatError(f"{path}:{no}: bucket, coordinates and length must be numbers") from None
         printed = fields[8]
-        # Half the last printed digit; a length printed without a point is a whole number.
-        decimals = len(printed.split(".")[1]) if "." in printed else None
-        tol = 1e-3 if decimals is None else max(1e-3, 0.5 * 10.0**-decimals)
+        # Half the last printed digit. Without a point the length went through C's %g (six
+        # significant digits, trailing zeros dropped): "1962" is 1962.00 (1962.004 on
+        # maze512-16-0), so its last digit is the second decimal.
+        digits = len(printed.lstrip("+-").split(".")[0].lstrip("0")) or 1
+        decimals = len(printed.split(".")[1]) if "." in printed else 6 - digits
+        tol = max(1e-3, 0.5 * 10.0**-decimals)
         out.append(Scenario(bucket, (sx, sy), (gx, gy), optimal, tol, no))
     return out
