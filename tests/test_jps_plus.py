@@ -39,6 +39,21 @@ def test_jps_plus_costs_equal_dijkstra_and_its_paths_are_legal(case, unit):
     assert_optimal(find_path(costs, start, goal, algorithm="jps+"), costs, start, goal, RULE)
 
 
+@settings(max_examples=300, deadline=None)
+@given(case=uniform_grids(max_side=40))
+def test_jps_plus_takes_block_based_jps_jump_points_and_paths(case):
+    # JPS2+ (Harabor & Grastien 2014): the table gives the jumps block-based JPS scans for, and
+    # a diagonal run's jump points are pruned as JPS2 prunes them (their straight jump points
+    # are the successors). The two searches then expand the same nodes in the same order.
+    costs, start, goal = case
+    grid = PathGrid(costs)
+    if not (grid.passable(*start) and grid.passable(*goal)):
+        return
+    jps, plus = grid.search(start, goal, algorithm="jps"), grid.search(start, goal, algorithm="jps+")
+    assert (plus.found, plus.expanded, plus.walk_path) == (jps.found, jps.expanded, jps.walk_path)
+    assert plus.cost == pytest.approx(jps.cost)
+
+
 @pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])
 def test_every_scenario_of_the_bundled_maps_is_optimal_with_jps_plus(name):
     chars = read_map(DATA / f"{name}.map")
