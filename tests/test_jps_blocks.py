@@ -112,3 +112,22 @@ def test_the_bits_follow_painting():
     reach = dijkstra(costs, start, "no-corner-cutting")
     r = grid.search(start, goal, algorithm="jps")
     assert r.found == (goal in reach) and (not r.found or math.isclose(r.cost, reach[goal]))
+
+
+def test_a_borrowed_view_is_the_array_itself_without_an_owner():
+    # The JPS loop hands its arrays on as borrowed views (no reference counting): they must
+    # read and write the very memory of the array they borrow, whatever its shape.
+    from numba import njit
+
+    from sim.pathfinding.common import borrowed
+
+    @njit
+    def write_through(a, b):
+        va, vb = borrowed(a), borrowed(b)
+        va[1] = 7
+        vb[2, 3] = vb[0, 0] + 5
+        return va.shape[0], vb.shape, vb.strides
+
+    a, b = np.zeros(4, np.int32), np.arange(12, dtype=np.float64).reshape(3, 4)
+    assert write_through(a, b) == (4, (3, 4), b.strides)
+    assert a.tolist() == [0, 7, 0, 0] and b[2, 3] == 5.0

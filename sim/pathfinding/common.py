@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 from numba import njit
+from numba.extending import intrinsic
 
 from sim.pathfinding.rules import NO_PARENT
 
@@ -121,6 +122,26 @@ def _sift_down(i, size, heap_key, heap_node):
     heap_node[np.uint64(i)] = node
 
 
+@njit(cache=True, inline="always")
+def _pop(size, heap_key, heap_node):
+    """Take the top entry off the heap of ``size`` entries; returns ``(its node, the new size)``."""
+    u = heap_node[0]
+    size -= 1
+    if size > 0:
+        heap_key[0], heap_node[0] = heap_key[size], heap_node[size]
+        _sift_down(0, size, heap_key, heap_node)
+    return u, size
+
+
+@njit(cache=True, inline="always")
+def _push(size, key, node, heap_key, heap_node):
+    """Put ``node`` with priority ``key`` on the heap of ``size`` entries (it has room); returns the new size."""
+    heap_key[size] = key
+    heap_node[size] = node
+    _sift_up(size, heap_key, heap_node)
+    return size + 1
+
+
 @njit(cache=True)
 def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats):
     """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new size."""
@@ -153,3 +174,24 @@ def _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_m
     if record.shape[0] > 0:
         record[sy - 1, sx - 1] = -1
     return 1
+
+
+@intrinsic
+def borrowed(typingctx, arr):
+    """A view of array ``arr`` that numba does not count references to (no memory owner): for
+    arrays handed to helper calls on a hot path, valid while ``arr`` lives (the caller's call)."""
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, value=args[0])
+        out = context.make_array(sig.return_type)(context, builder)
+        context.populate_array(
+            out,
+            data=src.data,
+            shape=src.shape,
+            strides=src.strides,
+            itemsize=src.itemsize,
+            meminfo=None,
+        )
+        return out._getvalue()
+
+    return arr(arr), codegen

@@ -24,6 +24,9 @@ Rules (travelling in direction ``(dx, dy)``, no corner cutting):
   goes on straight and turns to those sides (straight and diagonal);
 * diagonal: successors are the two straight components and the diagonal; no forced ones.
 
+The same loop (:func:`jps_core`) serves JPS+ (:mod:`.jpsplus`): given the grid's jump table
+instead of its bits, it reads each jump from the table and prunes as here.
+
 On a grid of several multipliers the same search follows JPSW's rules (:mod:`.jpsw`): the
 successors of a jump point come from a table the grid's JPS data carries, and scans and
 diagonal runs also stop where that table says.
@@ -47,9 +50,11 @@ from sim.pathfinding.common import (
     _begin,
     _compact,
     _metric,
-    _sift_down,
-    _sift_up,
+    _pop,
+    _push,
+    borrowed,
 )
+from sim.pathfinding.jpsplus import table_points
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 EAST, WEST, SOUTH, NORTH = 0, 1, 2, 3
@@ -194,37 +199,38 @@ def turn_of(node, prev, k, width):
     return prev
 
 
-# The successors of a jump point are collected first (_successor_points, given the grid's
-# bits and one list), then opened in jps_core's own loop: numba counts references to every
-# array handed to a function (inlined or not), and helpers that took the open list's arrays
-# measured ~5x slower per expansion than this.
+# The successors of a jump point are collected first (_successor_points or jpsplus.table_points,
+# into one list), then opened in jps_core's own loop. Every array the loop touches is a
+# borrowed view (common.borrowed): numba counts references to each array handed to a helper,
+# even an inlined one, with atomic operations that cost more than a straight scan (JPS 5-25 %
+# slower, JPS+ 2-5x with helpers in its loop), and borrowed views are not counted.
 @njit(cache=True, nogil=True)
 def jps_core(
-    codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
+    codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
-    """A* with block-based jump point search on ``blocks`` (:func:`build_blocks`, or :mod:`.jpsw`'s on a
-    weighted grid); arguments and ``(status, expanded, end)`` as ``kernel.astar_core``."""
-    open_mark = 2 * gen
-    closed_mark = open_mark + 1
-    height = codes.size // width
-    goal_y, goal_x = goal // width, goal % width
+    """A* from jump point to jump point: block-based JPS on a grid's JPS bits (``data``:
+    :func:`build_blocks`, or :mod:`.jpsw`'s on a weighted grid), JPS+ on its jump table
+    (``data``: ``jpsplus.build_table``'s); arguments and ``(status, expanded, end)`` as
+    ``kernel.astar_core``."""
+    open_mark, closed_mark = 2 * gen, 2 * gen + 1
+    height, goal_y, goal_x = codes.size // width, goal // width, goal % width
+    weighted = data.ndim == 3 and data.shape[0] > 8  # JPSW: a run's cost comes from its multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
+    out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
+    codes, lut, g, parent, jump_parent, mark = (borrowed(codes), borrowed(lut), borrowed(g), borrowed(parent),
+                                                borrowed(jump_parent), borrowed(mark))  # fmt: skip
+    heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
     jump_parent[start] = -1
     expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
     while size > 0:
-        u = heap_node[0]
-        size -= 1
-        if size > 0:
-            heap_key[0], heap_node[0] = heap_key[size], heap_node[size]
-            _sift_down(0, size, heap_key, heap_node)
+        u, size = _pop(size, heap_key, heap_node)
         if mark[u] == closed_mark:
             continue
         mark[u] = closed_mark
         expanded += 1
-        uy = u // width
-        ux = u - uy * width
+        uy, ux = u // width, u % width
         _note(record, trace, trace_at, expanded, ux, uy, width)
         gu = g[u]
         if u == goal:
@@ -236,13 +242,15 @@ def jps_core(
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
-        for j in range(_successor_points(blocks, width, height, ux, uy, parent[u], goal_x, goal_y, found)):
+        # JPS+'s jump table (2-D) or the grid's bits: numba settles which when it compiles.
+        n = (table_points(jumps, codes, lut, width, ux, uy, parent[u], goal_x, goal_y, out) if data.ndim == 2
+             else _successor_points(jumps, width, height, ux, uy, parent[u], goal_x, goal_y, out))  # fmt: skip
+        for j in range(n):
             v, k = found[j] >> 3, found[j] & 7
             if mark[v] == closed_mark:
                 continue
-            vy = v // width
-            vx = v - vy * width
-            ng = gu + _run_cost(codes, lut, width, unit, blocks.shape[0] > 8, u, ux, uy, v, vx, vy)
+            vy, vx = v // width, v % width
+            ng = gu + _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy)
             if mark[v] == open_mark and ng >= g[v]:
                 continue
             if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
@@ -254,10 +262,8 @@ def jps_core(
                 mark[v] = open_mark
                 _note(record, trace, -1, 0, vx, vy, width)
             g[v], parent[v], jump_parent[v] = ng, k, u
-            heap_key[size] = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
-            heap_node[size] = v
-            _sift_up(size, heap_key, heap_node)
-            size += 1
+            size = _push(size, ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y)), v,
+                         heap_key, heap_node)  # fmt: skip
     return status, expanded, best
 
 

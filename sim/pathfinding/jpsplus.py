@@ -17,8 +17,9 @@ with it ("target jump point") is, if the run gets that far.
 As in the paper's JPS2+ (and :mod:`.jps`'s block-based search), a diagonal run's jump points
 are not put on the open list: the run goes from one to the next by the table, and at each the
 straight jump points its two components' entries name are the successors, with their cost
-through it. The search then expands the same nodes, in the same order, as block-based JPS
-(tested), each jump read from one entry instead of scanned.
+through it. The search (``jps.jps_core``, given the table instead of the grid's bits) then
+expands the same nodes, in the same order, as block-based JPS (tested), each jump read from
+one entry instead of scanned.
 
 After cells change (:func:`repair_table`), only what the change can reach is computed again:
 the straight entries of the rows and columns through the change (and one more either side:
@@ -33,18 +34,6 @@ import math
 import numpy as np
 from numba import njit
 
-from sim.pathfinding.common import (
-    _HEAP_FULL,
-    STATUS_FOUND,
-    STATUS_HIT_LIMIT,
-    STATUS_UNREACHABLE,
-    _begin,
-    _compact,
-    _metric,
-    _sift_down,
-    _sift_up,
-)
-from sim.pathfinding.jps import _note
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 SQRT2 = math.sqrt(2.0)
@@ -226,117 +215,46 @@ def _steps(table, u, k, ux, uy, goal_x, goal_y):
     return dist if dist > 0 else 0
 
 
-# The open-list loop below is jps_core's written out again, and its "reach v" block twice (for
-# straight runs and for a diagonal's straight jump points), on purpose: a helper that takes the
-# open list's arrays measured 2-5x slower per expansion, inlined or not (numba counts references
-# to every array handed to a function), and so did collecting the successors in a buffer first
-# as jps_core does (JPS+ 20-40 % slower on maze512-1-0 and random512-10-0).
-@njit(cache=True, nogil=True)
-def jps_plus_core(
-    codes, lut, table, width, start, goal, metric, unit, h_mult, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-):  # fmt: skip
-    """A* over the jump points of ``table`` (:func:`build_table`); as ``jps.jps_core`` otherwise
-    (the run from ``jump_parent`` to a node is one straight or diagonal line, or a diagonal then
-    a straight one: ``jps.turn_of``)."""
-    open_mark, closed_mark = 2 * gen, 2 * gen + 1
-    goal_y, goal_x = goal // width, goal % width
-    size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
-    jump_parent[start] = -1
-    expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
-    while size > 0:
-        u = heap_node[0]
-        size -= 1
-        if size > 0:
-            heap_key[0], heap_node[0] = heap_key[size], heap_node[size]
-            _sift_down(0, size, heap_key, heap_node)
-        if mark[u] == closed_mark:
+@njit(cache=True, nogil=True, inline="always")
+def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found):
+    """The jump points that succeed ``(ux, uy)`` reached by direction ``d``, read from
+    ``table``, into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that ends at
+    ``v``); returns how many. As in block-based JPS (:func:`.jps._successor_points`, the
+    paper's JPS2+), a diagonal run's jump points are not successors themselves: the straight
+    jump points their table entries name are, and the run goes on from one to the next."""
+    u = uy * width + ux
+    dirs = _directions(codes, lut, width, u, d)
+    goal = goal_y * width + goal_x
+    n = 0
+    for k in range(8):
+        if not (dirs >> k) & 1:
             continue
-        mark[u] = closed_mark
-        expanded += 1
-        uy = u // width
-        ux = u - uy * width
-        _note(record, trace, trace_at, expanded, ux, uy, width)
-        gu = g[u]
-        if u == goal:
-            status, best = STATUS_FOUND, u
-            break
-        hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
-        if hu < best_h or (hu == best_h and gu < best_g):
-            best, best_h, best_g = u, hu, gu
-        if expanded >= max_nodes:
-            status = STATUS_HIT_LIMIT
-            break
-        dirs = _directions(codes, lut, width, u, parent[u])
-        for k in range(4):
-            n = _steps(table, u, k, ux, uy, goal_x, goal_y) if (dirs >> k) & 1 else 0
-            if n == 0:
-                continue
-            vx, vy = ux + n * DX[k], uy + n * DY[k]
-            v = vy * width + vx
-            if mark[v] == closed_mark:
-                continue
-            ng = gu + unit * n
-            if mark[v] == open_mark and ng >= g[v]:
-                continue
-            if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
-                size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0,
-                                h_mult, stats)  # fmt: skip
-                if size > heap_key.size // 2:
-                    return _HEAP_FULL, expanded, best
-            if mark[v] != open_mark:
-                mark[v] = open_mark
-                _note(record, trace, -1, 0, vx, vy, width)
-            g[v], parent[v], jump_parent[v] = ng, k, u
-            heap_key[size] = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
-            heap_node[size] = v
-            _sift_up(size, heap_key, heap_node)
-            size += 1
-        for k in range(4, 8):
-            if not (dirs >> k) & 1:
-                continue
-            # The diagonal's candidates, one per pass: at each of its jump points (cx, cy), ``run``
-            # steps out, the straight jump points of its two components (phases 0 and 1; JPS2+),
-            # then the next jump point along it (phase 2); phase 4: done.
-            kx, ky = 0 if DX[k] > 0 else 1, 2 if DY[k] > 0 else 3
-            cx, cy, run, phase = ux, uy, 0, 2
-            while phase != 4:
-                if phase == 2:
-                    t = _steps(table, cy * width + cx, k, cx, cy, goal_x, goal_y)
-                    if t == 0:
-                        break
-                    cx, cy, run = cx + t * DX[k], cy + t * DY[k], run + t
-                    if cy * width + cx != goal:
-                        phase = 0
-                        continue
-                    kk, t, phase = k, 0, 4  # the goal on the diagonal
-                else:
-                    kk = kx if phase == 0 else ky
-                    t = _steps(table, cy * width + cx, kk, cx, cy, goal_x, goal_y)
-                    phase += 1
-                    if t == 0:
-                        continue
-                vx, vy = cx + t * DX[kk], cy + t * DY[kk]
-                v = vy * width + vx
-                if mark[v] == closed_mark:
-                    continue
-                ng = gu + unit * (run * SQRT2 + t)
-                if mark[v] == open_mark and ng >= g[v]:
-                    continue
-                if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
-                    size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric,
-                                    1.0, h_mult, stats)  # fmt: skip
-                    if size > heap_key.size // 2:
-                        return _HEAP_FULL, expanded, best
-                if mark[v] != open_mark:
-                    mark[v] = open_mark
-                    _note(record, trace, -1, 0, vx, vy, width)
-                g[v], parent[v], jump_parent[v] = ng, kk, u
-                heap_key[size] = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
-                heap_node[size] = v
-                _sift_up(size, heap_key, heap_node)
-                size += 1
-    return status, expanded, best
+        if k < 4:
+            s = _steps(table, u, k, ux, uy, goal_x, goal_y)
+            if s > 0:
+                found[n] = (u + s * (DX[k] + DY[k] * width)) * 8 + k
+                n += 1
+            continue
+        dx, dy = DX[k], DY[k]
+        kx, ky = 0 if dx > 0 else 1, 2 if dy > 0 else 3
+        x, y = ux, uy
+        while True:
+            s = _steps(table, y * width + x, k, x, y, goal_x, goal_y)
+            if s == 0:
+                break
+            x += s * dx
+            y += s * dy
+            c = y * width + x
+            if c == goal:
+                found[n] = c * 8 + k
+                n += 1
+                break
+            for ks in (kx, ky):
+                t = _steps(table, c, ks, x, y, goal_x, goal_y)
+                if t > 0:
+                    found[n] = (c + t * (DX[ks] + DY[ks] * width)) * 8 + ks
+                    n += 1
+    return n
 
 
-__all__ = ["build_table", "jps_plus_core", "repair_table"]
+__all__ = ["build_table", "repair_table", "table_points"]

@@ -59,7 +59,6 @@ from sim.pathfinding.common import (
     _sift_up,
 )
 from sim.pathfinding.jps import jps_core, turn_of
-from sim.pathfinding.jpsplus import jps_plus_core
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 __all__ = [
@@ -552,7 +551,7 @@ def _grow_int(arr, need):
 MODE_HEAP = 0  # astar_core: any costs, any priority
 MODE_JPS = 1  # jps_core: uniform costs, no corner cutting
 MODE_BUCKETS = 2  # bucket_core: uniform costs, A*/Dijkstra with an exact integer-pair heuristic
-MODE_JPS_PLUS = 3  # jps_plus_core: as MODE_JPS, jumps read from a table (the grid args' 5th field)
+MODE_JPS_PLUS = 3  # jps_core on a jump table (JPS+; the grid args' 5th field), not on bits
 
 
 def jumps(mode: int) -> bool:
@@ -574,15 +573,14 @@ def jump_search(
     codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
-    """A search from jump point to jump point on the grid args' 5th field ``data``: block-based
-    JPS (:func:`jps_core`) on a grid's JPS bits (uint64), JPS+ (:func:`jps_plus_core`) on its
-    jump table (int32, ``(cells, 8)``). Compiled, the choice is made by ``data``'s type, and
+    """A search from jump point to jump point (:func:`.jps.jps_core`) on the grid args' 5th field
+    ``data``: block-based JPS on a grid's JPS bits (uint64), JPS+ on its jump table (int32,
+    ``(cells, 8)``). Compiled, the choice is made by ``data``'s type, and
     for :data:`~sim.pathfinding.jps.EMPTY_BLOCKS` (uint8: a grid searched without either) it
     is a stub that reports the start blocked: callers compiled for such grids compile neither
     (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives
     the data a mode needs (``kernel.jump_data``)."""
-    core = jps_core if data.dtype == np.uint64 else jps_plus_core
-    return core(
+    return jps_core(
         codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     )  # fmt: skip
@@ -595,13 +593,12 @@ def _jump_search(
 ):  # fmt: skip
     """The compiled :func:`jump_search`, chosen by ``data``'s type."""
     is_bits, is_table = data.dtype == types.uint64, data.dtype == types.int32 and data.ndim == 2
-    core = jps_core if is_bits else jps_plus_core
 
     def search(
         codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     ):  # fmt: skip
-        return core(
+        return jps_core(
             codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
             g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
         )  # fmt: skip
