@@ -200,7 +200,8 @@ def turn_of(node, prev, k, width):
 
 
 # The successors of a jump point are collected first (_successor_points or jpsplus.table_points,
-# into one list), then opened in jps_core's own loop. Every array the loop touches is a
+# into one list; which of the two, numba settles when it compiles, by the data's dimensions),
+# then opened in jps_core's own loop. Every array the loop touches is a
 # borrowed view (common.borrowed): numba counts references to each array handed to a helper,
 # even an inlined one, with atomic operations that cost more than a straight scan (JPS 5-25 %
 # slower, JPS+ 2-5x with helpers in its loop), and borrowed views are not counted.
@@ -228,8 +229,7 @@ def jps_core(
         u, size = _pop(size, heap_key, heap_node)
         if mark[u] == closed_mark:
             continue
-        mark[u] = closed_mark
-        expanded += 1
+        mark[u], expanded = closed_mark, expanded + 1
         uy, ux = u // width, u % width
         _note(record, trace, trace_at, expanded, ux, uy, width)
         gu = g[u]
@@ -242,9 +242,10 @@ def jps_core(
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
-        # JPS+'s jump table (2-D) or the grid's bits: numba settles which when it compiles.
-        n = (table_points(jumps, codes, lut, width, ux, uy, parent[u], goal_x, goal_y, out) if data.ndim == 2
-             else _successor_points(jumps, width, height, ux, uy, parent[u], goal_x, goal_y, out))  # fmt: skip
+        n = (table_points(jumps, codes, lut, width, ux, uy, parent[u], goal_x, goal_y, out) if data.ndim == 2 else
+             _weighted_points(jumps, width, height, ux, uy, parent[u], goal_x, goal_y, out, codes, lut, g, mark,
+                              open_mark, gu) if weighted else
+             _successor_points(jumps, width, height, ux, uy, parent[u], goal_x, goal_y, out))  # fmt: skip
         for j in range(n):
             v, k = found[j] >> 3, found[j] & 7
             if mark[v] == closed_mark:
@@ -290,33 +291,35 @@ def _note(record, trace, trace_at, expanded, x, y, width):
         trace[trace_at + expanded - 1] = (y - 1) * (width - 2) + x - 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _scan_into(blocks, width, height, x, y, k, goal_x, goal_y, found, n):
+    """Scan straight along ``k`` from ``(x, y)``; a jump point found goes into ``found[n]``
+    (``v * 8 + k``). Returns the new count."""
+    v = _straight(blocks, width, height, x, y, k, goal_x, goal_y)
+    if v == -1:
+        return n
+    found[n] = v * 8 + k
+    return n + 1
+
+
 @njit(cache=True, nogil=True)
 def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d`` (``NO_PARENT``
     at the start), into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that
     ends at ``v``); returns how many. Straight directions scan; a diagonal one runs a step
-    at a time, and every straight jump point found from it (and the goal on it) counts."""
+    at a time, and every straight jump point found from it (and the goal on it) counts.
+    (A weighted grid's: :func:`_weighted_points`.)"""
+    blocks, found = borrowed(blocks), borrowed(found)  # (for the helpers: see jps_core)
     n = 0
-    weighted = blocks.shape[0] > 8
-    flat = blocks.reshape(-1) if weighted else _NO_TABLE
-    base = 8 * blocks.shape[1] * blocks.shape[2]
-    if weighted and d != NO_PARENT:  # the table's successors (its "stop" flag, the way back, left out)
-        dirs = _successors(flat, base, uy * width + ux, d) & ~(1 << _back(d))
-    else:
-        dirs = _directions(blocks, ux, uy, d)
+    dirs = _directions(blocks, ux, uy, d)
     goal = goal_y * width + goal_x
     for k in range(8):
         if not (dirs >> k) & 1:
             continue
         if k < 4:
-            v = _straight(blocks, width, height, ux, uy, k, goal_x, goal_y)
-            if v != -1:
-                found[n] = v * 8 + k
-                n += 1
+            n = _scan_into(blocks, width, height, ux, uy, k, goal_x, goal_y, found, n)
             continue
         dx, dy = DX[k], DY[k]
-        kx, ky = _dir(dx, 0), _dir(0, dy)
-        natural = (1 << k) | (1 << kx) | (1 << ky)
         x, y = ux, uy
         while _free(blocks, x + dx, y) and _free(blocks, x, y + dy) and _free(blocks, x + dx, y + dy):
             x += dx
@@ -325,24 +328,57 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
                 found[n] = goal * 8 + k
                 n += 1
                 break
-            if not weighted:
-                for ks in (kx, ky):
-                    v = _straight(blocks, width, height, x, y, ks, goal_x, goal_y)
-                    if v != -1:
-                        found[n] = v * 8 + ks
-                        n += 1
-                continue
-            nat = _successors(flat, base, y * width + x, k)
+            n = _scan_into(blocks, width, height, x, y, _dir(dx, 0), goal_x, goal_y, found, n)
+            n = _scan_into(blocks, width, height, x, y, _dir(0, dy), goal_x, goal_y, found, n)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, codes, lut, g, mark, open_mark, gu):
+    """:func:`_successor_points` on a weighted grid (JPSW, :mod:`.jpsw`): a cell's successors come
+    from the successor table after the bit planes, and a diagonal run stops at a cell with more
+    than its natural successors (a jump point), or the flag. It also ends at a cell the search
+    has already reached (open or closed: ``mark``, ``g``) for strictly less than the run's cost
+    from ``(ux, uy)`` (reached for ``gu``) to there: JPSW's prospective-g pruning."""
+    blocks, found, codes, lut, g, mark = (borrowed(blocks), borrowed(found), borrowed(codes), borrowed(lut),
+                                          borrowed(g), borrowed(mark))  # (for the helpers: see jps_core)
+    n = 0
+    flat = blocks.reshape(-1)
+    base = 8 * blocks.shape[1] * blocks.shape[2]
+    dirs = _directions(blocks, ux, uy, d)  # the start's: all
+    if d != NO_PARENT:  # the table's successors (its "stop" flag, the way back, left out)
+        dirs = _successors(flat, base, uy * width + ux, d) & ~(1 << _back(d))
+    goal = goal_y * width + goal_x
+    for k in range(8):
+        if not (dirs >> k) & 1:
+            continue
+        if k < 4:
+            n = _scan_into(blocks, width, height, ux, uy, k, goal_x, goal_y, found, n)
+            continue
+        dx, dy = DX[k], DY[k]
+        kx, ky = _dir(dx, 0), _dir(0, dy)
+        natural = (1 << k) | (1 << kx) | (1 << ky)
+        x, y, gc = ux, uy, gu
+        step = SQRT2 * lut[codes[(uy + dy) * width + ux + dx]]  # (a diagonal leg has one multiplier)
+        while _free(blocks, x + dx, y) and _free(blocks, x, y + dy) and _free(blocks, x + dx, y + dy):
+            x += dx
+            y += dy
+            c = y * width + x
+            gc += step
+            if (mark[c] == open_mark or mark[c] == open_mark + 1) and g[c] < gc * (1.0 - 1e-9):
+                break  # reached for less already: every path on from here is beaten
+            if c == goal:
+                found[n] = goal * 8 + k
+                n += 1
+                break
+            nat = _successors(flat, base, c, k)
             if nat & ~natural != 0:  # more than the natural successors, or the flag: a jump point
-                found[n] = (y * width + x) * 8 + k
+                found[n] = c * 8 + k
                 n += 1
                 break
             for ks in (kx, ky):
                 if (nat >> ks) & 1:
-                    v = _straight(blocks, width, height, x, y, ks, goal_x, goal_y)
-                    if v != -1:
-                        found[n] = v * 8 + ks
-                        n += 1
+                    n = _scan_into(blocks, width, height, x, y, ks, goal_x, goal_y, found, n)
             if not (nat >> k) & 1:
                 break
     return n
