@@ -142,21 +142,29 @@ def scan(blocks, o, r, p, goal_r, goal_p):
         p += 63  # the window held no stop: the next one starts at its last cell
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _line_scan(blocks, width, height, x, y, k, goal_x, goal_y):
+    """The jump point (padded flat index) a straight scan in direction ``k`` finds from
+    ``(x, y)``, or -1: one :func:`scan` of orientation ``k`` (east, west, south, north), the
+    cell's line and position in it mapped there and back."""
+    if k < 2:  # along the row
+        r, p, gr, gp, n = y, x, goal_y, goal_x, width
+    else:  # along the column
+        r, p, gr, gp, n = x, y, goal_x, goal_y, height
+    if k & 1:  # west and north read their lines backwards
+        p, gp = n - 1 - p, n - 1 - gp
+    q = scan(blocks, k, r, p, gr, gp)
+    if q < 0:
+        return -1
+    if k & 1:
+        q = n - 1 - q
+    return y * width + q if k < 2 else q * width + x
+
+
 @njit(cache=True, nogil=True)
 def _straight(blocks, width, height, x, y, k, goal_x, goal_y):
-    """The jump point (padded flat index) a straight scan in direction ``k`` finds from
-    ``(x, y)``, or -1."""
-    if k == 0:  # east
-        q = scan(blocks, EAST, y, x, goal_y, goal_x)
-        return -1 if q < 0 else y * width + q
-    if k == 1:  # west
-        q = scan(blocks, WEST, y, width - 1 - x, goal_y, width - 1 - goal_x)
-        return -1 if q < 0 else y * width + (width - 1 - q)
-    if k == 2:  # south
-        q = scan(blocks, SOUTH, x, y, goal_x, goal_y)
-        return -1 if q < 0 else q * width + x
-    q = scan(blocks, NORTH, x, height - 1 - y, goal_x, height - 1 - goal_y)  # north
-    return -1 if q < 0 else (height - 1 - q) * width + x
+    """:func:`_line_scan` as a call (one compiled copy for the scans outside diagonal runs)."""
+    return _line_scan(blocks, width, height, x, y, k, goal_x, goal_y)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -320,6 +328,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
             n = _scan_into(blocks, width, height, ux, uy, k, goal_x, goal_y, found, n)
             continue
         dx, dy = DX[k], DY[k]
+        kx, ky = _dir(dx, 0), _dir(0, dy)
         x, y = ux, uy
         while _free(blocks, x + dx, y) and _free(blocks, x, y + dy) and _free(blocks, x + dx, y + dy):
             x += dx
@@ -328,8 +337,11 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
                 found[n] = goal * 8 + k
                 n += 1
                 break
-            n = _scan_into(blocks, width, height, x, y, _dir(dx, 0), goal_x, goal_y, found, n)
-            n = _scan_into(blocks, width, height, x, y, _dir(0, dy), goal_x, goal_y, found, n)
+            for ks in (kx, ky):  # the scans of a diagonal run's steps: inlined (the hot loop)
+                v = _line_scan(blocks, width, height, x, y, ks, goal_x, goal_y)
+                if v != -1:
+                    found[n] = v * 8 + ks
+                    n += 1
     return n
 
 
