@@ -390,7 +390,10 @@ def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, co
                 break
             for ks in (kx, ky):
                 if (nat >> ks) & 1:
-                    n = _scan_into(blocks, width, height, x, y, ks, goal_x, goal_y, found, n)
+                    v = _line_scan(blocks, width, height, x, y, ks, goal_x, goal_y)
+                    if v != -1:
+                        found[n] = v * 8 + ks
+                        n += 1
             if not (nat >> k) & 1:
                 break
     return n
