@@ -429,3 +429,35 @@ def test_every_compare_panels_text_fits_in_the_windows_users_have(size):
     for run in (plain, refused):
         lines = panel_lines(run, figures, font, width)
         assert len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines), (size, lines)
+
+
+def test_compare_calls_each_strategys_kernel_before_its_clock(monkeypatch):
+    """A kernel's first call in a process loads it from numba's cache (15-150 ms): compare mode
+    makes that call untimed, on a tiny grid, once per strategy and options, so a panel's time
+    is its search's. The timed search is the real grid's, after the tiny one."""
+    from sim.instruments import compare
+
+    monkeypatch.setattr(compare, "_WARMED", set())
+    calls: list[tuple[int, str]] = []
+    search, field = PathGrid.search, PathGrid.distance_field
+
+    def logged_search(grid, *args, **kw):
+        calls.append((grid.width, kw["algorithm"]))
+        return search(grid, *args, **kw)
+
+    def logged_field(grid, *args, **kw):
+        calls.append((grid.width, "field"))
+        return field(grid, *args, **kw)
+
+    monkeypatch.setattr(PathGrid, "search", logged_search)
+    monkeypatch.setattr(PathGrid, "distance_field", logged_field)
+    costs = np.ones((20, 30))
+    costs[5:15, 12] = 0.0
+    cmp = compare.Comparison(species=0, start=(2, 10), goal=(27, 10))
+    cmp.run(PathGrid(costs))
+    for algorithm in ("dijkstra", "greedy", "astar", "jps", "jps+", "field"):
+        mine = [w for w, a in calls if a == algorithm]
+        assert mine[0] == 3 and 30 in mine[1:], (algorithm, mine)  # the tiny grid first, then the real one
+    calls.clear()
+    cmp.run(PathGrid(costs))
+    assert all(w == 30 for w, _a in calls)  # warmed once per process

@@ -36,6 +36,24 @@ class StrategyRun:
 
 REPLAY_S = 6.0  # seconds every search's replay takes at speed 1
 
+_WARMED: set[tuple] = set()  # the strategies' kernels already called in this process (see _warm)
+
+
+def _warm(algorithm: str, weight: float, heuristic: str | None, diagonal: str, uniform: bool) -> None:
+    """Call the kernel a strategy uses once, untimed, on a tiny grid of the same kind: its first
+    call in a process loads it from numba's cache (15-150 ms), which is not the search's time."""
+    key = (algorithm, weight, heuristic, diagonal, uniform)
+    if key in _WARMED:
+        return
+    tiny = PathGrid(np.ones((3, 3)) if uniform else np.array([[1.0, 2.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 2.0]]))
+    record, trace = np.zeros((3, 3), dtype=np.int32), np.zeros(9, dtype=np.int32)
+    if algorithm == "field":
+        tiny.distance_field((2, 2), diagonal=diagonal, trace=trace)
+    else:
+        tiny.search((0, 0), (2, 2), diagonal=diagonal, heuristic=heuristic, weight=weight, algorithm=algorithm,
+                    record=record, trace=trace)  # fmt: skip
+    _WARMED.add(key)
+
 
 def strategies(weight: float) -> list[tuple[str, str, float]]:
     """(label, algorithm, weight) of the strategies compared ("field": a distance field from the goal)."""
@@ -97,6 +115,7 @@ class Comparison:
             grid.blocks()
         elif algorithm == "jps+":
             grid.jump_table()
+        _warm(algorithm, weight, self.heuristic, self.diagonal, grid.uniform)
         t0 = time.perf_counter()
         result = grid.search(self.start, self.goal, diagonal=self.diagonal, heuristic=self.heuristic,
                              weight=weight, algorithm=algorithm, record=record, trace=trace)  # fmt: skip
@@ -106,6 +125,7 @@ class Comparison:
     def _field(self, grid: PathGrid, label: str, record: np.ndarray, trace: np.ndarray) -> StrategyRun:
         """The field from the goal, replayed up to the moment it settles the start."""
         assert self.start is not None and self.goal is not None
+        _warm("field", 1.0, None, self.diagonal, grid.uniform)
         t0 = time.perf_counter()
         dist = grid.distance_field(self.goal, diagonal=self.diagonal, trace=trace)
         ms = (time.perf_counter() - t0) * 1000.0
