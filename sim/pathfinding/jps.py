@@ -153,7 +153,7 @@ def _line_scan(blocks, width, height, x, y, k, goal_x, goal_y):
         r, p, gr, gp, n = x, y, goal_x, goal_y, height
     if k & 1:  # west and north read their lines backwards
         p, gp = n - 1 - p, n - 1 - gp
-    q = scan(blocks, k, r, p, gr, gp)
+    q = scan(blocks, k, r, p, gr, gp)  # (orientation k: EAST, WEST, SOUTH, NORTH are directions 0-3)
     if q < 0:
         return -1
     if k & 1:
