@@ -501,3 +501,28 @@ def test_a_grid_searched_before_and_after_a_change_of_its_costs_answers_as_a_new
         for algorithm in ("astar", "jps", "dijkstra"):
             assert grid.search((0, 0), (11, 11), algorithm=algorithm) == PathGrid(costs).search(
                 (0, 0), (11, 11), algorithm=algorithm)  # fmt: skip
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "dijkstra", "jps", "jps+"])
+def test_a_path_longer_than_the_workspaces_array_is_written_whole(algorithm, monkeypatch):
+    # The kernel writes a path only into an array long enough; else the engine grows the
+    # workspace's and has it written there, without searching again.
+    from sim.pathfinding import kernel as K
+    from sim.pathfinding import workspace as W
+
+    calls = []
+    search_one = K.search_one
+    monkeypatch.setattr(K, "search_one", lambda *args: calls.append(1) or search_one(*args))
+    costs = np.ones((6, 300))
+    costs[1:5, 100] = 0.0
+    saved = getattr(W._local, "workspace", None)
+    W._local.workspace = ws = W.Workspace()
+    ws.path = np.zeros(4, dtype=np.int32)
+    try:
+        r = PathGrid(costs).search((0, 3), (299, 3), algorithm=algorithm, record=np.zeros((6, 300), np.int32))
+        best = dijkstra(costs, (0, 3), "no-corner-cutting")[(299, 3)]
+        assert r.cost == pytest.approx(best) and path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(best)
+        assert r.path[0] == (0, 3) and r.path[-1] == (299, 3)
+        assert ws.path.size >= len(r.path) > 4 and len(calls) == 1  # grown, and searched once
+    finally:
+        W._local.workspace = saved if saved is not None else W.Workspace()

@@ -615,9 +615,10 @@ def _jump_search(
 @njit(cache=True, inline="always")
 def _search(
     codes, lut, moves, width, blocks, start, goal, params,
-    g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats,
+    g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats, grow=True,
 ):  # fmt: skip
-    """One search, started again with more room whenever its open list fills up.
+    """One search, started again with more room whenever its open list fills up (with ``grow``;
+    else the full open list's status is returned, for the caller to grow it).
 
     ``params`` is a ``KernelParams`` (unpacked here only: a new parameter changes this file,
     ``KernelParams`` and ``PathGrid._params``). ``heap`` is ``(heap_key, heap_node)``;
@@ -645,11 +646,11 @@ def _search(
                 codes, lut, moves, width, start, goal, metric, g_mult, h_mult, max_nodes,
                 g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
             )  # fmt: skip
-        if status != _HEAP_FULL and status != _ENTRIES_FULL:
+        if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:
             break
         stats[STAT_HEAP_GROWS] += 1
         if mode == MODE_BUCKETS:
-            buckets = _grown_buckets(buckets, status == _ENTRIES_FULL)
+            buckets = grown_buckets(buckets, status == _ENTRIES_FULL)
         else:
             heap = (_grown(heap[0]), _grown(heap[1]))
         gen += 1
@@ -669,7 +670,7 @@ def _search(
 
 
 @njit(cache=True)
-def _grown_buckets(buckets, entries_only):
+def grown_buckets(buckets, entries_only):
     """The bucket queue's tables with twice the cell stacks' pool, or else twice the hash
     slots (nothing in them is kept: the search restarts)."""
     kh_key, q32, q64, entries = buckets
@@ -689,22 +690,34 @@ def search_one(
     codes, lut, moves, width, blocks, start, goal, params,
     g, parent, jump_parent, mark, gen, heap, buckets, hgen, path, record, trace, stats,
 ):  # fmt: skip
-    """One search; returns ``(status, expanded, cost, n, path, gen, heap, buckets, hgen)``.
+    """One search; returns ``(status, expanded, cost, n, end, hgen)``, numbers only (handing
+    arrays back to Python cost ~3 µs a call, a quarter of a short search's).
 
     ``path[:n]`` holds the path (to the goal, or the partial path to the closest node
-    reached) as unpadded ``y*W+x``. The caller has ruled out blocked endpoints and
-    ``start == goal``. Arrays may have grown; the stamps may have moved on.
+    reached, ``end``) as unpadded ``y*W+x``, unless ``n > path.size``: then the caller
+    writes it into a longer array with :func:`write_path`. A status of ``_HEAP_FULL`` or
+    ``_ENTRIES_FULL`` asks the caller to grow ``heap`` (or, in bucket mode, ``buckets``:
+    :func:`grown_buckets`) and search again with a new stamp. The caller has ruled out
+    blocked endpoints and ``start == goal``; the bucket hash's stamp ``hgen`` moves on.
     """
     status, expanded, end, cost, gen, heap, buckets, hgen = _search(
         codes, lut, moves, width, blocks, start, goal, params,
-        g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, 0, stats,
+        g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, 0, stats, False,
     )  # fmt: skip
+    if status in (_HEAP_FULL, _ENTRIES_FULL):
+        return status, expanded, cost, 0, end, hgen
     jps = params.mode in (MODE_JPS, MODE_JPS_PLUS)
     n = _path_length(end, parent, jump_parent, jps, width)
-    if n > path.size:
-        path = _grow_int(path, n)
+    if n <= path.size:
+        _write_path(end, n, parent, jump_parent, jps, width, path, 0)
+    return status, expanded, cost, n, end, hgen
+
+
+@njit(cache=True)
+def write_path(end, n, parent, jump_parent, jps, width, path):
+    """Write the ``n`` cells of the path that ends at ``end`` into ``path[:n]`` (after
+    :func:`search_one` said its array was too short; ``jps``: made by a jump point search)."""
     _write_path(end, n, parent, jump_parent, jps, width, path, 0)
-    return status, expanded, cost, n, path, gen, heap, buckets, hgen
 
 
 @njit(cache=True, nogil=True)

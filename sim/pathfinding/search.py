@@ -31,6 +31,7 @@ from sim.pathfinding.checks import (
     padded_pairs,
     resolve_options,
 )
+from sim.pathfinding.common import _ENTRIES_FULL, _HEAP_FULL
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.grid import CodedGrid
@@ -292,10 +293,20 @@ class PathGrid(FieldsAndLines, CodedGrid):
         flat_start = (start[1] + 1) * wp + start[0] + 1
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
         args = self.kernel_args(diag, _k.jump_data(params.mode))
-        status, expanded, cost, n, ws.path, ws.gen, ws.heap, ws.buckets, ws.hgen = _k.search_one(
-            *args, flat_start, flat_goal, params, ws.g, ws.parent, ws.jump_parent,
-            ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
-        )  # fmt: skip
+        while True:
+            status, expanded, cost, n, end, ws.hgen = _k.search_one(
+                *args, flat_start, flat_goal, params, ws.g, ws.parent, ws.jump_parent,
+                ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
+            )  # fmt: skip
+            if status not in (_HEAP_FULL, _ENTRIES_FULL):
+                break
+            ws.grow_open_list(status, params.mode == _k.MODE_BUCKETS)  # then search again
+            gen = ws.next_gen()
+            if record.shape[0] > 0:
+                record.fill(0)
+        if n > ws.path.size:  # (the kernel wrote nothing)
+            ws.path = np.empty(max(n, 2 * ws.path.size), np.int32)
+            _k.write_path(end, n, ws.parent, ws.jump_parent, _k.jumps(params.mode), wp, ws.path)
         cells = ws.path[:n].copy()  # (the workspace's array is the next search's)
         if status == _k.STATUS_FOUND:
             return SearchResult.of_cells(True, cells, self.width, float(cost), int(expanded))

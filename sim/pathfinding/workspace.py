@@ -22,7 +22,8 @@ from typing import TypeVar
 import numpy as np
 
 from sim.pathfinding.checks import MAX_THREADS, _short
-from sim.pathfinding.kernel import BUCKET_SLOTS, MAX_GEN
+from sim.pathfinding.common import _ENTRIES_FULL, STAT_HEAP_GROWS
+from sim.pathfinding.kernel import BUCKET_SLOTS, MAX_GEN, grown_buckets
 
 T = TypeVar("T")
 
@@ -60,6 +61,16 @@ class Workspace:
             self.mark = sparse_array(cells, np.uint16)
             self.gen = 0
             self.cells = cells
+
+    def grow_open_list(self, status: int, buckets: bool) -> None:
+        """Twice the room for a search's open list after its kernel said it was full (``status``,
+        ``kernel.search_one``'s; ``buckets``: the search used the bucket queue). Its search
+        starts again (with a new stamp), so nothing in the old arrays is kept."""
+        self.stats[STAT_HEAP_GROWS] += 1
+        if buckets:
+            self.buckets = grown_buckets(self.buckets, status == _ENTRIES_FULL)
+        else:
+            self.heap = (np.empty(2 * self.heap[0].size, np.float64), np.empty(2 * self.heap[1].size, np.int32))
 
     def next_gen(self) -> int:
         """A fresh stamp for one search (the buffers are forgotten every ``FORGET_EVERY`` stamps)."""
