@@ -295,7 +295,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         args = self.kernel_args(diag, _k.jump_data(params.mode))
         while True:
             status, expanded, cost, n, end, ws.hgen = _k.search_one(
-                *args, flat_start, flat_goal, params, ws.g, ws.parent, ws.jump_parent,
+                *args, flat_start, flat_goal, params[:], ws.g, ws.parent, ws.jump_parent,
                 ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
             )  # fmt: skip
             if status not in (_HEAP_FULL, _ENTRIES_FULL):
