@@ -22,12 +22,14 @@ import statistics
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from sim.maps.movingai import GROUND, Scenario, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
+from sim.support.checks import InputError
 
 UNIT = 100_000  # tcod works in integers
 TCOD_ROUNDING = 2.6e-6  # relative: round(UNIT * √2) / (UNIT * √2) = 1 - 2.5e-6
@@ -259,11 +261,32 @@ def first_search_seconds() -> float:
     return float(out.stdout.strip())
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (else argparse's one-line error, status 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+@contextmanager
+def input_errors():
+    """A broken map or scenario file ends the run with its one-line message and status 2."""
+    try:
+        yield
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--maps", type=Path, required=True, help="folder with NAME.map and NAME.map.scen files")
-    ap.add_argument("--queries", type=int, default=25, help="longest N plus N random per map")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per query; the fastest counts")
+    ap.add_argument("--queries", type=positive, default=25, help="longest N plus N random per map")
+    ap.add_argument("--repeat", type=positive, default=3, help="runs per query; the fastest counts")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--python-queries", type=int, default=5, help="queries per map for the pure-Python peer")
     args = ap.parse_args(argv)
@@ -285,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     pooled: list[dict] = []
     py_pooled: list[dict] = []
     for path in maps:
-        rows, py_rows = run_map(path, args.queries, args.repeat, rng, args.python_queries)
+        with input_errors():
+            rows, py_rows = run_map(path, args.queries, args.repeat, rng, args.python_queries)
         pooled += rows
         py_pooled += py_rows
         print(summary(path.stem, rows), flush=True)

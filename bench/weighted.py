@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.kernel import UNIT, best_of, pick, tcod_graph
+from bench.kernel import UNIT, best_of, input_errors, pick, positive, tcod_graph
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
 
@@ -159,24 +159,13 @@ def _batch_median(grid: PathGrid, starts: np.ndarray, goals: np.ndarray, algorit
     return statistics.median(times), out
 
 
-def _positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1 (else argparse's one-line error, status 2)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--maps", type=Path, required=True, help="folder with NAME.map and NAME.map.scen files")
-    ap.add_argument("--queries", type=_positive, default=25, help="longest N plus N random per map")
-    ap.add_argument("--repeat", type=_positive, default=3, help="runs per query; the fastest counts")
+    ap.add_argument("--queries", type=positive, default=25, help="longest N plus N random per map")
+    ap.add_argument("--repeat", type=positive, default=3, help="runs per query; the fastest counts")
     ap.add_argument("--seed", type=int, default=1, help="seeds the blobs and the random queries")
-    ap.add_argument("--size", type=_positive, default=24, help="blob radii up to 1/SIZE of the map's shorter side")
+    ap.add_argument("--size", type=positive, default=24, help="blob radii up to 1/SIZE of the map's shorter side")
     ap.add_argument("--no-demo", action="store_true", help="leave out the demo's own queries")
     args = ap.parse_args(argv)
     maps = sorted(args.maps.glob("*.map"))
@@ -184,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no .map files in {args.maps}", file=sys.stderr)
         return 2
     warm_up(("astar", "jps"), fields=False)
-    run(maps, args.queries, args.repeat, args.seed, args.size, not args.no_demo)
+    with input_errors():
+        run(maps, args.queries, args.repeat, args.seed, args.size, not args.no_demo)
     return 0
 
 

@@ -54,6 +54,24 @@ def test_kernel_benchmark_refuses_an_empty_folder(tmp_path):
     assert r.returncode == 2 and r.stderr.strip() == f"error: no .map files in {tmp_path}"
 
 
+@pytest.mark.parametrize("bench", ["bench.kernel", "bench.weighted"])
+def test_the_search_benchmarks_name_a_broken_scenario_file_in_one_line(tmp_path, bench):
+    (tmp_path / "m.map").write_text("type octile\nheight 2\nwidth 3\nmap\n...\n...\n")
+    (tmp_path / "m.map.scen").write_text("version 1\n0\tm.map\t3\t2\t0\t0\t2\t1\tnan\n")
+    r = subprocess.run(
+        [sys.executable, "-m", bench, "--maps", str(tmp_path), "--queries", "1", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    message = f"error: {tmp_path / 'm.map.scen'}:2: the optimal length must be a number >= 0, got 'nan'"
+    assert r.returncode == 2 and r.stderr.strip() == message
+    bad = subprocess.run([sys.executable, "-m", bench, "--maps", str(tmp_path), "--queries", "0"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+    assert bad.returncode == 2 and "--queries: expected at least 1, got 0" in bad.stderr
+
+
 def test_yaml_benchmark_loads_a_saved_map_with_both_loaders(capsys):
     from bench import yaml_load
 

@@ -74,6 +74,25 @@ def test_a_lengths_tolerance_is_half_its_last_printed_digit(tmp_path):
     assert tolerances == pytest.approx([0.005, 1e-3, 0.005, 1e-3, 0.005, 0.5])
 
 
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("0 m.map 2 2 0 0 1 1 nan", "the optimal length must be a number >= 0, got 'nan'"),
+        ("0 m.map 2 2 0 0 1 1 -3", "the optimal length must be a number >= 0, got '-3'"),
+        ("0 m.map 2 2 0 0 1 1 1e400", "the optimal length must be a number >= 0, got '1e400'"),
+        ("0 m.map 2 2 0 0 2 1 1.5", "start (0, 0) or goal (2, 1) is outside the 2x2 map"),
+        ("0 m.map 2 2 -1 0 1 1 1.5", "start (-1, 0) or goal (1, 1) is outside the 2x2 map"),
+        ("0 m.map two 2 0 0 1 1 1.5", "bucket, sizes, coordinates and length must be numbers"),
+    ],
+)
+def test_a_bad_scenario_row_names_file_and_line(tmp_path, row, message):
+    scen = tmp_path / "m.map.scen"
+    scen.write_text("version 1\n0 m.map 2 2 0 0 1 1 1.41421\n" + row + "\n")
+    with pytest.raises(MapFormatError) as info:
+        read_scenarios(scen)
+    assert str(info.value) == f"{scen}:3: {message}"
+
+
 def test_bad_map_header_names_file_and_line(tmp_path):
     bad = tmp_path / "bad.map"
     bad.write_text("type octile\nheigth 2\nwidth 2\nmap\n..\n..\n")

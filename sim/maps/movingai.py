@@ -141,10 +141,14 @@ def read_scenarios(path: str | Path) -> list[Scenario]:
         if len(fields) != 9:
             raise MapFormatError(f"{path}:{no}: expected 9 fields, got {len(fields)}")
         try:
-            bucket, sx, sy, gx, gy = (int(fields[i]) for i in (0, 4, 5, 6, 7))
+            bucket, w, h, sx, sy, gx, gy = (int(fields[i]) for i in (0, 2, 3, 4, 5, 6, 7))
             optimal = float(fields[8])
         except ValueError:
-            raise MapFormatError(f"{path}:{no}: bucket, coordinates and length must be numbers") from None
+            raise MapFormatError(f"{path}:{no}: bucket, sizes, coordinates and length must be numbers") from None
+        if not all(0 <= x < w and 0 <= y < h for x, y in ((sx, sy), (gx, gy))):
+            raise MapFormatError(f"{path}:{no}: start ({sx}, {sy}) or goal ({gx}, {gy}) is outside the {w}x{h} map")
+        if not 0.0 <= optimal < float("inf"):
+            raise MapFormatError(f"{path}:{no}: the optimal length must be a number >= 0, got {fields[8]!r}")
         printed = fields[8]
         # Half the last printed digit. Without a point the length went through C's %g (six
         # significant digits, trailing zeros dropped): "1962" is 1962.00 (1962.004 on
