@@ -261,15 +261,20 @@ def first_search_seconds() -> float:
     return float(out.stdout.strip())
 
 
-def positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1 (else argparse's one-line error, status 2)."""
+def positive(text: str, least: int = 1) -> int:
+    """An argparse type: a whole number of at least ``least`` (else argparse's one-line error, status 2)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected at least {least}, got {value}")
     return value
+
+
+def count(text: str) -> int:
+    """An argparse type: a whole number of at least 0."""
+    return positive(text, 0)
 
 
 @contextmanager
@@ -288,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=positive, default=25, help="longest N plus N random per map")
     ap.add_argument("--repeat", type=positive, default=3, help="runs per query; the fastest counts")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--python-queries", type=int, default=5, help="queries per map for the pure-Python peer")
+    ap.add_argument("--python-queries", type=count, default=5, help="queries per map for the pure-Python peer")
     args = ap.parse_args(argv)
     maps = sorted(args.maps.glob("*.map"))
     if not maps:

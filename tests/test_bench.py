@@ -70,6 +70,10 @@ def test_the_search_benchmarks_name_a_broken_scenario_file_in_one_line(tmp_path,
     bad = subprocess.run([sys.executable, "-m", bench, "--maps", str(tmp_path), "--queries", "0"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
     assert bad.returncode == 2 and "--queries: expected at least 1, got 0" in bad.stderr
+    if bench == "bench.kernel":
+        bad = subprocess.run([sys.executable, "-m", bench, "--maps", str(tmp_path), "--python-queries", "-1"],
+                             capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+        assert bad.returncode == 2 and "--python-queries: expected at least 0, got -1" in bad.stderr
 
 
 def test_yaml_benchmark_loads_a_saved_map_with_both_loaders(capsys):
