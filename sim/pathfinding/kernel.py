@@ -549,7 +549,7 @@ def _grow_int(arr, need):
 
 # ------------------------------------------------------------------------- entry points
 MODE_HEAP = 0  # astar_core: any costs, any priority
-MODE_JPS = 1  # jps_core: uniform costs, no corner cutting
+MODE_JPS = 1  # jps_core on a grid's JPS bits (JPSW's rules on a weighted grid), no corner cutting
 MODE_BUCKETS = 2  # bucket_core: uniform costs, A*/Dijkstra with an exact integer-pair heuristic
 MODE_JPS_PLUS = 3  # jps_core on a jump table (JPS+; the grid args' 5th field), not on bits
 
