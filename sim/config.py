@@ -22,6 +22,10 @@ from sim.world.terrain import DEFAULT_COLOURS, Terrain, parse_terrain
 
 Colour = tuple[int, int, int]
 
+#: ``species.<key>.search``: "map" follows the map file's ``search`` choice for the species
+#: (A* where it names none); "astar" and "jps" choose for every map.
+SEARCH_CHOICES = ("map", "astar", "jps")
+
 
 class ConfigError(InputError):
     """A settings file that cannot be used; the message names the file, key and problem."""
@@ -69,6 +73,7 @@ class SpeciesConfig:
     idle_s: tuple[float, float] = _f((0.5, 2.0), lo=0, hi=3600)  # idle time between walks, min and max
     colour: Colour = _f((255, 255, 255), colour=True)  # marker colour (overlay, paths)
     costs: dict[str, float] = _f({}, lo=0, hi=1e6)  # terrain -> multiplier; 0 = impassable
+    search: str = _f("map")  # map (the map's choice, else A*) | astar | jps (see SEARCH_CHOICES)
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,7 @@ def _species(check: Checker, data: Any) -> dict[str, SpeciesConfig]:
             merged["costs"] = {**species[key].costs, **{parse_terrain(k).label: v for k, v in parsed.costs.items()}}
         species[key] = SpeciesConfig(**merged)
     for key, spec in species.items():
+        check.choice(f"species.{key}.search", spec.search, SEARCH_CHOICES)
         lo, hi = spec.idle_s
         if lo > hi:
             check.fail(f"species.{key}.idle_s", f"min {lo:g} is greater than max {hi:g}")
@@ -214,6 +220,7 @@ def default_config() -> Config:
 
 
 __all__ = [
+    "SEARCH_CHOICES",
     "Config",
     "ConfigError",
     "SearchConfig",

@@ -57,21 +57,25 @@ class _NoCompiling(event.Listener):
         pass
 
 
-def rehearsal(config: Config) -> Simulation | None:
+def rehearsal(config: Config, jps: bool = False) -> Simulation | None:
     """A tiny island with a band of every terrain and two animals of each species (None when
-    a species can stand nowhere on it: the real map will say so)."""
+    a species can stand nowhere on it: the real map will say so). With ``jps``, every species
+    the diagonal rule lets searches with JPS, as on a map that chooses it (its round is
+    compiled with JPS: :func:`~sim.model.species.searches_with_jps`)."""
     terrain = np.repeat(np.array(list(Terrain), dtype=np.uint8), 3)[:, None].repeat(12, axis=1)
+    search = dict.fromkeys(config.species, "jps") if jps else {}
     try:
-        return Simulation(config, MapData("rehearsal", terrain), counts={key: 2 for key in config.species})
+        return Simulation(config, MapData("rehearsal", terrain, search=search), counts=dict.fromkeys(config.species, 2))
     except MapError:
         return None
 
 
-def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False) -> Simulation | None:
+def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, jps: bool = False) -> Simulation | None:
     """Run the tiny island a few half-second frames, with a paint stroke on a walking animal's
     path: every compiled function a frame of the model uses is compiled (or loaded); with
-    ``interpreted``, all but the search round's (which :func:`compile_round` does)."""
-    sim = rehearsal(config)
+    ``interpreted``, all but the search round's (which :func:`compile_round` does); ``jps``:
+    the round a map that chooses JPS runs (:func:`rehearsal`)."""
+    sim = rehearsal(config, jps)
     if sim is None:
         return None
     sim.planner.interpreted = interpreted
@@ -85,12 +89,12 @@ def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False) -
     return sim
 
 
-def compile_searches(config: Config) -> None:
+def compile_searches(config: Config, jps: bool = False) -> None:
     """Compile (or load) the engine's batch search the round calls, as the public API calls
     it (each species' ``search_many``, and ``smooth_batch`` for those whose paths are pulled
     straight): a round compiled afterwards, in another process, loads it instead of compiling
-    it inside its own (each process then stays under 300 MB)."""
-    sim = rehearsal(config)
+    it inside its own (each process then stays under 300 MB). ``jps``: as :func:`rehearsal`."""
+    sim = rehearsal(config, jps)
     if sim is None:
         return
     a = sim.agents
@@ -101,20 +105,22 @@ def compile_searches(config: Config) -> None:
             sp.astar.smooth_batch(result)
 
 
-def compile_round(config: Config, tracing: bool = False) -> None:
+def compile_round(config: Config, tracing: bool = False, jps: bool = False) -> None:
     """Compile (or load) the search round alone, at once: one round of every animal of the
-    tiny island (the compiled code's types are what count, not the values)."""
-    sim = rehearsal(config)
+    tiny island (the compiled code's types are what count, not the values). ``jps``: the
+    round with JPS (:func:`rehearsal`)."""
+    sim = rehearsal(config, jps)
     if sim is not None:
         a = sim.agents
         a.goal[:] = a.cell[::-1]
         sim.planner.search_rows(np.arange(a.n, dtype=np.int64), tracing)
 
 
-def kernels_cached(config: Config) -> bool:
+def kernels_cached(config: Config, jps: bool = False) -> bool:
     """Whether the model's first frames run on kernels already in numba's cache: the
-    rehearsal runs, loading what is cached, and stops at the first thing it would compile."""
-    return runs_without_compiling(lambda: rehearse_model(config))
+    rehearsal runs, loading what is cached, and stops at the first thing it would compile.
+    ``jps``: the first frames search with JPS (the start map chooses it)."""
+    return runs_without_compiling(lambda: rehearse_model(config, jps=jps))
 
 
 def runs_without_compiling(work: Callable[[], object]) -> bool:
@@ -180,29 +186,38 @@ class Background:
                 self.proc.kill()
 
 
+def jps_args(jps: bool) -> list[str]:
+    """``python -m sim.prepare``'s arguments for a start map whose round searches with JPS."""
+    return ["--jps"] if jps else []
+
+
 def config_args(config_path: object | None) -> list[str]:
     return [] if config_path is None else ["--config", os.fspath(config_path)]  # type: ignore[arg-type]
 
 
-def compile_rest(config: Config) -> None:
+def compile_rest(config: Config, jps: bool = False) -> None:
     """The engine's public kernels but JPS (``sim.pathfinding.warm_up``: single searches,
     distance fields, smoothing)."""
     warm_up(("astar",))
 
 
-def compile_jps(config: Config) -> None:
-    """The engine's JPS searches, single and batched (the compare mode's; a species that opts in)."""
+def compile_jps(config: Config, jps: bool = False) -> None:
+    """The engine's JPS searches, single and batched (the compare mode's), and the model's
+    round with JPS (a map that chooses it, loaded later) unless the round already has it."""
     warm_up(("jps",), fields=False)
+    if not jps:
+        compile_searches(config, True)
+        compile_round(config, jps=True)
 
 
-def compile_jps_plus(config: Config) -> None:
+def compile_jps_plus(config: Config, jps: bool = False) -> None:
     """The engine's JPS+ searches (the compare mode's JPS+ panel)."""
     warm_up(("jps+",), fields=False)
 
 
-def compile_traces(config: Config) -> None:
+def compile_traces(config: Config, jps: bool = False) -> None:
     """The search views' traced rounds."""
-    sim = rehearsal(config)
+    sim = rehearsal(config, jps)
     if sim is not None:
         sim.observer = _Tracing()
         for _ in range(8):
@@ -212,8 +227,9 @@ def compile_traces(config: Config) -> None:
 #: The stages of a first start's compiling: name -> (what it compiles, what it is called).
 #: Each runs in a process of its own (compiling several in one takes it past 300 MB, and
 #: what one process compiled, the next loads from numba's cache).
-STAGES: dict[str, tuple[Callable[[Config], None], str]] = {
-    "model": (lambda c: rehearse_model(c, interpreted=True), "the model's other kernels"),
+#: A stage's function takes the config and whether the start map's round searches with JPS.
+STAGES: dict[str, tuple[Callable[[Config, bool], None], str]] = {
+    "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps), "the model's other kernels"),
     "searches": (compile_searches, "the engine's batch search"),
     "round": (compile_round, "the search round"),
     "rest": (compile_rest, "the rest of the engine (single searches, distance fields)"),
@@ -236,11 +252,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", help="settings file (its species decide the kernels' types)")
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
     ap.add_argument("--stage", choices=list(STAGES), help="one stage only, in this process")
+    ap.add_argument("--jps", action="store_true", help="the start map's round searches with JPS (its 'search')")
     args = ap.parse_args(argv)
     if args.stage:
         t0 = time.perf_counter()
         work, what = STAGES[args.stage]
-        work(load_config(args.config or default_config_path()))
+        work(load_config(args.config or default_config_path()), args.jps)
         print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
         print(READY, flush=True)
         return 0
@@ -255,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, end)
     for stage in ("searches", "round", *(() if args.round_only else ("rest", "jps", "jps+", "traces"))):
-        cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), "--stage", stage]
+        cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps), "--stage", stage]
         running[:] = [subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)]
         out, _err = running[0].communicate()
         for line in out.splitlines():

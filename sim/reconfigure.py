@@ -47,9 +47,13 @@ class Simulation(Protocol):
     def remove(self, keep: np.ndarray) -> Any: ...
 
 
+_SEARCH_NAMES = {"jps": "JPS", "astar": "A*"}
+
+
 def apply_config(sim: Simulation, config: Config) -> list[str]:
     """Use ``config`` from now on; returns what changed, in words (for a message)."""
     old, sim.config = sim.config, config
+    before = [sp.search for sp in sim.species]
     said = _search(sim, old, config)
     rebuilt = [sp.index for sp in sim.species if _species_changed(old, config, sp.key)]
     for sp in sim.species:
@@ -67,6 +71,11 @@ def apply_config(sim: Simulation, config: Config) -> list[str]:
             stop_for_replan(a, sim.species[a.species[i]], sim.world.width, int(i))  # planned with old costs
         rescue_stranded(a, sim.species)
         said.append("costs and speeds of " + ", ".join(sim.species[i].label for i in rebuilt))
+    kept_out = sim.choose_searches()  # JPS asked for where the diagonal rule rules it out
+    switched = [sp for sp, was in zip(sim.species, before, strict=True) if sp.search != was]
+    if switched:
+        said.append("search of " + ", ".join(f"{sp.label} ({_SEARCH_NAMES[sp.search]})" for sp in switched))
+    said += kept_out
     moved = [sp.label for sp in sim.species if _wander(old, sp.key) != _wander(config, sp.key)]
     if moved:
         said.append("wandering and colour of " + ", ".join(moved))

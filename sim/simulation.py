@@ -24,7 +24,7 @@ from sim.model.herds import Herd, Herds
 from sim.model.observe import SearchObserver
 from sim.model.planner import Planner
 from sim.model.scheduler import SearchBudget, SearchQueue
-from sim.model.species import SPECIES, SpeciesRuntime
+from sim.model.species import SPECIES, SpeciesRuntime, search_choice
 from sim.model.stats import FrameStats
 from sim.support.checks import (
     MAX_ANIMALS,
@@ -55,6 +55,15 @@ def species_counts(config: Config, total: int | None = None) -> dict[str, int]:
     for i in np.argsort(-(exact - out), kind="stable")[: total - out.sum()]:
         out[i] += 1  # largest remainders get the leftovers
     return dict(zip(base, out.tolist(), strict=True))
+
+
+def searches_with_jps(config: Config, map_data: MapData) -> bool:
+    """Whether any species searches with JPS on ``map_data`` (:func:`~sim.model.species.search_choice`):
+    the search round is then compiled with JPS, ~7 s more on a machine's first start."""
+    return any(
+        search_choice(spec, map_data.search.get(key), config.search.diagonal, key)[0] == "jps"
+        for key, spec in config.species.items()
+    )
 
 
 def check_arguments(map_data: object, counts: object) -> dict[str, int] | None:
@@ -143,6 +152,7 @@ class Simulation(Editing):
             for i, (key, kind) in enumerate(SPECIES.items())
         ]
         self._species_tables()
+        self.notices += self.choose_searches()
         self.crowd = Crowd()
         self.planner = Planner(self.agents, self.species, self.rng, self.queue, self.budget)
         self.planner.threads = s.threads or None
@@ -200,6 +210,12 @@ class Simulation(Editing):
             return None
         picks = flat[self.rng.choice(flat.size, size=k, replace=k > flat.size)]
         return np.stack((picks % w, picks // w), axis=1)
+
+    def choose_searches(self) -> list[str]:
+        """Each species searches with JPS or A*, as its config and the map choose
+        (:meth:`SpeciesRuntime.choose_search`); the notices for choices that cannot be kept."""
+        said = [sp.choose_search(self.map.search.get(sp.key)) for sp in self.species]
+        return [line for line in said if line]
 
     def _species_tables(self) -> None:
         """Per species and terrain id, the speed (cells/s) and whether it may stand there, and
@@ -322,7 +338,7 @@ class Simulation(Editing):
         self.history.clear()
         self.queue.clear()
         self.observer.map_loaded()
-        self.notices = notices
+        self.notices = notices + self.choose_searches()
         self.counts = checked
         self._spawn(checked, map_data)
 

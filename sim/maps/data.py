@@ -54,6 +54,9 @@ class MapData:
     kind: str = "yaml"  # "yaml", "generated", "movingai" or "tiled"
     animals: dict[str, int] | None = None  # the map's own animal counts, if it names them
     art: MapArt | None = None  # a Tiled map's tileset images and layers (drawn when the user picks them)
+    # species key -> "astar" or "jps": the search that is faster for it on this map (measured by
+    # bench.weighted's demo queries); species.<key>.search in the config may overrule it
+    search: dict[str, str] = field(default_factory=dict)
 
     @property
     def width(self) -> int:

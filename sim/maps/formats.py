@@ -14,7 +14,7 @@ from pathlib import Path
 from sim.maps.data import MapData, MapError
 from sim.maps.movingai import dump_movingai, load_movingai
 from sim.maps.tiled import read_tiled, write_tiled
-from sim.maps.yaml_maps import check_animals, check_spawn, dump_map, parse_map
+from sim.maps.yaml_maps import check_animals, check_search, check_spawn, dump_map, parse_map
 from sim.support.checks import Checker, did_you_mean, short
 from sim.support.files import as_path, check_file, load_yaml, write_atomically
 from sim.world.terrain import Terrain
@@ -33,12 +33,15 @@ def _read_movingai(path: Path, max_size: tuple[int, int], _progress: Progress) -
 
 
 def _read_tiled(path: Path, max_size: tuple[int, int], _progress: Progress) -> MapData:
-    """A Tiled map, its spawn areas (object layer 'spawn') and counts (properties 'animals.<species>')."""
+    """A Tiled map, its spawn areas (object layer 'spawn'), counts (properties 'animals.<species>')
+    and search choices (properties 'search.<species>')."""
     data, doc = read_tiled(path, max_size)
     check = Checker(path, MapError, doc.lines, name_keys=False)
     data.spawn = check_spawn(doc.spawn or None, data.terrain.shape, check)
     counts = {k.split(".", 1)[1]: v for k, v in doc.properties.items() if k.startswith("animals.")}
     data.animals = check_animals(counts or None, check)
+    choices = {k.split(".", 1)[1]: v for k, v in doc.properties.items() if k.startswith("search.")}
+    data.search = check_search(choices or None, check)
     return data
 
 
@@ -47,7 +50,7 @@ def _write_yaml(data: MapData, dst: Path, _colours: Colours) -> list[Path]:
 
     for key, value in (("name", data.name), ("description", data.description)):
         check_writable_text(dst, key, value, xml=False)
-    text = dump_map(data.name, data.terrain, data.description, data.spawn, data.animals)
+    text = dump_map(data.name, data.terrain, data.description, data.spawn, data.animals, data.search)
     write_atomically([(dst, text.encode("utf-8"))], MapError)
     return [dst]
 
@@ -58,7 +61,8 @@ def _write_movingai(data: MapData, dst: Path, _colours: Colours) -> list[Path]:
 
 
 def _write_tiled(data: MapData, dst: Path, colours: Colours) -> list[Path]:
-    return write_tiled(dst, data.name, data.terrain, data.description, data.spawn, data.animals, colours)
+    return write_tiled(dst, data.name, data.terrain, data.description, data.spawn, data.animals, colours,
+                       search=data.search)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ MAP_KEYS = (
     "rows",
     "spawn",
     "animals",
+    "search",
     "generator",
     "width",
     "height",
@@ -61,7 +62,9 @@ MAP_KEYS = (
     "roughness",
 )
 GENERATORS = ("island",)
-__all__ = ["check_animals", "check_spawn", "dump_map", "parse_map", "save_map"]
+#: What a map may choose for a species' searches (``search: {water: jps}``; see MapData.search).
+MAP_SEARCHES = ("astar", "jps")
+__all__ = ["MAP_SEARCHES", "check_animals", "check_search", "check_spawn", "dump_map", "parse_map", "save_map"]
 
 
 def parse_map(
@@ -95,7 +98,8 @@ def parse_map(
         terrain, kind = _rows(data, check, max_size), "yaml"
     spawn = check_spawn(data.get("spawn"), terrain.shape, check)
     animals = check_animals(data.get("animals"), check)
-    return MapData(name, terrain, description, spawn, path, kind, animals)
+    search = check_search(data.get("search"), check)
+    return MapData(name, terrain, description, spawn, path, kind, animals, search=search)
 
 
 def _legend(data: dict, check: Checker) -> dict[str, Terrain]:
@@ -223,6 +227,19 @@ def check_animals(raw: Any, check: Checker) -> dict[str, int] | None:
     return {k: raw.get(k, 0) for k in FAUNA}
 
 
+def check_search(raw: Any, check: Checker) -> dict[str, str]:
+    """A map's ``search`` choices: species key -> ``astar`` or ``jps``."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        check.fail("search", f"'search' must map species ({', '.join(FAUNA)}) to {' or '.join(MAP_SEARCHES)}")
+    for k, v in raw.items():
+        if k not in FAUNA:
+            check.unknown("search", k, FAUNA, "unknown species", inside=True)
+        check.choice(f"search.{k}", v, MAP_SEARCHES, label=f"search '{k}'")
+    return dict(raw)
+
+
 # ---------------------------------------------------------------------- saving
 def dump_map(
     name: str,
@@ -230,8 +247,10 @@ def dump_map(
     description: str = "",
     spawn: dict[str, list[CellRect]] | None = None,
     animals: dict[str, int] | None = None,
+    search: dict[str, str] | None = None,
 ) -> str:
-    """The YAML text of a drawn map with the default legend (and its spawn areas and counts)."""
+    """The YAML text of a drawn map with the default legend (and its spawn areas, counts and
+    search choices)."""
     by_id = np.full(256, "#", dtype="<U1")
     for ch, t in DEFAULT_LEGEND.items():
         by_id[t] = ch
@@ -243,6 +262,8 @@ def dump_map(
         tail += "spawn:\n" + "".join(f"  {k}: {[list(CellRect(*r).xywh) for r in v]}\n" for k, v in spawn.items())
     if animals:
         tail += "animals: {" + ", ".join(f"{k}: {v}" for k, v in animals.items()) + "}\n"
+    if search:
+        tail += "search: {" + ", ".join(f"{k}: {v}" for k, v in search.items()) + "}\n"
     return head + legend + "rows: |\n" + "".join(f"  {r}\n" for r in rows) + tail
 
 
@@ -263,6 +284,7 @@ def save_map(
     spawn: dict[str, list[CellRect]] | None = None,
     animals: dict[str, int] | None = None,
     description: str = "",
+    search: dict[str, str] | None = None,
 ) -> Path:
     """Write the map (with its ``description``) as ``<stem>-edited.yaml`` next to ``source``, or in
     ``fallback_dir`` when the source is a bundled map (never written to) or its folder is not
@@ -276,7 +298,7 @@ def save_map(
     title = f"{name} (edited)" if "(edited)" not in name else name
     for key, value in (("name", title), ("description", description)):
         check_writable_text(directory / f"{stem}-edited.yaml", key, value, xml=False)
-    text = dump_map(title, terrain, description, spawn=spawn, animals=animals).encode("utf-8")
+    text = dump_map(title, terrain, description, spawn=spawn, animals=animals, search=search).encode("utf-8")
     n = 1
     while True:
         target = directory / (f"{stem}-edited.yaml" if n == 1 else f"{stem}-edited-{n}.yaml")

@@ -89,6 +89,10 @@ class Planner:
         # True while the compiled kernels are being compiled (a first start): searches are served by
         # the interpreted search within the same budget, fewer a frame (see sim.prepare).
         self.interpreted = False
+        # False while another process still compiles the round with JPS (a window's first start,
+        # sim.prepare): species that choose JPS search with A* meanwhile (same costs), instead of
+        # the window freezing while this process compiles it too. A headless run never defers.
+        self.jps_ready = True
         self.round_shape = RoundShape((), 0)  # how the last round was served (read by tests, benchmarks)
         self._mean_charge_ms = 0.05  # running estimate of one search's charge (sizes the rounds)
         self._kinds_for: tuple | None = None  # what the last _kinds() was built from, and what it built
@@ -206,7 +210,7 @@ class Planner:
             np.zeros(k, dtype=np.int64),  # path_at
             np.zeros(k, dtype=np.int64),  # path_n
         )
-        common = (rows, a.cell, a.goal, want_trace, out)
+        common = (rows, a.cell, a.goal, want_trace, self.jps_ready, out)
         self.round_shape = RoundShape((), len(jobs))
         if threads > 1 and len(jobs) > 1 and (k >= PARALLEL_ROUND or len(jobs) > len(groups)):
             done = run_split(_job, [(sp, pos, *common) for sp, pos in jobs], threads)
@@ -236,7 +240,7 @@ class Planner:
         it is kept while nothing it is built from changes: each species, its engine and the
         settings the engine reads, and the worlds' changes (painting: the grids and the
         regions follow them), followed with a :class:`~sim.pathfinding.ChangeCursor` each."""
-        key = tuple(_kind_key(sp) for sp in self.species)
+        key = (self.jps_ready, *(_kind_key(sp) for sp in self.species))
         painted = [cursor.take() != [] for cursor in self._changes]  # every cursor moves on
         if self._kinds_for is not None and self._kinds_for[0] == key and not any(painted):
             return self._kinds_for[1]
@@ -256,7 +260,7 @@ class Planner:
             astar = sp.astar
             if astar.has_python_hooks:
                 return None
-            grid, (codes, lut, moves, padded_width, blocks), params = astar.compiled_batch()
+            grid, (codes, lut, moves, padded_width, blocks), params = astar.compiled_batch(self.jps_ready)
             labels = sp.regions
             if kinds and (codes.dtype != kinds[0].codes.dtype or labels.dtype != kinds[0].labels.dtype):
                 return None
@@ -405,9 +409,10 @@ def _part(rows: np.ndarray, species_of: np.ndarray, cell: np.ndarray, goal: np.n
 
 
 def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray, goal: np.ndarray,
-         want_trace: bool, out: tuple) -> tuple:  # fmt: skip
+         want_trace: bool, jps_ready: bool, out: tuple) -> tuple:  # fmt: skip
     """Species ``sp``'s requests at positions ``pos`` of ``rows``: searched (paths pulled
-    straight for kinds that fly), the answers written into ``out`` (the round's outcome,
+    straight for kinds that fly; A* where ``jps_ready`` is false, see ``Planner.jps_ready``),
+    the answers written into ``out`` (the round's outcome,
     expanded, cost, path_at, path_n; ``path_at`` counts from the start of the returned paths).
     Returns ``(positions searched, paths, (positions, trace, trace offsets) or None, wall ms)``."""
     t0 = time.perf_counter()
@@ -422,7 +427,7 @@ def _job(sp: SpeciesRuntime, pos: np.ndarray, rows: np.ndarray, cell: np.ndarray
     else:
         # One compiled call from the requests to the written answers: each call from Python
         # costs tens of µs once drawing has pushed the interpreter out of the CPU's caches.
-        grid, grid_args, params = astar.compiled_batch()
+        grid, grid_args, params = astar.compiled_batch(jps_ready)
         ws = workspace()
         ws.ensure(grid.cells, jps=jumps(params.mode))
         ws.room_for(pos.size)

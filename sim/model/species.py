@@ -39,7 +39,9 @@ class WaterCreatureAStar(AStar):
 
     Their grid is uniform, so JPS would be exact (``use_jps``), but their wander queries are
     short and JPS scans open water to its far edge: on a 2048x2048 sea a 25-cell query took
-    555 µs with JPS and 14 µs with A* (median). A* it is.
+    555 µs with JPS and 14 µs with A* (median). A* it is, unless the map chooses JPS (its
+    ``search``; see :meth:`SpeciesRuntime.choose_search`): on the lagoon's narrow channels JPS
+    is several times faster.
     """
 
     terrain_costs: ClassVar[Mapping[int, float]] = WATER.costs
@@ -100,6 +102,17 @@ class WaterCreature(SpeciesKind):
 SPECIES: dict[str, type[SpeciesKind]] = {kind.key: kind for kind in (Cow, Bird, WaterCreature)}
 
 
+def search_choice(spec: SpeciesConfig, map_choice: str | None, diagonal: str, label: str) -> tuple[str, str | None]:
+    """``"jps"`` or ``"astar"`` for a species, and a notice or None: its config's ``search``
+    decides; ``"map"`` follows ``map_choice`` (the map's :attr:`~sim.maps.MapData.search` for
+    it; A* where the map names none). JPS needs the ``no-corner-cutting`` diagonal rule: under
+    another, A* serves and the notice says why."""
+    choice = spec.search if spec.search != "map" else (map_choice or "astar")
+    if choice == "jps" and diagonal != "no-corner-cutting":
+        return "astar", f"{label} search with A*: JPS needs search.diagonal no-corner-cutting"
+    return choice, None
+
+
 class SpeciesRuntime:
     """One species on the current world: its index, cost grid, regions and speed per terrain.
 
@@ -125,6 +138,18 @@ class SpeciesRuntime:
         self.speed_by_terrain[: len(Terrain)] = [spec.speed * kind.speed_factor(m) for m in multipliers]
         self._regions: Regions | None = None
         self._cursor = ChangeCursor(world)
+
+    def choose_search(self, map_choice: str | None) -> str | None:
+        """Search with JPS or A*, as :func:`search_choice` says for this species; returns its
+        notice (JPS chosen where the diagonal rule rules it out), else None."""
+        choice, notice = search_choice(self.spec, map_choice, self.astar.diagonal, self.label)
+        self.astar.use_jps = choice == "jps"  # type: ignore[misc]  # this instance only (the class default is A*)
+        return notice
+
+    @property
+    def search(self) -> str:
+        """What serves this species' searches: ``"jps"`` or ``"astar"``."""
+        return "jps" if self.astar.use_jps else "astar"
 
     @property
     def label(self) -> str:

@@ -91,7 +91,8 @@ class AStar:
     diagonal: ClassVar[str] = "no-corner-cutting"
     #: search plain A* queries with jump point search (``no-corner-cutting`` kinds; JPSW's rules
     #: on weighted grids): the same optimal costs, far fewer expansions (``expanded`` then counts
-    #: jump points), faster on long queries and often slower on short ones.
+    #: jump points), faster on long queries and often slower on short ones. An instance may set
+    #: its own (the demo's species do, as the map chooses: ``sim.model.species.search_choice``).
     use_jps: ClassVar[bool] = False
 
     def __init__(
@@ -293,12 +294,15 @@ class AStar:
         grid, _args, params = self.compiled_batch()
         return grid._batch(flat_starts, flat_goals, self._diag_rule, params, None, trace, threads)
 
-    def compiled_batch(self) -> CompiledBatch:
+    def compiled_batch(self, jps: bool = True) -> CompiledBatch:
         """What compiled code needs to run this kind's batches itself (``kernel.search_batch``):
         the up-to-date grid, its :class:`GridArgs` and the :class:`KernelParams` of this kind's
-        searches. Kinds without per-edge hooks only (see :attr:`has_python_hooks`)."""
+        searches. Kinds without per-edge hooks only (see :attr:`has_python_hooks`). ``jps=False``:
+        plain A* even where this kind opts into JPS (:attr:`use_jps`): the same costs, for a
+        caller whose code with JPS is not compiled yet."""
         grid = self.grid
-        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, self._algorithm(grid), self.max_nodes)
+        algorithm = self._algorithm(grid) if jps else "astar"
+        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, algorithm, self.max_nodes)
         return CompiledBatch(grid, grid.kernel_args(self._diag_rule, jump_data(params.mode)), params)
 
     @property

@@ -17,7 +17,7 @@ import pygame
 from sim.config import Config
 from sim.instruments.recorder import SearchInstruments
 from sim.maps import MapData
-from sim.simulation import Simulation
+from sim.simulation import Simulation, searches_with_jps
 from sim.support.resources import user_maps_dir
 from sim.view.camera import Camera
 from sim.view.draw.panels import (
@@ -87,7 +87,7 @@ class App:
         self.progress_frames = 0  # progress screens drawn by the last long load
         self.progress_delay_s = 0.15  # work shorter than this shows no progress screen
         self.files = MapFiles(self)  # loading, saving, the map list, screenshots
-        self.startup = Startup(self, headless, config_path)
+        self.startup = Startup(self, headless, config_path, searches_with_jps(config, map_data))
         self.sim = self.files.long_work(
             f"preparing {map_data.name}", lambda _report: Simulation(config, map_data, counts=counts, clock=clock)
         )

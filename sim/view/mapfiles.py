@@ -47,6 +47,7 @@ class MapFiles:
             data = load_map(path, max_size=limit, progress=lambda f: report(f"generating {path.name}", f))
             report(f"placing the animals on {data.name}", None)
             self.app.sim.load_map(data)
+            self._compile_jps(report)
             return data
 
         try:
@@ -60,6 +61,20 @@ class MapFiles:
         for notice in self.app.sim.notices:
             self.app.message(notice, WARN)
         return True
+
+    def _compile_jps(self, report: Report) -> None:
+        """A map whose species search with JPS (its ``search``) needs the round with JPS. When no
+        cache holds it and no other process is compiling it (``Planner.jps_ready``), it is
+        compiled here, behind the progress screen, not inside a frame."""
+        sim = self.app.sim
+        if not sim.planner.jps_ready or sim.planner.interpreted or all(sp.search != "jps" for sp in sim.species):
+            return
+        from sim.prepare import compile_round, runs_without_compiling
+
+        config = self.app.config
+        if not runs_without_compiling(lambda: compile_round(config, jps=True)):
+            report("compiling jump point search (once on this machine: about 10 s)", None)
+            compile_round(config, jps=True)
 
     def next_map(self) -> None:
         maps = self.list_maps()
@@ -95,7 +110,7 @@ class MapFiles:
         try:
             m = sim.map
             path = save_map(sim.world.name, sim.world.terrain, source, self.app.user_maps_dir, m.spawn, m.animals,
-                            m.description)
+                            m.description, m.search)
         except (OSError, MapError) as exc:
             self.app.message(f"could not save the map: {exc}", WARN, 10)
             return None

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.prepare import Background, config_args, kernels_cached, rehearse_model, runs_without_compiling
+from sim.prepare import Background, config_args, jps_args, kernels_cached, rehearse_model, runs_without_compiling
 from sim.simulation import Simulation
 from sim.view.draw import landscape
 from sim.view.draw.panels import GOOD
@@ -34,9 +34,10 @@ class Startup:
     :meth:`poll` sees the round cached. A headless run waits for the round instead: its
     figures and checksum are the compiled kernels' own."""
 
-    def __init__(self, app: ViewContext, headless: bool, config_path: Path | None) -> None:
+    def __init__(self, app: ViewContext, headless: bool, config_path: Path | None, jps: bool = False) -> None:
         self.app = app
         self.headless = headless
+        self.jps = jps  # the start map's round searches with JPS (a species' choice, its 'search')
         self.started = time.perf_counter()
         self.prep: Background | None = None
         self.art = True  # the landscape's kernel is loaded (else the terrain is flat until it is)
@@ -49,17 +50,18 @@ class Startup:
 
     def _load_or_start(self, config_path: Path | None) -> None:
         config, screen = self.app.config, self.app.screen
-        if not kernels_cached(config):
+        if not kernels_cached(config, self.jps):
             say("first start on this machine: compiling the search kernels in another process "
                 "(numba caches them; later starts take about a second)")  # fmt: skip
-            args = config_args(config_path) + (["--round-only"] if self.headless else [])
+            args = config_args(config_path) + jps_args(self.jps) + (["--round-only"] if self.headless else [])
             self.prep = Background("sim.prepare", args, log=say)
-            model = Background("sim.prepare", [*config_args(config_path), "--stage", "model"], log=say)
+            model = Background("sim.prepare", [*config_args(config_path), *jps_args(self.jps), "--stage", "model"],
+                               log=say)  # fmt: skip
             # Meanwhile, here: the drawing's kernels; then the model's, loaded once the other
             # process has them (or compiled here if it failed).
             self._view(config, screen)
             model.wait_ready()
-            rehearse_model(config, interpreted=True)
+            rehearse_model(config, interpreted=True, jps=self.jps)
         else:
             self._view(config, screen)
         if not self.art and self.prep is None:
@@ -88,6 +90,8 @@ class Startup:
             say(f"search round compiled: running ({self.seconds():.1f} s since the start)")
         else:
             sim.planner.interpreted = True
+            # A map loaded before the "jps" stage is done searches with A* (see Planner.jps_ready).
+            sim.planner.jps_ready = self.jps
 
     def status(self, sim: Simulation) -> str:
         """The status bar's word while the kernels compile in the background ("" otherwise)."""
@@ -110,6 +114,8 @@ class Startup:
             self.app.view.terrain.set_art(True)
             say(f"landscape ready after {self.seconds():.1f} s")
         prep = self.prep
+        if prep is not None and prep.done and not sim.planner.jps_ready:
+            sim.planner.jps_ready = True  # the round with JPS is cached (or compiles here, if the child failed)
         if prep is None or not sim.planner.interpreted or not (prep.ready or prep.done):
             return
         sim.planner.interpreted = False
@@ -119,5 +125,6 @@ class Startup:
                              GOOD)  # fmt: skip
         else:  # the child failed: compile here, behind a progress screen
             say("compiling in another process failed; compiling here")
-            self.app.files.long_work("compiling the search kernel", lambda _r: rehearse_model(self.app.config))
+            self.app.files.long_work("compiling the search kernel",
+                                     lambda _r: rehearse_model(self.app.config, jps=self.jps))  # fmt: skip
 

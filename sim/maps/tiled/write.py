@@ -4,7 +4,8 @@ The tileset has one tile per terrain (tile id = terrain id, gid = id + 1), each 
 a custom property ``terrain`` and the class of the same name, so the map loads back
 identically; its image, ``<map stem>-tiles.png`` next to the map, shows the terrain
 colours, so the map opens in Tiled looking like the demo. The map's name, description and
-animal counts are map properties (``name``, ``description``, ``animals.<species>``); the
+animal counts and search choices are map properties (``name``, ``description``,
+``animals.<species>``, ``search.<species>``); the
 spawn areas are rectangles in an object layer named ``spawn``, one per area, whose class
 is the species.
 """
@@ -37,6 +38,7 @@ def write_tiled(
     spawn: dict[str, list[CellRect]] | None = None,
     animals: dict[str, int] | None = None,
     colours: dict[Terrain, tuple[int, int, int]] | None = None,
+    search: dict[str, str] | None = None,
 ) -> list[Path]:
     """Write the map at ``path`` (format by suffix) and its tileset image, as one unit (both or
     neither, see :func:`~sim.support.files.write_atomically`); returns both paths. Text a
@@ -47,6 +49,7 @@ def write_tiled(
         check_writable_text(path, key, value, xml)
     props = [("name", "string", name), ("description", "string", description)]
     props += [(f"animals.{k}", "int", int(v)) for k, v in (animals or {}).items()]
+    props += [(f"search.{k}", "string", v) for k, v in (search or {}).items()]
     areas = [(k, CellRect(*r)) for k, rects in (spawn or {}).items() for r in rects]
     if xml:
         text = _tmx(terrain, props, areas, image.name)

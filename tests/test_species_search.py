@@ -1,0 +1,182 @@
+"""Which search serves a species: A*, or JPS where the map chooses it (``search`` in a YAML map,
+``search.<species>`` properties in a Tiled map) or the config does (``species.<key>.search``).
+Same optimal costs either way (checked against A* on the same requests); the choice survives
+saving and converting; bad values are one-line errors naming file, line and key."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from sim.config import ConfigError, load_config, parse_config
+from sim.maps import MapData, load_map
+from sim.maps.data import MapError
+from sim.maps.convert import convert as convert_map
+from sim.model.agents import Outcome
+from sim.pathfinding.kernel import MODE_JPS, jumps
+from sim.prepare import jps_args, rehearsal
+from sim.simulation import Simulation, searches_with_jps, species_counts
+from tests.conftest import ROOT
+from tests.test_planner import check_round
+
+TINY = "name: t\nrows: |\n  ~~~~~~\n  ~::..~\n  ~....~\n  ~~~~~~\n"
+
+
+def config_with(**species_search) -> object:
+    config = load_config(ROOT / "config.yaml")
+    specs = {k: replace(v, search=species_search.get(k, v.search)) for k, v in config.species.items()}
+    return replace(config, species=specs)
+
+
+def sim_on(name: str, config=None, animals: int = 300) -> Simulation:
+    config = config or load_config(ROOT / "config.yaml")
+    return Simulation(config, load_map(ROOT / "maps" / name), counts=species_counts(config, animals))
+
+
+def test_the_shipped_maps_choose_where_jps_won_their_queries():
+    assert [sp.search for sp in sim_on("island.yaml").species] == ["astar", "astar", "astar"]
+    assert [sp.search for sp in sim_on("archipelago.yaml").species] == ["jps", "astar", "astar"]
+    assert [sp.search for sp in sim_on("lagoon.tmx").species] == ["jps", "astar", "jps"]
+    config = load_config(ROOT / "config.yaml")
+    assert not searches_with_jps(config, load_map(ROOT / "maps" / "island.yaml"))
+    assert searches_with_jps(config, load_map(ROOT / "maps" / "lagoon.tmx"))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_species_on_jps_gets_the_costs_a_star_gets(threads):
+    """The lagoon's cows (weighted: JPSW) and fish (uniform) search with JPS in the one-call
+    round; the round equals the engine's JPS answers, and every cost equals A*'s."""
+    sim = sim_on("lagoon.tmx", animals=400)
+    sim.step(0.1)
+    kinds = sim.planner._kinds()
+    assert [jumps(k.params.mode) for k in kinds] == [True, False, True]
+    assert kinds[0].params.mode == kinds[2].params.mode == MODE_JPS
+    check_round(sim, threads, seed=5)  # the round is the engine's (JPS) answer, path for path
+    rows = np.arange(sim.agents.n, dtype=np.int64)
+    jps = sim.planner.search_rows(rows, False)
+    sim.planner.jps_ready = False  # what a window does while another process compiles JPS
+    assert [jumps(k.params.mode) for k in sim.planner._kinds()] == [False, False, False]
+    astar = sim.planner.search_rows(rows, False)
+    assert (jps.outcome == astar.outcome).all() and (jps.outcome == int(Outcome.FOUND)).sum() > 100
+    found = jps.outcome == int(Outcome.FOUND)
+    np.testing.assert_allclose(jps.cost[found], astar.cost[found], rtol=1e-9)
+    jumping = np.isin(sim.agents.species[rows], [0, 2]) & found
+    assert jps.expanded[jumping].sum() < astar.expanded[jumping].sum() / 2  # jump points, not cells
+
+
+def test_the_config_overrules_the_map():
+    sim = sim_on("lagoon.tmx", config_with(cow="astar", bird="jps"))
+    assert [sp.search for sp in sim.species] == ["astar", "jps", "jps"]
+    assert [sp.search for sp in sim_on("island.yaml", config_with(water="jps")).species] == ["astar", "astar", "jps"]
+
+
+def test_jps_under_another_diagonal_rule_is_a_notice_and_a_star_serves():
+    config = load_config(ROOT / "config.yaml")
+    config = replace(config, search=replace(config.search, diagonal="always"))
+    sim = sim_on("lagoon.tmx", config)
+    assert [sp.search for sp in sim.species] == ["astar", "astar", "astar"]
+    assert "cows search with A*: JPS needs search.diagonal no-corner-cutting" in sim.notices
+    assert not searches_with_jps(config, sim.map)
+
+
+def test_loading_a_map_and_changing_the_config_switch_the_search():
+    sim = sim_on("island.yaml")
+    sim.load_map(load_map(ROOT / "maps" / "lagoon.tmx"))
+    assert [sp.search for sp in sim.species] == ["jps", "astar", "jps"]
+    said = sim.apply_config(config_with(water="astar"))
+    assert "search of water creatures (A*)" in said
+    assert [sp.search for sp in sim.species] == ["jps", "astar", "astar"]
+    sim.step(0.1)
+    assert [jumps(k.params.mode) for k in sim.planner._kinds()] == [True, False, False]
+    sim.load_map(load_map(ROOT / "maps" / "island.yaml"))
+    assert [sp.search for sp in sim.species] == ["astar", "astar", "astar"]
+
+
+def test_a_run_with_jps_repeats_with_any_number_of_threads():
+    sums = set()
+    for threads in (1, 2, 1):
+        config = load_config(ROOT / "config.yaml")
+        config = replace(config, search=replace(config.search, threads=threads))
+        sim = sim_on("lagoon.tmx", config, animals=600)
+        for _ in range(30):
+            sim.step(0.1)
+        sums.add(sim.checksum())
+    assert len(sums) == 1
+
+
+def test_the_map_choice_is_read_and_written_by_every_format(tmp_path):
+    src = tmp_path / "m.yaml"
+    src.write_text(TINY + "search: {cow: jps, water: astar}\n")
+    data = load_map(src)
+    assert data.search == {"cow": "jps", "water": "astar"}
+    for suffix in (".tmx", ".tmj"):
+        convert_map(src, tmp_path / f"m{suffix}")
+        assert load_map(tmp_path / f"m{suffix}").search == data.search
+        convert_map(tmp_path / f"m{suffix}", tmp_path / f"back{suffix[1:]}.yaml")
+        assert load_map(tmp_path / f"back{suffix[1:]}.yaml").search == data.search
+    assert load_map(ROOT / "maps" / "lagoon.tmx").search == {"cow": "jps", "water": "jps"}
+
+
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [
+        ("search: {cow: dijkstra}\n", "m.yaml:7: search 'cow' must be one of astar, jps, got 'dijkstra'"),
+        ("search: {cows: jps}\n", "m.yaml:7: unknown species 'cows' in 'search' (did you mean 'cow'?)"),
+        ("search: jps\n", "m.yaml:7: 'search' must map species (cow, bird, water) to astar or jps"),
+        ("search: {cow: 1}\n", "m.yaml:7: search 'cow' must be one of astar, jps, got 1"),
+    ],
+)
+def test_a_bad_map_choice_is_one_line_naming_file_line_and_key(tmp_path, tail, message):
+    src = tmp_path / "m.yaml"
+    src.write_text(TINY + tail)
+    with pytest.raises(MapError) as info:
+        load_map(src)
+    assert str(info.value) == f"{tmp_path}/{message}"
+
+
+def test_a_bad_tiled_choice_names_the_property(tmp_path):
+    lagoon = (ROOT / "maps" / "lagoon.tmx").read_text()
+    (tmp_path / "terrain.tsx").write_text((ROOT / "maps" / "terrain.tsx").read_text())
+    (tmp_path / "terrain.png").write_bytes((ROOT / "maps" / "terrain.png").read_bytes())
+    bad = tmp_path / "lagoon.tmx"
+    bad.write_text(lagoon.replace('name="search.water" value="jps"', 'name="search.water" value="fast"'))
+    with pytest.raises(MapError) as info:
+        load_map(bad)
+    line = next(i for i, text in enumerate(bad.read_text().splitlines(), 1) if "search.water" in text)
+    assert str(info.value) == f"{bad}:{line}: search 'water' must be one of astar, jps, got 'fast'"
+
+
+def test_a_bad_config_choice_names_the_key():
+    with pytest.raises(ConfigError) as info:
+        parse_config({"species": {"cow": {"search": "fastest"}}}, "c.yaml")
+    assert str(info.value) == "c.yaml: key 'species.cow.search': expected one of map, astar, jps, got 'fastest'"
+
+
+def test_the_first_start_compiles_the_round_the_start_map_needs():
+    """A start map that chooses JPS: the background's round (``--jps``) and the rehearsal
+    search with JPS; one that does not: neither (a first start stays ~7 s shorter)."""
+    config = load_config(ROOT / "config.yaml")
+    assert jps_args(True) == ["--jps"] and jps_args(False) == []
+    with_jps, without = rehearsal(config, jps=True), rehearsal(config)
+    assert {sp.search for sp in with_jps.species} == {"jps"}
+    assert {sp.search for sp in without.species} == {"astar"}
+    assert isinstance(without.map, MapData)
+
+
+def test_a_map_that_chooses_jps_gets_its_round_compiled_when_it_loads(make_app, monkeypatch):
+    """Behind the load's progress screen, not in the next frame; not while another process
+    (a first start's background) compiles it: then those species search with A* meanwhile."""
+    import sim.prepare as prepare
+
+    compiled: list[bool] = []
+    monkeypatch.setattr(prepare, "runs_without_compiling", lambda work: False)  # as on a cold cache
+    monkeypatch.setattr(prepare, "compile_round", lambda config, tracing=False, jps=False: compiled.append(jps))
+    app = make_app()
+    assert app.files.load(app.maps_dir / "island.yaml") and compiled == []  # no species jumps there
+    assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True]
+    app.sim.planner.jps_ready = False  # a window's first start: the background has not finished
+    assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True]
+    app.sim.step(0.1)
+    assert not any(jumps(k.params.mode) for k in app.sim.planner._kinds())
