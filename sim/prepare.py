@@ -231,7 +231,7 @@ def compile_traces(config: Config, jps: bool = False) -> None:
 STAGES: dict[str, tuple[Callable[[Config, bool], None], str]] = {
     "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps), "the model's other kernels"),
     "searches": (compile_searches, "the engine's batch search"),
-    "round": (compile_round, "the search round"),
+    "round": (lambda c, jps: compile_round(c, jps=jps), "the search round"),
     "rest": (compile_rest, "the rest of the engine (single searches, distance fields)"),
     "jps": (compile_jps, "jump point search"),
     "jps+": (compile_jps_plus, "jump point search with jump tables (JPS+)"),

@@ -225,3 +225,23 @@ def test_ctrl_c_during_a_first_start_ends_every_process_with_one_line(tmp_path):
     finally:
         if demo.poll() is None:
             os.killpg(demo.pid, signal.SIGKILL)
+
+
+@pytest.mark.slow
+def test_a_start_map_that_chooses_jps_finds_its_round_cached_after_the_first_start(tmp_path):
+    """``python -m sim.prepare --round-only --jps`` (what a headless first start on such a map
+    runs) leaves the round with JPS in the cache: the run itself compiles no round."""
+    env = cold_env(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--round-only", "--jps"], capture_output=True, text=True,
+                       cwd=ROOT, env=env, timeout=600)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    code = (
+        "from sim.config import load_config\n"
+        "from sim.prepare import compile_round, runs_without_compiling\n"
+        "config = load_config('config.yaml')\n"
+        "print(runs_without_compiling(lambda: compile_round(config, jps=True)),\n"
+        "      runs_without_compiling(lambda: compile_round(config)))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "False"]  # the round with JPS, not the one without

@@ -12,8 +12,8 @@ import pytest
 
 from sim.config import ConfigError, load_config, parse_config
 from sim.maps import MapData, load_map
-from sim.maps.data import MapError
 from sim.maps.convert import convert as convert_map
+from sim.maps.data import MapError
 from sim.model.agents import Outcome
 from sim.pathfinding.kernel import MODE_JPS, jumps
 from sim.prepare import jps_args, rehearsal
@@ -180,3 +180,14 @@ def test_a_map_that_chooses_jps_gets_its_round_compiled_when_it_loads(make_app, 
     assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True]
     app.sim.step(0.1)
     assert not any(jumps(k.params.mode) for k in app.sim.planner._kinds())
+
+
+def test_the_round_stage_compiles_the_round_the_start_map_needs(monkeypatch):
+    import sim.prepare as prepare
+
+    calls: list[tuple[bool, bool]] = []
+    monkeypatch.setattr(prepare, "compile_round", lambda config, tracing=False, jps=False: calls.append((tracing, jps)))
+    config = load_config(ROOT / "config.yaml")
+    for jps in (True, False):
+        prepare.STAGES["round"][0](config, jps)
+    assert calls == [(False, True), (False, False)]  # with JPS or without, never the traced round
