@@ -240,9 +240,9 @@ STAGES: dict[str, tuple[Callable[[Config, bool], None], str]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m sim.prepare [--config PATH] [--round-only | --stage NAME]``: compile into
-    numba's cache, one stage (:data:`STAGES`) a process, printing :data:`READY` once the round
-    is cached."""
+    """``python -m sim.prepare [--config PATH] [--jps] [--round-only | --stage NAME]``: compile
+    into numba's cache, one stage (:data:`STAGES`) a process, printing :data:`READY` once the
+    round is cached; ``--jps``: the start map's round searches with JPS (a species' choice)."""
     import argparse
 
     from sim.config import load_config

@@ -157,20 +157,23 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
     assert changed.mean() > 0.3  # the panel covers the top left corner
 
 
-@pytest.mark.parametrize("animals", [500, 20000])
-def test_overlay_figures_stand_under_their_headings(animals):
+@pytest.mark.parametrize(("name", "animals"), [("island.yaml", 500), ("island.yaml", 20000), ("lagoon.tmx", 500)])
+def test_overlay_figures_stand_under_their_headings(name, animals):
     # "water creatures (4000)" is longer than "cows (250)": the columns must not shift with it.
+    # The last column says what serves the species: the lagoon chooses JPS for cows and fish.
     from sim.view.draw.panels import _species_lines
 
     config = load_config()
-    sim = Simulation(config, load_map(ROOT / "maps" / "island.yaml"), counts=species_counts(config, animals))
+    sim = Simulation(config, load_map(ROOT / "maps" / name), counts=species_counts(config, animals))
     for _ in range(30):
         sim.step(STEP)
     header, *rows = [text for text, _colour in _species_lines(sim)]
-    ends = [header.index(word) + len(word) for word in ("searches", "expanded", "ms", "failed", "capped")]
-    for sp, row in zip(sim.species, rows, strict=True):
+    ends = [header.index(word) + len(word) for word in ("searches", "expanded", "ms", "failed", "capped", "by")]
+    by = {"island.yaml": ["A*", "A*", "A*"], "lagoon.tmx": ["JPS", "A*", "JPS"]}[name]
+    for sp, row, search in zip(sim.species, rows, by, strict=True):
         c = sim.stats.per_species.get(sp.key)
         figures = (0, 0, "0.00", 0, 0) if c is None else (c.searches, c.expanded, f"{c.ms:.2f}", c.failed, c.capped)
+        figures = (*figures, search)
         assert row.startswith(f"{sp.label} ({int((sim.agents.species == sp.index).sum())})")
         for end, value in zip(ends, figures, strict=True):
             assert row[:end].endswith(f" {value}"), (row, value)  # right-aligned under its heading

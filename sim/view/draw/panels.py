@@ -140,19 +140,24 @@ def _frame_lines(
     ]
 
 
+_SEARCH_NAMES = {"astar": "A*", "jps": "JPS"}
+
+
 def _species_lines(sim: Simulation) -> list[Line]:
-    """A table of this frame's searches per species; the label column is as wide as its
-    longest label, so the figures stay under their headings ("water creatures (4000)")."""
+    """A table of this frame's searches per species and what serves them (A* or JPS: then
+    "expanded" counts jump points); the label column is as wide as its longest label, so the
+    figures stay under their headings ("water creatures (4000)")."""
     counts = np.bincount(sim.agents.species, minlength=len(sim.species))
     labels = [f"{sp.label} ({int(counts[sp.index])})" for sp in sim.species]
     w = max([16, *(len(label) + 1 for label in labels)])
-    lines = [(f"{'':{w}}{'searches':>9}{'expanded':>10}{'ms':>8}{'failed':>8}{'capped':>8}", DIM)]
+    lines = [(f"{'':{w}}{'searches':>9}{'expanded':>10}{'ms':>8}{'failed':>8}{'capped':>8}{'by':>5}", DIM)]
     for sp, label in zip(sim.species, labels, strict=True):
         c = sim.stats.per_species.get(sp.key)
         figures = (0, 0, 0.0, 0, 0) if c is None else (c.searches, c.expanded, c.ms, c.failed, c.capped)
         lines.append(
             (
-                f"{label:{w}}{figures[0]:9d}{figures[1]:10d}{figures[2]:8.2f}{figures[3]:8d}{figures[4]:8d}",
+                f"{label:{w}}{figures[0]:9d}{figures[1]:10d}{figures[2]:8.2f}{figures[3]:8d}{figures[4]:8d}"
+                f"{_SEARCH_NAMES[sp.search]:>5}",
                 sp.spec.colour,
             )
         )
