@@ -2,12 +2,12 @@
 
 Uniform-cost grids, no corner cutting (a diagonal step needs both side cells free). The
 grid is kept as bits, 64 cells to a word, in four orientations (:func:`build_blocks`):
-its rows read east and read west, its columns read south and read north. A straight
-scan then looks at 64 cells of three neighbouring lines at once: a jump point is where
-a neighbouring line's cell is free and the one behind it blocked (a forced neighbour),
-found with a few shifts and a count of trailing zeros; a blocked cell in the scanned line
-ends the scan. Diagonal jumps step one cell at a time and call the two straight scans at
-every step.
+its rows read east and read west, its columns read south and read north. A jump point
+on a line is where a neighbouring line's cell is free and the one behind it blocked (a
+forced neighbour); a plane per orientation marks those cells and the blocked ones, so a
+straight scan looks at 64 cells a step, one word pair and a count of trailing zeros, and
+then asks whether the cell it halted at is free. Diagonal jumps step one cell at a time
+and call the two straight scans at every step.
 
 As in JPS2 (the paper's "pruning intermediate jump points"), the turning point of a
 diagonal jump is not put on the open list: the jump points its straight scans find are,
@@ -58,8 +58,6 @@ from sim.pathfinding.jpsplus import table_points
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 EAST, WEST, SOUTH, NORTH = 0, 1, 2, 3
-_LOW63 = np.uint64(0x7FFFFFFFFFFFFFFF)
-_TOP = np.uint64(0x8000000000000000)
 # Count trailing zeros by de Bruijn multiplication (the lowest set bit's index).
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _CTZ = np.zeros(64, np.int64)
@@ -68,23 +66,35 @@ for _i in range(64):
 
 
 def build_blocks(free: np.ndarray, stops: np.ndarray | None = None) -> np.ndarray:
-    """The four bit orientations of a padded grid's free cells (``free``: bool ``[y, x]``,
-    border included): ``(4, lines, words)`` uint64, bit ``p % 64`` of word ``p // 64`` of
-    line ``r`` is cell ``p`` along line ``r``: rows read east (``r = y``, ``p = x``) and west
-    (``p = W - 1 - x``), columns read south (``r = x``, ``p = y``) and north (``p = H - 1 - y``).
-    One zero word beyond every line's end (a scan reads past it and meets blocked cells).
-    With ``stops`` (bool ``(4, H, W)``: where a weighted grid's straight jumps stop, one
-    layer per orientation, :mod:`.jpsw`), four more planes ``4 + o`` hold ``stops[o]`` in
-    orientation ``o``: ``(8, lines, words)``."""
+    """The bits of a padded grid (``free``: bool ``[y, x]``, border included) for block-based
+    JPS: ``(8, lines, words)`` uint64, in four orientations: rows read east (``r = y``,
+    ``p = x``) and west (``p = W - 1 - x``), columns read south (``r = x``, ``p = y``) and
+    north (``p = H - 1 - y``); bit ``p % 64`` of word ``p // 64`` of line ``r`` is cell ``p``
+    along line ``r``. Planes 0-3: the free cells in orientation ``o``. Planes ``4 + o``: where
+    a straight scan in orientation ``o`` halts (:func:`scan`): a blocked cell, or a jump
+    point, i.e. a free cell with a forced neighbour (on a side line, the cell is free and the
+    one behind it blocked) or, on a weighted grid, one of ``stops[o]`` (bool ``(4, H, W)``,
+    :mod:`.jpsw`). One zero word beyond every line's end (a window may read past it)."""
     h, w = free.shape
     lines, words = max(h, w), max(h, w) // 64 + 2
-    out = np.zeros((4 if stops is None else 8, lines, words * 8), np.uint8)
-    for o in range(out.shape[0]):
-        layer = free if o < 4 else stops[o - 4]
-        plane = (layer, layer[:, ::-1], layer.T, layer.T[:, ::-1])[o % 4]
-        packed = np.packbits(plane, axis=1, bitorder="little")
-        out[o, : plane.shape[0], : packed.shape[1]] = packed
+    out = np.zeros((8, lines, words * 8), np.uint8)
+    for o in range(4):
+        plane = _oriented(free, o)
+        side = np.zeros((plane.shape[0] + 2, plane.shape[1] + 1), np.bool_)  # lines and cells beyond: blocked
+        side[1:-1, 1:] = plane
+        forced = side[:, 1:] & ~side[:, :-1]  # free, and the cell behind it blocked
+        halt = ~plane | forced[:-2] | forced[2:]  # ... on the line before or after
+        if stops is not None:
+            halt |= _oriented(stops[o], o)
+        for layer, at in ((plane, o), (halt, 4 + o)):
+            packed = np.packbits(layer, axis=1, bitorder="little")
+            out[at, : layer.shape[0], : packed.shape[1]] = packed
     return out.view(np.uint64)
+
+
+def _oriented(layer: np.ndarray, o: int) -> np.ndarray:
+    """``layer`` (``[y, x]``) as lines of orientation ``o``: rows east, rows west, columns south, columns north."""
+    return (layer, layer[:, ::-1], layer.T, layer.T[:, ::-1])[o]
 
 
 _NO_TABLE = np.zeros(0, np.uint64)  # (a uniform grid's JPS data has no successor table)
@@ -117,29 +127,21 @@ def _bits(blocks, o, r, p):
 @njit(cache=True, nogil=True, inline="always")
 def scan(blocks, o, r, p, goal_r, goal_p):
     """From cell ``p`` of line ``r`` in orientation ``o``, the first jump point ahead (its
-    position along the line), the goal if it comes first, or -1 at a dead end."""
-    on_goal_line = r == goal_r and goal_p > p
+    position along the line), the goal if it comes first, or -1 at a dead end: the first
+    cell ahead where the scan halts (plane ``4 + o``, :func:`build_blocks`), 64 cells a
+    step; a jump point there if that cell is free."""
+    q = p + 1
     while True:
-        cur = _bits(blocks, o, r, p)
-        up = _bits(blocks, o, r - 1, p)
-        down = _bits(blocks, o, r + 1, p)
-        # Bit i of each mask below is about cell p + i + 1 (the cells ahead).
-        stop = ((~cur) >> np.uint64(1)) | _TOP  # blocked ahead (the window's end counts as a stop)
-        forced = ((up >> np.uint64(1)) & ~up) | ((down >> np.uint64(1)) & ~down)
-        if blocks.shape[0] > 4:  # a weighted grid's stops in this orientation (.jpsw)
-            forced |= _bits(blocks, o + 4, r, p + 1)
-        forced &= _LOW63
-        i_stop = _ctz(stop)
-        i_forced = _ctz(forced) if forced != np.uint64(0) else 64
-        if on_goal_line:
-            i_goal = goal_p - p - 1
-            if i_goal < i_stop and i_goal <= i_forced:
-                return goal_p
-        if i_forced < i_stop:
-            return p + i_forced + 1
-        if i_stop < 63:
-            return -1  # a blocked cell ahead, nothing before it
-        p += 63  # the window held no stop: the next one starts at its last cell
+        halt = _bits(blocks, o + 4, r, q)  # bit i: whether the scan halts at cell q + i
+        if halt != np.uint64(0):
+            break
+        q += 64
+    q += _ctz(halt)
+    if r == goal_r and p < goal_p <= q:
+        return goal_p
+    if (blocks[o, r, q >> 6] >> np.uint64(q & 63)) & np.uint64(1) != np.uint64(0):
+        return q
+    return -1
 
 
 @njit(cache=True, nogil=True, inline="always")
