@@ -205,9 +205,10 @@ class CodedGrid:
         return (self._lut[self._codes] > 0).reshape(self.height + 2, self.width + 2)
 
     def blocks(self) -> np.ndarray:
-        """The free cells as bits in four orientations, for block-based JPS (:mod:`.jps`), and
-        on a weighted grid its stops and successor table too (:mod:`.jpsw`): made on first use
-        (~1 ms for a uniform 512x512 grid), made again after a change."""
+        """The free cells as bits in four orientations and where a straight scan halts, for
+        block-based JPS (:mod:`.jps`), and on a weighted grid its successor table too
+        (:mod:`.jpsw`): made on first use (~0.9 ms for a uniform 512x512 grid), made again after
+        a change."""
         if self._blocks is None:
             if self.uniform:
                 self._blocks = build_blocks(self._free())
