@@ -17,7 +17,7 @@ from numbers import Integral
 import numpy as np
 
 from sim.pathfinding.compiled import GridArgs
-from sim.pathfinding.jps import EMPTY_BLOCKS, build_blocks
+from sim.pathfinding.jps import EMPTY_BLOCKS, PLANES, build_blocks
 from sim.pathfinding.jpsplus import build_table, repair_table
 from sim.pathfinding.jpsw import repair_weighted_blocks, weighted_blocks
 from sim.pathfinding.rules import build_moves
@@ -207,7 +207,7 @@ class CodedGrid:
     def blocks(self) -> np.ndarray:
         """The free cells as bits in four orientations and where a straight scan halts, for
         block-based JPS (:mod:`.jps`), and on a weighted grid its successor table too
-        (:mod:`.jpsw`): made on first use (~0.9 ms for a uniform 512x512 grid), made again after
+        (:mod:`.jpsw`): made on first use (~1.3 ms for a uniform 512x512 grid), made again after
         a change."""
         if self._blocks is None:
             if self.uniform:
@@ -282,7 +282,7 @@ class CodedGrid:
             self._costs.flags.writeable = True
             self._costs[y0 : y0 + h, x0 : x0 + w] = self._lut[block]
             self._costs.flags.writeable = False
-        if self._blocks is not None and self._blocks.shape[0] > 8 and not self.uniform:
+        if self._blocks is not None and self._blocks.shape[0] > PLANES and not self.uniform:
             repair_weighted_blocks(self._blocks, self._jps_stops, self._codes, self._lut, wp,
                                    x0 + 1, y0 + 1, x0 + 1 + w, y0 + 1 + h)  # fmt: skip
         else:  # uniform JPS's bits are made again on use (~1 ms); so is a weighted grid's data if it was uniform

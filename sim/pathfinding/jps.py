@@ -65,19 +65,33 @@ for _i in range(64):
     _CTZ[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 
 
+#: Bit planes of a grid's JPS data (:func:`build_blocks`); a weighted grid's successor table follows them.
+PLANES = 12
+
+
 def build_blocks(free: np.ndarray, stops: np.ndarray | None = None) -> np.ndarray:
     """The bits of a padded grid (``free``: bool ``[y, x]``, border included) for block-based
-    JPS: ``(8, lines, words)`` uint64, in four orientations: rows read east (``r = y``,
+    JPS: ``(PLANES, lines, words)`` uint64, in four orientations: rows read east (``r = y``,
     ``p = x``) and west (``p = W - 1 - x``), columns read south (``r = x``, ``p = y``) and
     north (``p = H - 1 - y``); bit ``p % 64`` of word ``p // 64`` of line ``r`` is cell ``p``
     along line ``r``. Planes 0-3: the free cells in orientation ``o``. Planes ``4 + o``: where
     a straight scan in orientation ``o`` halts (:func:`scan`): a blocked cell, or a jump
     point, i.e. a free cell with a forced neighbour (on a side line, the cell is free and the
     one behind it blocked) or, on a weighted grid, one of ``stops[o]`` (bool ``(4, H, W)``,
-    :mod:`.jpsw`). One zero word beyond every line's end (a window may read past it)."""
+    :mod:`.jpsw`). Planes ``4 + k`` for the diagonal directions ``k`` (4-7), as rows read east:
+    whether a diagonal step ``k`` from the cell is legal (both side cells and the cell it
+    enters free). One zero word beyond every line's end (a window may read past it)."""
     h, w = free.shape
     lines, words = max(h, w), max(h, w) // 64 + 2
-    out = np.zeros((8, lines, words * 8), np.uint8)
+    out = np.zeros((PLANES, lines, words * 8), np.uint8)
+    ahead = np.zeros((h + 2, w + 2), np.bool_)  # free, with a blocked ring beyond the border
+    ahead[1:-1, 1:-1] = free
+    for k in range(4, 8):
+        dx, dy = int(DX[k]), int(DY[k])
+        step = (ahead[1 + dy : h + 1 + dy, 1 + dx : w + 1 + dx] & ahead[1 : h + 1, 1 + dx : w + 1 + dx]
+                & ahead[1 + dy : h + 1 + dy, 1 : w + 1])  # fmt: skip
+        packed = np.packbits(step, axis=1, bitorder="little")
+        out[4 + k, :h, : packed.shape[1]] = packed
     for o in range(4):
         plane = _oriented(free, o)
         side = np.zeros((plane.shape[0] + 2, plane.shape[1] + 1), np.bool_)  # lines and cells beyond: blocked
@@ -171,6 +185,12 @@ def _straight(blocks, width, height, x, y, k, goal_x, goal_y):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _step_ok(blocks, k, x, y):
+    """Whether the diagonal step ``k`` (4-7) from padded cell ``(x, y)`` is legal: one bit of plane ``4 + k``."""
+    return (blocks[4 + k, y, x >> 6] >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _free(blocks, x, y):
     """Whether cell ``(x, y)`` (padded) is free: one bit of the east-reading rows."""
     return (blocks[EAST, y, x >> 6] >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
@@ -227,7 +247,7 @@ def jps_core(
     ``kernel.astar_core``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x = codes.size // width, goal // width, goal % width
-    weighted = data.ndim == 3 and data.shape[0] > 8  # JPSW: a run's cost comes from its multipliers
+    weighted = data.ndim == 3 and data.shape[0] > PLANES  # JPSW: a run's cost comes from its multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
     codes, lut, g, parent, jump_parent, mark = (borrowed(codes), borrowed(lut), borrowed(g), borrowed(parent),
@@ -332,7 +352,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
         dx, dy = DX[k], DY[k]
         kx, ky = _dir(dx, 0), _dir(0, dy)
         x, y = ux, uy
-        while _free(blocks, x + dx, y) and _free(blocks, x, y + dy) and _free(blocks, x + dx, y + dy):
+        while _step_ok(blocks, k, x, y):
             x += dx
             y += dy
             if y * width + x == goal:
@@ -357,7 +377,7 @@ def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, co
                                           borrowed(g), borrowed(mark))  # (for the helpers: see jps_core)
     n = 0
     flat = blocks.reshape(-1)
-    base = 8 * blocks.shape[1] * blocks.shape[2]
+    base = PLANES * blocks.shape[1] * blocks.shape[2]
     dirs = _directions(blocks, ux, uy, d)  # the start's: all
     if d != NO_PARENT:  # the table's successors (its "stop" flag, the way back, left out)
         dirs = _successors(flat, base, uy * width + ux, d) & ~(1 << _back(d))
@@ -373,7 +393,7 @@ def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, co
         natural = (1 << k) | (1 << kx) | (1 << ky)
         x, y, gc = ux, uy, gu
         step = SQRT2 * lut[codes[(uy + dy) * width + ux + dx]]  # (a diagonal leg has one multiplier)
-        while _free(blocks, x + dx, y) and _free(blocks, x, y + dy) and _free(blocks, x + dx, y + dy):
+        while _step_ok(blocks, k, x, y):
             x += dx
             y += dy
             c = y * width + x
@@ -423,4 +443,4 @@ def _directions(blocks, ux, uy, d):
     return dirs
 
 
-__all__ = ["EMPTY_BLOCKS", "build_blocks", "jps_core", "scan", "turn_of"]
+__all__ = ["EMPTY_BLOCKS", "PLANES", "build_blocks", "jps_core", "scan", "turn_of"]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.pathfinding.jps import build_blocks
+from sim.pathfinding.jps import PLANES, build_blocks
 from sim.pathfinding.rules import DX, DY
 
 _LEN = np.array((1.0, 1.0, 1.0, 1.0, np.sqrt(2.0), np.sqrt(2.0), np.sqrt(2.0), np.sqrt(2.0)))
@@ -190,7 +190,7 @@ def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1, general=False
 
 def weighted_blocks(codes: np.ndarray, lut: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """The JPS data of a weighted padded grid (``codes``/``lut`` as the kernels take them; see
-    the module's docstring): uint64 ``(8 + k, lines, words)``, planes 0-7 as
+    the module's docstring): uint64 ``(PLANES + k, lines, words)``: the planes of
     :func:`.jps.build_blocks` with the straight stops, then the successor table (one word per
     padded cell, over as many planes as it needs); and the stops (bool ``(4, H, W)``), which
     :func:`repair_weighted_blocks` needs."""
@@ -198,7 +198,7 @@ def weighted_blocks(codes: np.ndarray, lut: np.ndarray, width: int) -> tuple[np.
     stops = np.zeros((4, height, width), np.bool_)
     bits = build_blocks(np.zeros((height, width), np.bool_), stops)
     per = bits.shape[1] * bits.shape[2]
-    out = np.zeros((8 + -(-codes.size // per), bits.shape[1], bits.shape[2]), np.uint64)
+    out = np.zeros((PLANES + -(-codes.size // per), bits.shape[1], bits.shape[2]), np.uint64)
     repair_weighted_blocks(out, stops, codes, lut, width, 0, 0, width, height)
     return out, stops
 
@@ -209,6 +209,6 @@ def repair_weighted_blocks(blocks: np.ndarray, stops: np.ndarray, codes: np.ndar
     ``y0 <= y < y1`` changed: the table and stops of the cells whose 5x5 block holds one, then
     the bit planes (~3 ms on a 512x512 grid)."""
     height = codes.size // width
-    table = blocks.reshape(-1)[8 * blocks.shape[1] * blocks.shape[2] :][: codes.size]
+    table = blocks.reshape(-1)[PLANES * blocks.shape[1] * blocks.shape[2] :][: codes.size]
     successor_table(codes, lut, width, table, stops, y0 - 2, y1 + 2, x0 - 2, x1 + 2)
-    blocks[:8] = build_blocks((lut[codes] > 0).reshape(height, width), stops)
+    blocks[:PLANES] = build_blocks((lut[codes] > 0).reshape(height, width), stops)
