@@ -160,7 +160,7 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
 @pytest.mark.parametrize(("name", "animals"), [("island.yaml", 500), ("island.yaml", 20000), ("lagoon.tmx", 500)])
 def test_overlay_figures_stand_under_their_headings(name, animals):
     # "water creatures (4000)" is longer than "cows (250)": the columns must not shift with it.
-    # The last column says what serves the species: the lagoon chooses JPS for cows and fish.
+    # The last column says what serves the species: the lagoon chooses JPS for all three.
     from sim.view.draw.panels import _species_lines
 
     config = load_config()
@@ -169,7 +169,7 @@ def test_overlay_figures_stand_under_their_headings(name, animals):
         sim.step(STEP)
     header, *rows = [text for text, _colour in _species_lines(sim)]
     ends = [header.index(word) + len(word) for word in ("searches", "expanded", "ms", "failed", "capped", "by")]
-    by = {"island.yaml": ["A*", "A*", "A*"], "lagoon.tmx": ["JPS", "A*", "JPS"]}[name]
+    by = {"island.yaml": ["A*", "A*", "A*"], "lagoon.tmx": ["JPS", "JPS", "JPS"]}[name]
     for sp, row, search in zip(sim.species, rows, by, strict=True):
         c = sim.stats.per_species.get(sp.key)
         figures = (0, 0, "0.00", 0, 0) if c is None else (c.searches, c.expanded, f"{c.ms:.2f}", c.failed, c.capped)
