@@ -67,6 +67,27 @@ def test_the_block_scan_finds_what_a_cell_by_cell_scan_finds(seed, density, shap
             assert block_jump(blocks, free, x, y, k, goal) == reference_jump(free, x, y, k, goal), (x, y, k)
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), density=st.floats(0.0, 0.6), shape=st.tuples(st.integers(1, 140),
+                                                                                       st.integers(1, 140)))
+def test_the_diagonal_planes_say_where_a_diagonal_step_is_legal(seed, density, shape):
+    """Plane 4 + k, bit x of row y: the step k (4-7) from (x, y) is legal under no corner
+    cutting, for every cell of a padded grid (words and their seams included)."""
+    rng = np.random.default_rng(seed)
+    h, w = shape
+    free = np.zeros((h + 2, w + 2), bool)
+    free[1:-1, 1:-1] = rng.random((h, w)) >= density
+    bits = build_blocks(free).view(np.uint8)
+    for k in range(4, 8):
+        plane = np.unpackbits(bits[4 + k], axis=1, bitorder="little")[: h + 2, : w + 2].astype(bool)
+        dx, dy = int(DX[k]), int(DY[k])
+        for y in range(h + 2):
+            for x in range(w + 2):
+                inside = 0 <= x + dx < w + 2 and 0 <= y + dy < h + 2
+                legal = inside and free[y, x + dx] and free[y + dy, x] and free[y + dy, x + dx]
+                assert plane[y, x] == legal, (x, y, k)
+
+
 def test_long_open_runs_cross_word_seams():
     free = np.zeros((5, 300), bool)
     free[1:-1, 1:-1] = True
