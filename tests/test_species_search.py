@@ -189,3 +189,19 @@ def test_the_round_stage_compiles_the_round_the_start_map_needs(monkeypatch):
     for jps in (True, False):
         prepare.STAGES["round"][0](config, jps)
     assert calls == [(False, True), (False, False)]  # with JPS or without, never the traced round
+
+
+def test_while_the_kernels_compile_the_interpreted_search_gets_the_same_costs():
+    """A first start's window serves a species that chooses JPS with the interpreted search
+    (plain A* in Python) until the round is compiled: same outcomes, same costs."""
+    sim = sim_on("lagoon.tmx", animals=90)
+    sim.step(0.1)
+    a = sim.agents
+    a.goal[:] = a.cell[np.random.default_rng(3).permutation(a.n)]
+    rows = np.arange(a.n, dtype=np.int64)
+    compiled = sim.planner.search_rows(rows, False)
+    sim.planner.interpreted = True
+    interpreted = sim.planner.search_rows(rows, False)
+    found = compiled.outcome == int(Outcome.FOUND)
+    assert (compiled.outcome == interpreted.outcome).all() and found.sum() > 30
+    np.testing.assert_allclose(interpreted.cost[found], compiled.cost[found], rtol=1e-9)
