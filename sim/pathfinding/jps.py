@@ -256,8 +256,12 @@ def jps_core(
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
     jump_parent[start] = -1
     expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
-    while size > 0:
-        u, size = _pop(size, heap_key, heap_node)
+    nxt = -1  # a successor as good as any on the open list: expanded next without the heap
+    while size > 0 or nxt >= 0:
+        if nxt >= 0:
+            u, nxt = nxt, -1
+        else:
+            u, size = _pop(size, heap_key, heap_node)
         if mark[u] == closed_mark:
             continue
         mark[u], expanded = closed_mark, expanded + 1
@@ -273,6 +277,7 @@ def jps_core(
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
+        fu = gu + h_mult * hu  # u's priority, the least on the open list
         n = (table_points(jumps, codes, lut, width, ux, uy, parent[u], goal_x, goal_y, out) if data.ndim == 2 else
              _weighted_points(jumps, width, height, ux, uy, parent[u], goal_x, goal_y, out, codes, lut, g, mark,
                               open_mark, gu) if weighted else
@@ -285,17 +290,22 @@ def jps_core(
             ng = gu + _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy)
             if mark[v] == open_mark and ng >= g[v]:
                 continue
+            if mark[v] != open_mark:
+                mark[v] = open_mark
+                _note(record, trace, -1, 0, vx, vy, width)
+            g[v], parent[v], jump_parent[v] = ng, k, u
+            fv = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
+            if nxt < 0 and fv <= fu:
+                # f(v) = f(u) (it cannot be less: the heuristic is consistent), so no open node comes
+                # before v: expanding it next is A*'s order, and its push and pop are saved.
+                nxt = v
+                continue
             if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
                 size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0,
                                 h_mult, stats)  # fmt: skip
                 if size > heap_key.size // 2:
                     return _HEAP_FULL, expanded, best
-            if mark[v] != open_mark:
-                mark[v] = open_mark
-                _note(record, trace, -1, 0, vx, vy, width)
-            g[v], parent[v], jump_parent[v] = ng, k, u
-            size = _push(size, ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y)), v,
-                         heap_key, heap_node)  # fmt: skip
+            size = _push(size, fv, v, heap_key, heap_node)
     return status, expanded, best
 
 
