@@ -357,7 +357,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
         if not (dirs >> k) & 1:
             continue
         if k < 4:
-            n = _add(found, n, _straight(blocks, width, height, ux, uy, k, goal_x, goal_y), k)
+            n = _add(found, n, _line_scan(blocks, width, height, ux, uy, k, goal_x, goal_y), k)
             continue
         dx, dy = DX[k], DY[k]
         kx, ky = _dir(dx, 0), _dir(0, dy)
