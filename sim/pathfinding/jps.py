@@ -178,12 +178,6 @@ def _line_scan(blocks, width, height, x, y, k, goal_x, goal_y):
     return y * width + q if k < 2 else q * width + x
 
 
-@njit(cache=True, nogil=True)
-def _straight(blocks, width, height, x, y, k, goal_x, goal_y):
-    """:func:`_line_scan` as a call (one compiled copy for the scans outside diagonal runs)."""
-    return _line_scan(blocks, width, height, x, y, k, goal_x, goal_y)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _step_ok(blocks, k, x, y):
     """Whether the diagonal step ``k`` (4-7) from padded cell ``(x, y)`` is legal: one bit of plane ``4 + k``."""
@@ -396,7 +390,7 @@ def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, co
         if not (dirs >> k) & 1:
             continue
         if k < 4:
-            n = _add(found, n, _straight(blocks, width, height, ux, uy, k, goal_x, goal_y), k)
+            n = _add(found, n, _line_scan(blocks, width, height, ux, uy, k, goal_x, goal_y), k)
             continue
         dx, dy = DX[k], DY[k]
         kx, ky = _dir(dx, 0), _dir(0, dy)
