@@ -248,25 +248,21 @@ def jps_core(
                                                 borrowed(jump_parent), borrowed(mark))  # fmt: skip
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
-    jump_parent[start] = -1
-    expanded, best, best_h, best_g, status = 0, start, np.inf, 0.0, STATUS_UNREACHABLE
+    jump_parent[start], expanded, best, best_h, best_g, status = -1, 0, start, np.inf, 0.0, STATUS_UNREACHABLE
     nxt = -1  # a successor as good as any on the open list: expanded next without the heap
     while size > 0 or nxt >= 0:
-        if nxt >= 0:
-            u, nxt = nxt, -1
-        else:
-            u, size = _pop(size, heap_key, heap_node)
+        u, size = (nxt, size) if nxt >= 0 else _pop(size, heap_key, heap_node)
+        nxt = -1
         if mark[u] == closed_mark:
             continue
         mark[u], expanded = closed_mark, expanded + 1
-        uy, ux = u // width, u % width
+        uy, ux, gu = u // width, u % width, g[u]
         _note(record, trace, trace_at, expanded, ux, uy, width)
-        gu = g[u]
         if u == goal:
             status, best = STATUS_FOUND, u
             break
         hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
-        if hu < best_h or (hu == best_h and gu < best_g):
+        if hu < best_h or (hu == best_h and gu < best_g):  # the closest reached (for a search cut short)
             best, best_h, best_g = u, hu, gu
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
@@ -284,23 +280,38 @@ def jps_core(
             ng = gu + _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy)
             if mark[v] == open_mark and ng >= g[v]:
                 continue
-            if mark[v] != open_mark:
-                mark[v] = open_mark
-                _note(record, trace, -1, 0, vx, vy, width)
+            _open(mark, v, open_mark, record, trace, vx, vy, width)
             g[v], parent[v], jump_parent[v] = ng, k, u
             fv = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
-            if nxt < 0 and fv <= fu:
-                # f(v) = f(u) (it cannot be less: the heuristic is consistent), so no open node comes
-                # before v: expanding it next is A*'s order, and its push and pop are saved.
+            if nxt < 0 and fv <= fu:  # f(v) = f(u): no open node before v (consistent h), A*'s own order
                 nxt = v
                 continue
-            if size == heap_key.size:  # full: drop stale entries; still over half full: grow (the caller)
-                size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0,
-                                h_mult, stats)  # fmt: skip
-                if size > heap_key.size // 2:
-                    return _HEAP_FULL, expanded, best
-            size = _push(size, fv, v, heap_key, heap_node)
+            size = _push_or_full(size, fv, v, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y,
+                                 metric, h_mult, stats)  # fmt: skip
+            if size < 0:
+                return _HEAP_FULL, expanded, best
     return status, expanded, best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _open(mark, v, open_mark, record, trace, vx, vy, width):
+    """``v`` on the open list (in the footprint too, the first time)."""
+    if mark[v] != open_mark:
+        mark[v] = open_mark
+        _note(record, trace, -1, 0, vx, vy, width)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push_or_full(size, key, v, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, h_mult,
+                  stats):  # fmt: skip
+    """Push ``v`` with ``key``; on a full heap, stale entries are dropped first. Returns the new
+    size, or -1 when the heap is still over half full (the caller grows it and searches again)."""
+    if size == heap_key.size:
+        size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0, h_mult,
+                        stats)  # fmt: skip
+        if size > heap_key.size // 2:
+            return -1
+    return _push(size, key, v, heap_key, heap_node)
 
 
 @njit(cache=True, nogil=True, inline="always")
