@@ -163,9 +163,10 @@ def test_the_first_start_compiles_the_round_the_start_map_needs():
     assert isinstance(without.map, MapData)
 
 
-def test_a_map_that_chooses_jps_gets_its_round_compiled_when_it_loads(make_app, monkeypatch):
-    """Behind the load's progress screen, not in the next frame; not while another process
-    (a first start's background) compiles it: then those species search with A* meanwhile."""
+def test_a_map_that_chooses_jps_gets_its_round_compiled_when_it_loads(make_app, monkeypatch, tmp_path):
+    """Behind the load's progress screen, not in the next frame (so does a config that switches
+    a species to JPS); not while another process (a first start's background) compiles it: then
+    those species search with A* meanwhile."""
     import sim.prepare as prepare
 
     compiled: list[bool] = []
@@ -174,8 +175,19 @@ def test_a_map_that_chooses_jps_gets_its_round_compiled_when_it_loads(make_app, 
     app = make_app()
     assert app.files.load(app.maps_dir / "island.yaml") and compiled == []  # no species jumps there
     assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True]
+    assert app.files.load(app.maps_dir / "island.yaml") and compiled == [True]
+    # The config changes on disk (a copy: the live files follow it): cows switch to JPS on the island.
+    config_file = tmp_path / "config.yaml"
+    text = (ROOT / "config.yaml").read_text()
+    config_file.write_text(text.replace("search: map   ", "search: jps   ", 1))
+    app.live.config_path = config_file
+    app.live._config_changed()
+    assert app.sim.species[0].search == "jps" and compiled == [True, True]
+    config_file.write_text(text)
+    app.live._config_changed()
+    assert app.sim.species[0].search == "astar" and compiled == [True, True]
     app.sim.planner.jps_ready = False  # a window's first start: the background has not finished
-    assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True]
+    assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True, True]
     app.sim.step(0.1)
     assert not any(jumps(k.params.mode) for k in app.sim.planner._kinds())
 

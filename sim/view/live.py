@@ -58,6 +58,7 @@ class LiveFiles:
             return
         said = app.sim.apply_config(config)
         app.config = config
+        app.files.long_work("preparing the search", app.files.compile_jps)  # a species switched to JPS
         app.view.terrain.set_colours(config.terrain_colours())
         app.view.invalidate()
         app.message("config applied: " + (", ".join(said) if said else "nothing changed"), GOOD, 8)

@@ -47,7 +47,7 @@ class MapFiles:
             data = load_map(path, max_size=limit, progress=lambda f: report(f"generating {path.name}", f))
             report(f"placing the animals on {data.name}", None)
             self.app.sim.load_map(data)
-            self._compile_jps(report)
+            self.compile_jps(report)
             return data
 
         try:
@@ -62,10 +62,11 @@ class MapFiles:
             self.app.message(notice, WARN)
         return True
 
-    def _compile_jps(self, report: Report) -> None:
-        """A map whose species search with JPS (its ``search``) needs the round with JPS. When no
-        cache holds it and no other process is compiling it (``Planner.jps_ready``), it is
-        compiled here, behind the progress screen, not inside a frame."""
+    def compile_jps(self, report: Report) -> None:
+        """Species that search with JPS (as the map or the config chose) need the round with JPS.
+        When no cache holds it and no other process is compiling it (``Planner.jps_ready``), it
+        is compiled here (on a load's worker thread, behind its progress screen), not inside a
+        frame. Nothing to do when no species jumps."""
         sim = self.app.sim
         if not sim.planner.jps_ready or sim.planner.interpreted or all(sp.search != "jps" for sp in sim.species):
             return
