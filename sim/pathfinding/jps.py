@@ -7,7 +7,8 @@ on a line is where a neighbouring line's cell is free and the one behind it bloc
 forced neighbour); a plane per orientation marks those cells and the blocked ones, so a
 straight scan looks at 64 cells a step, one word pair and a count of trailing zeros, and
 then asks whether the cell it halted at is free. Diagonal jumps step one cell at a time
-and call the two straight scans at every step.
+(a plane per diagonal direction says where a step is legal) and call the two straight
+scans at every step.
 
 As in JPS2 (the paper's "pruning intermediate jump points"), the turning point of a
 diagonal jump is not put on the open list: the jump points its straight scans find are,
