@@ -61,7 +61,7 @@ def rehearsal(config: Config, jps: bool = False) -> Simulation | None:
     """A tiny island with a band of every terrain and two animals of each species (None when
     a species can stand nowhere on it: the real map will say so). With ``jps``, every species
     the diagonal rule lets searches with JPS, as on a map that chooses it (its round is
-    compiled with JPS: :func:`~sim.model.species.searches_with_jps`)."""
+    compiled with JPS: :func:`~sim.simulation.searches_with_jps`)."""
     terrain = np.repeat(np.array(list(Terrain), dtype=np.uint8), 3)[:, None].repeat(12, axis=1)
     search = dict.fromkeys(config.species, "jps") if jps else {}
     try:

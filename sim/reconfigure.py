@@ -16,7 +16,7 @@ import numpy as np
 from sim.config import Config
 from sim.model.agents import State
 from sim.model.replan import rescue_stranded, stop_for_replan
-from sim.model.species import SpeciesRuntime
+from sim.model.species import SEARCH_NAMES, SpeciesRuntime
 
 if TYPE_CHECKING:
     from sim.model.agents import Agents
@@ -47,9 +47,6 @@ class Simulation(Protocol):
     def remove(self, keep: np.ndarray) -> Any: ...
 
 
-_SEARCH_NAMES = {"jps": "JPS", "astar": "A*"}
-
-
 def apply_config(sim: Simulation, config: Config) -> list[str]:
     """Use ``config`` from now on; returns what changed, in words (for a message)."""
     old, sim.config = sim.config, config
@@ -74,7 +71,7 @@ def apply_config(sim: Simulation, config: Config) -> list[str]:
     kept_out = sim.choose_searches()  # JPS asked for where the diagonal rule rules it out
     switched = [sp for sp, was in zip(sim.species, before, strict=True) if sp.search != was]
     if switched:
-        said.append("search of " + ", ".join(f"{sp.label} ({_SEARCH_NAMES[sp.search]})" for sp in switched))
+        said.append("search of " + ", ".join(f"{sp.label} ({SEARCH_NAMES[sp.search]})" for sp in switched))
     said += kept_out
     moved = [sp.label for sp in sim.species if _wander(old, sp.key) != _wander(config, sp.key)]
     if moved:

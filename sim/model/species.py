@@ -102,6 +102,10 @@ class WaterCreature(SpeciesKind):
 SPECIES: dict[str, type[SpeciesKind]] = {kind.key: kind for kind in (Cow, Bird, WaterCreature)}
 
 
+#: What each search is called in messages and the overlay.
+SEARCH_NAMES = {"astar": "A*", "jps": "JPS"}
+
+
 def search_choice(spec: SpeciesConfig, map_choice: str | None, diagonal: str, label: str) -> tuple[str, str | None]:
     """``"jps"`` or ``"astar"`` for a species, and a notice or None: its config's ``search``
     decides; ``"map"`` follows ``map_choice`` (the map's :attr:`~sim.maps.MapData.search` for

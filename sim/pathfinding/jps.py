@@ -375,7 +375,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
                 found[n] = goal * 8 + k
                 n += 1
                 break
-            for ks in (kx, ky):  # the scans of a diagonal run's steps: inlined (the hot loop)
+            for ks in (kx, ky):  # the scans of a diagonal run's steps (the hot loop)
                 n = _add(found, n, _line_scan(blocks, width, height, x, y, ks, goal_x, goal_y), ks)
     return n
 

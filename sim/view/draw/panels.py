@@ -6,6 +6,7 @@ import numpy as np
 import pygame
 
 from sim.instruments.recorder import SearchInstruments
+from sim.model.species import SEARCH_NAMES
 from sim.simulation import Simulation
 from sim.support.resources import font_path
 from sim.view.keys import KeyTable
@@ -140,9 +141,6 @@ def _frame_lines(
     ]
 
 
-_SEARCH_NAMES = {"astar": "A*", "jps": "JPS"}
-
-
 def _species_lines(sim: Simulation) -> list[Line]:
     """A table of this frame's searches per species and what serves them (A* or JPS: then
     "expanded" counts jump points); the label column is as wide as its longest label, so the
@@ -157,7 +155,7 @@ def _species_lines(sim: Simulation) -> list[Line]:
         lines.append(
             (
                 f"{label:{w}}{figures[0]:9d}{figures[1]:10d}{figures[2]:8.2f}{figures[3]:8d}{figures[4]:8d}"
-                f"{_SEARCH_NAMES[sp.search]:>5}",
+                f"{SEARCH_NAMES[sp.search]:>5}",
                 sp.spec.colour,
             )
         )
