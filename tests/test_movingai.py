@@ -10,7 +10,7 @@ import pytest
 
 from sim.maps.movingai import GROUND, MapFormatError, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid
-from tests.helpers import path_cost
+from tests.helpers import path_cost, raises_exactly
 
 DATA = Path(__file__).parent / "data"
 SUITE = Path(os.environ.get("MOVINGAI_DIR", Path(__file__).parents[2] / "shared" / "benchmarks" / "movingai"))
@@ -88,9 +88,7 @@ def test_a_lengths_tolerance_is_half_its_last_printed_digit(tmp_path):
 def test_a_bad_scenario_row_names_file_and_line(tmp_path, row, message):
     scen = tmp_path / "m.map.scen"
     scen.write_text("version 1\n0 m.map 2 2 0 0 1 1 1.41421\n" + row + "\n")
-    with pytest.raises(MapFormatError) as info:
-        read_scenarios(scen)
-    assert str(info.value) == f"{scen}:3: {message}"
+    raises_exactly(lambda: read_scenarios(scen), MapFormatError, f"{scen}:3: {message}")
 
 
 def test_bad_map_header_names_file_and_line(tmp_path):

@@ -19,6 +19,7 @@ from sim.pathfinding.kernel import MODE_JPS, jumps
 from sim.prepare import jps_args, rehearsal
 from sim.simulation import Simulation, searches_with_jps, species_counts
 from tests.conftest import ROOT
+from tests.helpers import raises_exactly
 from tests.test_planner import check_round
 
 TINY = "name: t\nrows: |\n  ~~~~~~\n  ~::..~\n  ~....~\n  ~~~~~~\n"
@@ -129,9 +130,7 @@ def test_the_map_choice_is_read_and_written_by_every_format(tmp_path):
 def test_a_bad_map_choice_is_one_line_naming_file_line_and_key(tmp_path, tail, message):
     src = tmp_path / "m.yaml"
     src.write_text(TINY + tail)
-    with pytest.raises(MapError) as info:
-        load_map(src)
-    assert str(info.value) == f"{tmp_path}/{message}"
+    raises_exactly(lambda: load_map(src), MapError, f"{tmp_path}/{message}")
 
 
 def test_a_bad_tiled_choice_names_the_property(tmp_path):
@@ -140,16 +139,14 @@ def test_a_bad_tiled_choice_names_the_property(tmp_path):
     (tmp_path / "terrain.png").write_bytes((ROOT / "maps" / "terrain.png").read_bytes())
     bad = tmp_path / "lagoon.tmx"
     bad.write_text(lagoon.replace('name="search.water" value="jps"', 'name="search.water" value="fast"'))
-    with pytest.raises(MapError) as info:
-        load_map(bad)
     line = next(i for i, text in enumerate(bad.read_text().splitlines(), 1) if "search.water" in text)
-    assert str(info.value) == f"{bad}:{line}: search 'water' must be one of astar, jps, got 'fast'"
+    message = f"{bad}:{line}: search 'water' must be one of astar, jps, got 'fast'"
+    raises_exactly(lambda: load_map(bad), MapError, message)
 
 
 def test_a_bad_config_choice_names_the_key():
-    with pytest.raises(ConfigError) as info:
-        parse_config({"species": {"cow": {"search": "fastest"}}}, "c.yaml")
-    assert str(info.value) == "c.yaml: key 'species.cow.search': expected one of map, astar, jps, got 'fastest'"
+    raises_exactly(lambda: parse_config({"species": {"cow": {"search": "fastest"}}}, "c.yaml"), ConfigError,
+                   "c.yaml: key 'species.cow.search': expected one of map, astar, jps, got 'fastest'")
 
 
 def test_the_first_start_compiles_the_round_the_start_map_needs():
@@ -217,3 +214,22 @@ def test_while_the_kernels_compile_the_interpreted_search_gets_the_same_costs():
     found = compiled.outcome == int(Outcome.FOUND)
     assert (compiled.outcome == interpreted.outcome).all() and found.sum() > 30
     np.testing.assert_allclose(interpreted.cost[found], compiled.cost[found], rtol=1e-9)
+
+
+def test_a_windows_first_start_serves_jps_species_with_a_star_until_the_background_is_done(make_app):
+    """Startup: a window whose start map does not jump defers JPS (Planner.jps_ready) while the
+    background compiles; once the background is done, species that choose JPS search with it."""
+    from types import SimpleNamespace
+
+    app = make_app("maps/lagoon.tmx")
+    prep = SimpleNamespace(ready=False, done=False)
+    app.startup.prep, app.startup.headless, app.startup.jps = prep, False, False
+    app.startup.begin(app.sim)  # a window: interpreted meanwhile, JPS deferred
+    assert app.sim.planner.interpreted and not app.sim.planner.jps_ready
+    prep.ready = True  # the round is cached, the rest (the "jps" stage) still compiling
+    app.frame(1 / 60)
+    assert not app.sim.planner.interpreted and not app.sim.planner.jps_ready
+    assert not any(jumps(k.params.mode) for k in app.sim.planner._kinds())
+    prep.done = True
+    app.frame(1 / 60)
+    assert app.sim.planner.jps_ready and all(jumps(k.params.mode) for k in app.sim.planner._kinds())
