@@ -466,24 +466,35 @@ def test_a_full_open_list_is_compacted_or_grown_and_results_stay_optimal(uniform
         W._local.workspace = saved if saved is not None else W.Workspace()
 
 
-def test_jps_compacts_its_heap_too():
+@pytest.mark.parametrize("uniform", [False, True])
+def test_jps_compacts_or_grows_its_open_list_too(uniform):
+    # JPS searches a weighted grid (JPSW) on the heap, which compacts and grows as A*'s does; a
+    # uniform grid (JPS and JPS+) on the bucket queue, whose hash and cell stacks grow.
     from sim.pathfinding import kernel as K
     from sim.pathfinding import workspace as W
 
     rng = np.random.default_rng(9)
-    costs = (rng.random((80, 80)) > 0.3).astype(float)
+    costs = np.where(rng.random((80, 80)) > 0.3, 1.0 if uniform else rng.choice([1.0, 2.0], (80, 80)), 0.0)
     free = np.argwhere(costs > 0)
     saved = getattr(W._local, "workspace", None)
     W._local.workspace = ws = W.Workspace()
     ws.heap = (np.zeros(8, dtype=np.float64), np.zeros(8, dtype=np.int32))
+    ws.buckets = (np.zeros(8), np.zeros((5, 16), np.int32), np.zeros((3, 16), np.int64), np.zeros((2, 16), np.int32))
     try:
         grid = PathGrid(costs)
         for i in range(10):
             (sy, sx), (gy, gx) = free[i * 97 % len(free)], free[(i * 389 + 5) % len(free)]
             best = dijkstra(costs, (int(sx), int(sy)), "no-corner-cutting").get((int(gx), int(gy)), math.inf)
-            r = grid.search((int(sx), int(sy)), (int(gx), int(gy)), algorithm="jps")
-            assert r.found == (best < math.inf) and (not r.found or r.cost == pytest.approx(best))
-        assert ws.stats[K.STAT_COMPACTIONS] > 0 and ws.stats[K.STAT_HEAP_GROWS] > 0
+            for algorithm in ("jps", "jps+") if uniform else ("jps",):
+                r = grid.search((int(sx), int(sy)), (int(gx), int(gy)), algorithm=algorithm)
+                assert r.found == (best < math.inf) and (not r.found or r.cost == pytest.approx(best))
+                if r.found:
+                    assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(r.cost)
+        assert ws.stats[K.STAT_HEAP_GROWS] > 0
+        if uniform:
+            assert ws.buckets[1].shape[1] > 16 and ws.buckets[3].shape[1] > 16 and ws.heap[0].size == 8
+        else:
+            assert ws.stats[K.STAT_COMPACTIONS] > 0
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()
 

@@ -59,7 +59,7 @@ class KernelParams(NamedTuple):
     h_mult: float
     unit: float  # the grid's smallest multiplier
     max_nodes: int
-    heuristic: int  # the bucket queue's heuristic (-1: none)
+    heuristic: int  # the bucket queue's heuristic (-1: none; for JPS and JPS+: the heap, kernel.bucketed)
 
 
 class CompiledBatch(NamedTuple):

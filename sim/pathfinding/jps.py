@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables
 from sim.pathfinding.common import (
     _HEAP_FULL,
     METRIC_OCTILE,
@@ -131,10 +132,11 @@ def _ctz(v):
 def _bits(blocks, o, r, p):
     """The 64 bits of line ``r`` of orientation ``o`` from bit ``p`` on (``p >= 0``): bit ``i``
     is cell ``p + i``. (Indexing ``blocks`` whole: a slice per line costs more than the scan.)"""
-    w = p >> 6
+    w = np.uint64(p >> 6)
     b = p & 63
-    lo = blocks[o, r, w]
-    hi = blocks[o, r, w + 1]  # both read, then combined: measured ~6x faster than a read under a branch
+    ou, ru = np.uint64(o), np.uint64(r)
+    lo = blocks[ou, ru, w]
+    hi = blocks[ou, ru, w + np.uint64(1)]  # both read, then combined: measured ~6x faster than a read under a branch
     if b == 0:
         return lo
     return (lo >> np.uint64(b)) | (hi << np.uint64(64 - b))
@@ -155,7 +157,7 @@ def scan(blocks, o, r, p, goal_r, goal_p):
     q += _ctz(halt)
     if r == goal_r and p < goal_p <= q:
         return goal_p
-    if (blocks[o, r, q >> 6] >> np.uint64(q & 63)) & np.uint64(1) != np.uint64(0):
+    if (blocks[np.uint64(o), np.uint64(r), np.uint64(q >> 6)] >> np.uint64(q & 63)) & np.uint64(1) != np.uint64(0):
         return q
     return -1
 
@@ -182,13 +184,15 @@ def _line_scan(blocks, width, height, x, y, k, goal_x, goal_y):
 @njit(cache=True, nogil=True, inline="always")
 def _step_ok(blocks, k, x, y):
     """Whether the diagonal step ``k`` (4-7) from padded cell ``(x, y)`` is legal: one bit of plane ``4 + k``."""
-    return (blocks[4 + k, y, x >> 6] >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
+    word = blocks[np.uint64(4 + k), np.uint64(y), np.uint64(x >> 6)]  # (unsigned indices: see common.py)
+    return (word >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _free(blocks, x, y):
     """Whether cell ``(x, y)`` (padded) is free: one bit of the east-reading rows."""
-    return (blocks[EAST, y, x >> 6] >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
+    word = blocks[np.uint64(EAST), np.uint64(y), np.uint64(x >> 6)]
+    return (word >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -227,10 +231,16 @@ def turn_of(node, prev, k, width):
 
 # The successors of a jump point are collected first (_successor_points or jpsplus.table_points,
 # into one list; which of the two, numba settles when it compiles, by the data's dimensions),
-# then opened in jps_core's own loop. Every array the loop touches is a
-# borrowed view (common.borrowed): numba counts references to each array handed to a helper,
-# even an inlined one, with atomic operations that cost more than a straight scan (JPS 5-25 %
+# then opened in the core's own loop. Every array the loop touches is a borrowed view
+# (common.borrowed): numba counts references to each array handed to a helper, even an
+# inlined one, with atomic operations that cost more than a straight scan (JPS 5-25 %
 # slower, JPS+ 2-5x with helpers in its loop), and borrowed views are not counted.
+#
+# A jump point's g and link (its jump parent * 16 + the direction it was reached by) share a
+# 16-byte slot of the workspace's ``jump_parent`` (int64, two a cell: :func:`record_views`):
+# a successor costs one cache line there, where g, parent and jump parent in arrays of their
+# own cost up to three (random512-10-0: ~3 % faster). Which jump points are open or closed
+# is ``mark``'s, as for every kernel.
 @njit(cache=True, nogil=True)
 def jps_core(
     codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
@@ -238,60 +248,146 @@ def jps_core(
 ):  # fmt: skip
     """A* from jump point to jump point: block-based JPS on a grid's JPS bits (``data``:
     :func:`build_blocks`, or :mod:`.jpsw`'s on a weighted grid), JPS+ on its jump table
-    (``data``: ``jpsplus.build_table``'s); arguments and ``(status, expanded, end)`` as
+    (``data``: ``jpsplus.build_table``'s), on a heap of float priorities (uniform grids with an
+    exact heuristic: :func:`jps_pairs_core`); arguments and ``(status, expanded, end)`` as
     ``kernel.astar_core``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x = codes.size // width, goal // width, goal % width
     weighted = data.ndim == 3 and data.shape[0] > PLANES  # JPSW: a run's cost comes from its multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
-    codes, lut, g, parent, jump_parent, mark = (borrowed(codes), borrowed(lut), borrowed(g), borrowed(parent),
-                                                borrowed(jump_parent), borrowed(mark))  # fmt: skip
+    gj, links = record_views(jump_parent)
+    codes, lut, parent, mark = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark)
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
-    size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
-    jump_parent[start], expanded, best, best_h, best_g, status = -1, 0, start, np.inf, 0.0, STATUS_UNREACHABLE
-    nxt = -1  # a successor as good as any on the open list: expanded next without the heap
-    while size > 0 or nxt >= 0:
+    size = _begin(start, width, goal_x, goal_y, metric, h_mult, gj, parent, mark, open_mark, heap_key, heap_node,
+                  record)  # fmt: skip
+    links[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, start, np.inf, 0.0, -1
+    status = STATUS_UNREACHABLE
+    while size > 0 or nxt >= 0:  # nxt: a successor as good as any on the open list, expanded next without the heap
         u, size = (nxt, size) if nxt >= 0 else _pop(size, heap_key, heap_node)
-        nxt = -1
-        if mark[u] == closed_mark:
+        uu, nxt = np.uint64(u), -1
+        if mark[uu] == closed_mark:
             continue
-        mark[u], expanded = closed_mark, expanded + 1
-        uy, ux, gu = u // width, u % width, g[u]
-        _note(record, trace, trace_at, expanded, ux, uy, width)
-        if u == goal:
-            status, best = STATUS_FOUND, u
-            break
-        hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
-        if hu < best_h or (hu == best_h and gu < best_g):  # the closest reached (for a search cut short)
-            best, best_h, best_g = u, hu, gu
-        if expanded >= max_nodes:
-            status = STATUS_HIT_LIMIT
+        mark[uu], expanded = closed_mark, expanded + 1
+        uy, ux, gu, d = u // width, u % width, gj[uu], links[uu] & 15
+        status, best, best_h, best_g, hu = _settle(u, ux, uy, gu, goal, goal_x, goal_y, metric, expanded, max_nodes,
+                                                   best, best_h, best_g, record, trace, trace_at, width)  # fmt: skip
+        if status != STATUS_UNREACHABLE:
             break
         fu = gu + h_mult * hu  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, parent[u], goal_x, goal_y, out) if data.ndim == 2 else
-             _weighted_points(jumps, width, height, ux, uy, parent[u], goal_x, goal_y, out, codes, lut, g, mark,
-                              open_mark, gu) if weighted else
-             _successor_points(jumps, width, height, ux, uy, parent[u], goal_x, goal_y, out))  # fmt: skip
+        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out) if data.ndim == 2 else
+             _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
+                              gu) if weighted else
+             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out))  # fmt: skip
         for j in range(n):
-            v, k = found[j] >> 3, found[j] & 7
-            if mark[v] == closed_mark:
+            v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
+            vu = np.uint64(v)
+            mv = mark[vu]
+            if mv == closed_mark:
                 continue
             vy, vx = v // width, v % width
             ng = gu + _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy)
-            if mark[v] == open_mark and ng >= g[v]:
+            if mv == open_mark and ng >= gj[vu]:
                 continue
-            _open(mark, v, open_mark, record, trace, vx, vy, width)
-            g[v], parent[v], jump_parent[v] = ng, k, u
+            _open(mark, vu, open_mark, record, trace, vx, vy, width)
+            gj[vu], links[vu] = ng, u * 16 + k
             fv = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
             if nxt < 0 and fv <= fu:  # f(v) = f(u): no open node before v (consistent h), A*'s own order
                 nxt = v
                 continue
-            size = _push_or_full(size, fv, v, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y,
+            size = _push_or_full(size, fv, v, heap_key, heap_node, gj, mark, open_mark, width, goal_x, goal_y,
                                  metric, h_mult, stats)  # fmt: skip
             if size < 0:
                 return _HEAP_FULL, expanded, best
+    g[best] = gj[best]  # (the cost, where the caller reads it)
     return status, expanded, best
+
+
+@njit(cache=True, nogil=True)
+def jps_pairs_core(
+    codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
+    g, jump_parent, mark, gen, buckets, hgen, record, trace, trace_at,
+):  # fmt: skip
+    """:func:`jps_core` on a uniform grid (JPS's bits or JPS+'s table in ``data``) with the
+    costs as exact integer pairs, ``p + q*√2`` steps, on ``kernel.bucket_core``'s bucket queue
+    (:mod:`.buckets`; ``buckets``, ``hgen``: the workspace's), as A* on such grids is:
+    ``heuristic`` is the exact heuristic's metric. Returns ``(status, expanded, end, hgen)``;
+    ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``, as ``bucket_core``'s do."""
+    open_mark, closed_mark = 2 * gen, 2 * gen + 1
+    height, goal_y, goal_x = codes.size // width, goal // width, goal % width
+    found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
+    out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
+    gi, links = borrowed(jump_parent[::2]), borrowed(jump_parent[1::2])  # g as p << 32 | q, and the links
+    codes, lut, mark, record, trace = borrowed(codes), borrowed(lut), borrowed(mark), borrowed(record), borrowed(trace)
+    tables, q32, q64, hshift = queue_tables(buckets)
+    sx, sy = start % width, start // width
+    gi[start], links[start], mark[start] = 0, -16 + NO_PARENT, open_mark
+    _note(record, trace, -1, 0, sx, sy, width)
+    hp, hq = _h_pair(heuristic, abs(sx - goal_x), abs(sy - goal_y))
+    status, queue = bucket_push(hp, hq, start, (0, 0, 0, -1, hgen + 1), tables, q32, q64, hshift)
+    expanded, best, best_h, best_g, nxt, status = 0, start, np.inf, 0.0, -1, STATUS_UNREACHABLE
+    while queue[1] > 0 or nxt >= 0:  # (queue[1]: buckets with cells; nxt as in jps_core)
+        u, queue = (nxt, queue) if nxt >= 0 else bucket_pop(queue, tables)
+        uu, nxt = np.uint64(u), -1
+        if mark[uu] == closed_mark:
+            continue
+        mark[uu], expanded = closed_mark, expanded + 1
+        uy, ux, up, uq, d = u // width, u % width, gi[uu] >> 32, gi[uu] & _LOW, links[uu] & 15
+        status, best, best_h, best_g, _ = _settle(u, ux, uy, up + uq * SQRT2, goal, goal_x, goal_y, metric,
+                                                   expanded, max_nodes, best, best_h, best_g, record, trace, trace_at,
+                                                   width)  # fmt: skip
+        if status != STATUS_UNREACHABLE:
+            break
+        hp, hq = _h_pair(heuristic, abs(ux - goal_x), abs(uy - goal_y))
+        fu = up + hp + (uq + hq) * SQRT2  # u's priority, the least on the open list
+        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out) if data.ndim == 2 else
+             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out))  # fmt: skip
+        for j in range(n):
+            v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
+            vu = np.uint64(v)
+            mv = mark[vu]
+            if mv == closed_mark:
+                continue
+            vy, vx = v // width, v % width
+            adx, ady = abs(vx - ux), abs(vy - uy)  # a run: |adx - ady| straight steps and min(adx, ady) diagonal
+            vp, vq = up + abs(adx - ady), uq + min(adx, ady)
+            if mv == open_mark and vp + vq * SQRT2 >= (gi[vu] >> 32) + (gi[vu] & _LOW) * SQRT2:
+                continue
+            _open(mark, vu, open_mark, record, trace, vx, vy, width)
+            gi[vu], links[vu] = (vp << 32) | vq, u * 16 + k
+            hp, hq = _h_pair(heuristic, abs(vx - goal_x), abs(vy - goal_y))
+            if nxt < 0 and vp + hp + (vq + hq) * SQRT2 <= fu:  # as in jps_core
+                nxt = v
+                continue
+            status, queue = bucket_push(vp + hp, vq + hq, v, queue, tables, q32, q64, hshift)
+            if status != 0:
+                return status, expanded, best, queue[4]
+    g.view(np.int64)[best] = gi[best]
+    return status, expanded, best, queue[4]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record_views(jump_parent):
+    """The workspace's ``jump_parent`` (int64, two a padded cell) as the jump points' g (float64)
+    and links (int64: jump parent * 16 + direction; -1 * 16 + ``NO_PARENT`` at the start), one
+    16-byte slot a cell; borrowed views (see ``common.borrowed``)."""
+    return borrowed(jump_parent.view(np.float64)[::2]), borrowed(jump_parent[1::2])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _settle(u, ux, uy, gu, goal, goal_x, goal_y, metric, expanded, max_nodes, best, best_h, best_g, record, trace,
+            trace_at, width):  # fmt: skip
+    """Jump point ``u`` (cost ``gu``) taken off the open list as the ``expanded``-th: into the
+    footprint, and whether the search ends there (``STATUS_FOUND``, ``STATUS_HIT_LIMIT``; else
+    ``STATUS_UNREACHABLE``: go on). Returns that, the closest node reached (for a search cut
+    short) as ``best, best_h, best_g``, and ``u``'s distance to the goal."""
+    _note(record, trace, trace_at, expanded, ux, uy, width)
+    if u == goal:
+        return STATUS_FOUND, u, 0.0, gu, 0.0
+    hu = _metric(metric, abs(ux - goal_x), abs(uy - goal_y))
+    if hu < best_h or (hu == best_h and gu < best_g):
+        best, best_h, best_g = u, hu, gu
+    return (STATUS_HIT_LIMIT if expanded >= max_nodes else STATUS_UNREACHABLE), best, best_h, best_g, hu
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -459,4 +555,4 @@ def _directions(blocks, ux, uy, d):
     return dirs
 
 
-__all__ = ["EMPTY_BLOCKS", "PLANES", "build_blocks", "jps_core", "scan", "turn_of"]
+__all__ = ["EMPTY_BLOCKS", "PLANES", "build_blocks", "jps_core", "jps_pairs_core", "record_views", "scan", "turn_of"]

@@ -202,7 +202,7 @@ def _diag(dx, dy):
 def _steps(table, u, k, ux, uy, goal_x, goal_y):
     """How far the successor of ``u`` along ``k`` is (0: none): the goal, or the cell level
     with it, when the run gets there first; else the run's jump point."""
-    dist = table[u, k]
+    dist = table[np.uint64(u), np.uint64(k)]
     dx, dy = DX[k], DY[k]
     if k < 4:
         ahead = (goal_x - ux) * dx if dy == 0 else (goal_y - uy) * dy

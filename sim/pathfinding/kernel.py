@@ -23,8 +23,10 @@ reuses across searches (and grids of the same or smaller size). A generation sta
 ``mark`` tells which entries belong to the current search, so nothing proportional to
 the map is cleared or allocated per search: ``mark[i] == 2*gen`` means "open this
 search", ``2*gen + 1`` "closed". ``parent`` holds the direction of the last step into
-a cell (``NO_PARENT`` at the start), one byte per cell; JPS also needs ``jump_parent``
-(int32, the jump point a cell was reached from), allocated only when JPS is used.
+a cell (``NO_PARENT`` at the start), one byte per cell; JPS keeps its jump points' g and
+links in ``jump_parent`` instead (int64, two a cell: :func:`.jps.record_views`), allocated
+only when JPS is used. A* on uniform grids, and JPS and JPS+ there too, keep g as exact
+integer pairs on a bucket queue (:mod:`.buckets`) instead of floats on a heap.
 """
 
 from __future__ import annotations
@@ -33,6 +35,22 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from sim.pathfinding.buckets import (
+    _BHEAD,
+    _BKEY,
+    _HASH_MUL,
+    _HT_B,
+    _HT_GEN,
+    _HT_KEY,
+    _KH_B,
+    _LOW,
+    _P_STEP,
+    _Q_STEP,
+    _SPARSE,
+    _U1,
+    _h_pair,
+    _rebuild,
+)
 from sim.pathfinding.common import (
     _BITS,
     _ENTRIES_FULL,
@@ -58,7 +76,7 @@ from sim.pathfinding.common import (
     _sift_down,
     _sift_up,
 )
-from sim.pathfinding.jps import jps_core, turn_of
+from sim.pathfinding.jps import jps_core, jps_pairs_core, turn_of
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 __all__ = [
@@ -233,80 +251,8 @@ def astar_core(
 
 
 # --------------------------------------------------------------------------------------
-# A* on uniform grids with an exact bucket queue instead of a heap.
-#
-# On a grid where every passable cell costs the same, a path's cost is ``unit * (p + q*√2)``
-# with whole numbers p (straight steps) and q (diagonal steps), and so are the octile,
-# Manhattan and Chebyshev distances. Since √2 is irrational, two priorities are equal
-# exactly when their integer pairs are: the open list can be a set of *buckets*, one per
-# distinct priority, each a LIFO stack of cells, plus a small heap over the distinct
-# priorities (a few hundred live at once, against tens of thousands of open cells).
-# Pushing and popping a cell is then a hash lookup and a stack operation; ties go to the
-# most recently pushed cell, i.e. the deepest, which keeps A* from fanning out on open
-# ground without nudging the heuristic. Measured on the Moving AI maps this is ~1.6x the
-# speed of the 4-ary heap, with the same expansions; results are exact.
-#
-# The hash table keeps the priorities seen since it was last rebuilt (emptied buckets too),
-# and is rebuilt from the live ones once those reach 1/8 of its slots: kept that sparse,
-# a probe rarely looks at more than one slot (4,096 slots at half load took 19 % longer on
-# the Moving AI maps). It starts at 1,024 slots (48 KB with the buckets' tables) and
-# doubles when the live buckets alone fill half of that eighth, so a workspace's table
-# fits the longest searches it has run: short searches, whose few priorities land in
-# random slots, stay in a table small enough to sit in the L2 cache instead of 1.5 MB
-# of cold lines (the demo's water creatures' searches: ~20 % faster with the caches the
-# drawing leaves cold), and long ones grow it once.
-#
-# Memory (per workspace): the hash and the buckets' rows have ``slots`` entries, the key
-# heap ``slots / 2`` (bucket ids stay below ``slots / 8``); the cell stacks share an entry
-# pool like the heap's. The table and the pool grow on demand, each on its own
-# (the search is started again, as the heap kernel does).
+# A* on uniform grids with an exact bucket queue instead of a heap (the queue: buckets.py).
 # --------------------------------------------------------------------------------------
-_P_STEP = np.array((1, 1, 1, 1, 0, 0, 0, 0), dtype=np.int64)  # straight steps add 1 to p
-_Q_STEP = np.array((0, 0, 0, 0, 1, 1, 1, 1), dtype=np.int64)  # diagonal steps add 1 to q
-_HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15: Fibonacci hashing
-_LOW = np.int64(0xFFFFFFFF)
-_U1 = np.uint64(1)
-_SPARSE = 8  # the hash is rebuilt when the buckets since the last rebuild reach 1/8 of its slots
-#: The bucket queue's hash slots in a new workspace (see above).
-BUCKET_SLOTS = 1 << 10
-
-# Rows of the int32 table ``q32`` and the int64 table ``q64`` (one column per slot).
-_KH_B, _BHEAD, _HT_B, _HT_GEN, _SCRATCH = 0, 1, 2, 3, 4  # key heap bucket ids, bucket stacks, hash
-_BKEY, _HT_KEY, _SCRATCH_KEY = 0, 1, 2  # bucket keys, hash keys, scratch
-
-
-@njit(cache=True, inline="always")
-def _h_pair(metric, dx, dy):
-    """The heuristic as (p, q): distance = p + q*√2 (dx, dy absolute)."""
-    if metric == METRIC_OCTILE:
-        return max(dx, dy) - min(dx, dy), min(dx, dy)
-    if metric == METRIC_MANHATTAN:
-        return dx + dy, 0
-    if metric == METRIC_CHEBYSHEV:
-        return max(dx, dy), 0
-    return 0, 0  # zero heuristic: Dijkstra
-
-
-@njit(cache=True)
-def _rebuild(ksize, kh_key, q32, q64, hgen, hshift, hmask):
-    """Forget the emptied buckets: renumber the live ones 0..ksize-1 and hash them again."""
-    kh_b, bhead, ht_b, ht_gen, scratch = q32[_KH_B], q32[_BHEAD], q32[_HT_B], q32[_HT_GEN], q32[_SCRATCH]
-    bkey, ht_key, scratch_key = q64[_BKEY], q64[_HT_KEY], q64[_SCRATCH_KEY]
-    for i in range(ksize):
-        scratch[i] = bhead[kh_b[i]]
-        scratch_key[i] = bkey[kh_b[i]]
-    for i in range(ksize):
-        bhead[i] = scratch[i]
-        bkey[i] = scratch_key[i]
-        kh_b[i] = i
-        h = ((scratch_key[i] * _HASH_MUL) >> hshift) & hmask
-        while ht_gen[h] == hgen:
-            h = (h + 1) & hmask
-        ht_gen[h] = hgen
-        ht_key[h] = scratch_key[i]
-        ht_b[h] = i
-
-
 @njit(cache=True, nogil=True)
 def bucket_core(
     codes, lut, moves, width, start, goal, heuristic, metric, max_nodes,
@@ -493,9 +439,10 @@ def _path_length(end, parent, jump_parent, jps, width):
     n = 1
     node = end
     if jps:
-        while jump_parent[node] != -1:
-            prev = jump_parent[node]
-            turn = turn_of(node, prev, parent[node], width)
+        links = jump_parent[1::2]
+        while links[node] >> 4 != -1:
+            prev = links[node] >> 4
+            turn = turn_of(node, prev, links[node] & 15, width)
             n += max(abs(node % width - turn % width), abs(node // width - turn // width))
             n += max(abs(turn % width - prev % width), abs(turn // width - prev // width))
             node = prev
@@ -526,9 +473,10 @@ def _write_path(end, n, parent, jump_parent, jps, width, out, at):
     node = end
     out[i] = _unpad(node, width)
     if jps:
-        while jump_parent[node] != -1:
-            prev = jump_parent[node]
-            turn = turn_of(node, prev, parent[node], width)
+        links = jump_parent[1::2]
+        while links[node] >> 4 != -1:
+            prev = links[node] >> 4
+            turn = turn_of(node, prev, links[node] & 15, width)
             i = _line_back(node, turn, width, out, i)
             i = _line_back(turn, prev, width, out, i)
             node = prev
@@ -569,47 +517,55 @@ def jump_data(mode: int) -> bool | str:
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
 
 
+def bucketed(mode: int, heuristic: int) -> bool:
+    """Whether searches in ``mode`` (with the exact integer-pair ``heuristic`` of
+    ``KernelParams``) run on the bucket queue, with costs as integer pairs: A* on uniform
+    grids (``MODE_BUCKETS``), and JPS and JPS+ there when ``heuristic >= 0``."""
+    return mode == MODE_BUCKETS or (mode in (MODE_JPS, MODE_JPS_PLUS) and heuristic >= 0)
+
+
+_bucketed = njit(cache=True, inline="always")(bucketed)
+
+
 def jump_search(
-    codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    codes, lut, data, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
-    """A search from jump point to jump point (:func:`.jps.jps_core`) on the grid args' 5th field
-    ``data``: block-based JPS on a grid's JPS bits (uint64), JPS+ on its jump table (int32,
-    ``(cells, 8)``). Compiled, the choice is made by ``data``'s type, and
-    for :data:`~sim.pathfinding.jps.EMPTY_BLOCKS` (uint8: a grid searched without either) it
-    is a stub that reports the start blocked: callers compiled for such grids compile neither
-    (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives
-    the data a mode needs (``kernel.jump_data``)."""
-    return jps_core(
+    """A search from jump point to jump point on the grid args' 5th field ``data``: block-based
+    JPS on a grid's JPS bits (uint64), JPS+ on its jump table (int32, ``(cells, 8)``); on the
+    bucket queue with an exact ``heuristic`` (>= 0: :func:`.jps.jps_pairs_core`), else on the
+    heap (:func:`.jps.jps_core`). Returns ``(status, expanded, end, hgen)``. Compiled, the
+    choice of data is made by ``data``'s type, and for :data:`~sim.pathfinding.jps.EMPTY_BLOCKS`
+    (uint8: a grid searched without either) this is a stub that reports the start blocked:
+    callers compiled for such grids compile neither (JPS is 7 of the 18 s the demo's round took
+    to compile). ``PathGrid.kernel_args`` gives the data a mode needs (``kernel.jump_data``)."""
+    if heuristic >= 0:
+        return jps_pairs_core(
+            codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
+            g, jump_parent, mark, gen, buckets, hgen, record, trace, trace_at,
+        )  # fmt: skip
+    status, expanded, end = jps_core(
         codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     )  # fmt: skip
+    return status, expanded, end, hgen
 
 
 @overload(jump_search, jit_options={"nogil": True})
 def _jump_search(
-    codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    codes, lut, data, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
     """The compiled :func:`jump_search`, chosen by ``data``'s type."""
     is_bits, is_table = data.dtype == types.uint64, data.dtype == types.int32 and data.ndim == 2
 
-    def search(
-        codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
-        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-    ):  # fmt: skip
-        return jps_core(
-            codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
-            g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
-        )  # fmt: skip
-
     def neither(
-        codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
-        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+        codes, lut, data, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+        g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
     ):  # fmt: skip
-        return STATUS_BLOCKED, 0, -1
+        return STATUS_BLOCKED, 0, -1, hgen
 
-    return search if is_bits or is_table else neither
+    return jump_search if is_bits or is_table else neither
 
 
 @njit(cache=True, inline="always")
@@ -627,15 +583,15 @@ def _search(
     """
     mode, metric, g_mult, h_mult, unit, max_nodes, heuristic = params
     while True:
+        if hgen > _HGEN_LIMIT and _bucketed(mode, heuristic):
+            buckets[1][3, :] = 0
+            hgen = 0
         if mode in (MODE_JPS, MODE_JPS_PLUS):  # which of the two: the grid data's type says
-            status, expanded, end = jump_search(
-                codes, lut, blocks, width, start, goal, metric, unit, h_mult, max_nodes,
-                g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
+            status, expanded, end, hgen = jump_search(
+                codes, lut, blocks, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+                g, parent, jump_parent, mark, gen, heap[0], heap[1], buckets, hgen, record, trace, trace_at, stats,
             )  # fmt: skip
         elif mode == MODE_BUCKETS:
-            if hgen > _HGEN_LIMIT:
-                buckets[1][3, :] = 0
-                hgen = 0
             status, expanded, end, hgen = bucket_core(
                 codes, lut, moves, width, start, goal, heuristic, metric, max_nodes,
                 g.view(np.int64), parent, mark, gen, buckets[0], buckets[1], buckets[2], buckets[3], hgen,
@@ -649,7 +605,7 @@ def _search(
         if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:
             break
         stats[STAT_HEAP_GROWS] += 1
-        if mode == MODE_BUCKETS:
+        if _bucketed(mode, heuristic):
             buckets = grown_buckets(buckets, status == _ENTRIES_FULL)
         else:
             heap = (_grown(heap[0]), _grown(heap[1]))
@@ -661,7 +617,7 @@ def _search(
             record[:, :] = 0
     cost = np.inf
     if status == STATUS_FOUND:
-        if mode == MODE_BUCKETS:
+        if _bucketed(mode, heuristic):
             pq = g.view(np.int64)[end]
             cost = unit * ((pq >> 32) + (pq & 0xFFFFFFFF) * SQRT2)
         else:

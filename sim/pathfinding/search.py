@@ -271,7 +271,8 @@ class PathGrid(FieldsAndLines, CodedGrid):
         if algorithm == "greedy":
             return _kernel_params(_k.MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1)
         dijkstra = algorithm == "dijkstra" or heuristic == "zero"
-        if algorithm not in ("jps", "jps+") and self.uniform and weight == 1.0 and heuristic != "euclidean":
+        exact = self.uniform and weight == 1.0 and heuristic != "euclidean"  # priorities as exact integer pairs
+        if algorithm not in ("jps", "jps+") and exact:
             # Exact integer-pair priorities and a bucket queue (kernel.bucket_core): ~1.6x the heap's speed.
             return _kernel_params(_k.MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric)
         scale = 0.0 if dijkstra else weight * unit
@@ -281,7 +282,9 @@ class PathGrid(FieldsAndLines, CodedGrid):
         # heap entry; it can change a path's cost by at most that relative amount,
         # far below what the tests (and floating point sums of √2) can see.
         mode = {"jps": _k.MODE_JPS, "jps+": _k.MODE_JPS_PLUS}.get(algorithm, _k.MODE_HEAP)
-        return _kernel_params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, -1)
+        # JPS and JPS+ take the bucket queue too where the priorities are exact (jps.jps_pairs_core).
+        pairs = metric if mode != _k.MODE_HEAP and exact and not dijkstra else -1
+        return _kernel_params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, pairs)
 
     def _run(
         self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray, trace: np.ndarray
@@ -300,7 +303,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
             )  # fmt: skip
             if status not in (_HEAP_FULL, _ENTRIES_FULL):
                 break
-            ws.grow_open_list(status, params.mode == _k.MODE_BUCKETS)  # then search again
+            ws.grow_open_list(status, _k.bucketed(params.mode, params.heuristic))  # then search again
             gen = ws.next_gen()
             if record.shape[0] > 0:
                 record.fill(0)

@@ -21,9 +21,10 @@ from typing import TypeVar
 
 import numpy as np
 
+from sim.pathfinding.buckets import BUCKET_SLOTS
 from sim.pathfinding.checks import MAX_THREADS, _short
 from sim.pathfinding.common import _ENTRIES_FULL, STAT_HEAP_GROWS
-from sim.pathfinding.kernel import BUCKET_SLOTS, MAX_GEN, grown_buckets
+from sim.pathfinding.kernel import MAX_GEN, grown_buckets
 
 T = TypeVar("T")
 
@@ -36,7 +37,7 @@ class Workspace:
         self.g = np.empty(0, dtype=np.float64)
         self.parent = np.empty(0, dtype=np.uint8)
         self.mark = np.zeros(0, dtype=np.uint16)
-        self.jump_parent = np.empty(0, dtype=np.int32)  # JPS only: allocated on its first use
+        self.jump_parent = np.empty(0, dtype=np.int64)  # JPS only (g and links, jps.record_views): made on first use
         self.gen = 0
         self.heap = (np.empty(1024, dtype=np.float64), np.empty(1024, dtype=np.int32))
         # The bucket queue of uniform grids (see kernel.bucket_core): key heap, int32 and int64 tables, cell stacks.
@@ -52,9 +53,9 @@ class Workspace:
         self.stats = np.zeros(4, dtype=np.int64)  # kernel counters: compactions, heap growths
 
     def ensure(self, cells: int, jps: bool = False) -> None:
-        """Make room for a grid of ``cells`` padded cells (never shrinks); ``jps`` needs 4 more bytes a cell."""
-        if jps and self.jump_parent.size < max(cells, self.cells):
-            self.jump_parent = sparse_array(max(cells, self.cells), np.int32)
+        """Make room for a grid of ``cells`` padded cells (never shrinks); ``jps`` needs 16 more bytes a cell."""
+        if jps and self.jump_parent.size < 2 * max(cells, self.cells):
+            self.jump_parent = sparse_array(2 * max(cells, self.cells), np.int64)
         if cells > self.cells:
             self.g = sparse_array(cells, np.float64)
             self.parent = sparse_array(cells, np.uint8)
