@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables
 from sim.pathfinding.common import (
@@ -60,13 +61,6 @@ from sim.pathfinding.jpsplus import table_points
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 EAST, WEST, SOUTH, NORTH = 0, 1, 2, 3
-# Count trailing zeros by de Bruijn multiplication (the lowest set bit's index).
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_CTZ = np.zeros(64, np.int64)
-for _i in range(64):
-    _CTZ[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
-
-
 #: Bit planes of a grid's JPS data (:func:`build_blocks`); a weighted grid's successor table follows them.
 PLANES = 12
 
@@ -124,8 +118,9 @@ EMPTY_BLOCKS = np.zeros((4, 0, 0), np.uint8)
 
 @njit(cache=True, nogil=True, inline="always")
 def _ctz(v):
-    """Index of the lowest set bit of ``v`` (not 0)."""
-    return _CTZ[((v & (~v + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
+    """Index of the lowest set bit of ``v`` (not 0): the CPU's count of trailing zeros (a de
+    Bruijn table lookup took ~3 % longer on random512-10-0)."""
+    return np.int64(trailing_zeros(v))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -252,7 +247,7 @@ def jps_core(
     exact heuristic: :func:`jps_pairs_core`); arguments and ``(status, expanded, end)`` as
     ``kernel.astar_core``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
-    height, goal_y, goal_x = codes.size // width, goal // width, goal % width
+    height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
     weighted = data.ndim == 3 and data.shape[0] > PLANES  # JPSW: a run's cost comes from its multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
@@ -269,7 +264,7 @@ def jps_core(
         if mark[uu] == closed_mark:
             continue
         mark[uu], expanded = closed_mark, expanded + 1
-        uy, ux, gu, d = u // width, u % width, gj[uu], links[uu] & 15
+        (ux, uy), gu, d = _xy(u, width, inv_width), gj[uu], links[uu] & 15
         status, best, best_h, best_g, hu = _settle(u, ux, uy, gu, goal, goal_x, goal_y, metric, expanded, max_nodes,
                                                    best, best_h, best_g, record, trace, trace_at, width)  # fmt: skip
         if status != STATUS_UNREACHABLE:
@@ -285,7 +280,7 @@ def jps_core(
             mv = mark[vu]
             if mv == closed_mark:
                 continue
-            vy, vx = v // width, v % width
+            vx, vy = _xy(v, width, inv_width)
             ng = gu + _run_cost(codes, lut, width, unit, weighted, u, ux, uy, v, vx, vy)
             if mv == open_mark and ng >= gj[vu]:
                 continue
@@ -314,7 +309,7 @@ def jps_pairs_core(
     ``heuristic`` is the exact heuristic's metric. Returns ``(status, expanded, end, hgen)``;
     ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``, as ``bucket_core``'s do."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
-    height, goal_y, goal_x = codes.size // width, goal // width, goal % width
+    height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
     gi, links = borrowed(jump_parent[::2]), borrowed(jump_parent[1::2])  # g as p << 32 | q, and the links
@@ -332,7 +327,7 @@ def jps_pairs_core(
         if mark[uu] == closed_mark:
             continue
         mark[uu], expanded = closed_mark, expanded + 1
-        uy, ux, up, uq, d = u // width, u % width, gi[uu] >> 32, gi[uu] & _LOW, links[uu] & 15
+        (ux, uy), up, uq, d = _xy(u, width, inv_width), gi[uu] >> 32, gi[uu] & _LOW, links[uu] & 15
         status, best, best_h, best_g, _ = _settle(u, ux, uy, up + uq * SQRT2, goal, goal_x, goal_y, metric,
                                                    expanded, max_nodes, best, best_h, best_g, record, trace, trace_at,
                                                    width)  # fmt: skip
@@ -348,7 +343,7 @@ def jps_pairs_core(
             mv = mark[vu]
             if mv == closed_mark:
                 continue
-            vy, vx = v // width, v % width
+            vx, vy = _xy(v, width, inv_width)
             adx, ady = abs(vx - ux), abs(vy - uy)  # a run: |adx - ady| straight steps and min(adx, ady) diagonal
             vp, vq = up + abs(adx - ady), uq + min(adx, ady)
             if mv == open_mark and vp + vq * SQRT2 >= (gi[vu] >> 32) + (gi[vu] & _LOW) * SQRT2:
@@ -364,6 +359,16 @@ def jps_pairs_core(
                 return status, expanded, best, queue[4]
     g.view(np.int64)[best] = gi[best]
     return status, expanded, best, queue[4]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _xy(v, width, inv_width):
+    """Cell ``v``'s ``(x, y)`` without an integer division (~4 % of a JPS search on
+    random512-10-0): ``inv_width = (1 + 1e-12) / width``. Exact for every grid the engine
+    takes (under 2**31 cells): ``v * inv_width`` errs by far less than ``1e-12 * (y + 1)`` above
+    ``v / width``, whose fraction is at most ``1 - 1 / width``, and that sum stays below ``y + 1``."""
+    y = np.int64(v * inv_width)
+    return v - y * width, y
 
 
 @njit(cache=True, nogil=True, inline="always")
