@@ -169,3 +169,14 @@ def bucket_pop(queue, tables):
             kh_key[0], kh_b[0] = kh_key[ksize], kh_b[ksize]
             _sift_down(0, ksize, kh_key, kh_b)
     return w, (nbuckets, ksize, top, np.int64(e), hgen)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def reached_for_less(g, mark, open_mark, c, p, q):
+    """Whether cell ``c`` has been reached (``mark``: open or closed, this search's stamps
+    ``open_mark`` and ``open_mark + 1``) for strictly less than ``p + q*√2``; ``g`` holds costs
+    as integer pairs ``p << 32 | q``. (Two such sums are equal exactly when their pairs are, so
+    the float comparison is exact for any cost a grid of 2**31 cells can have.)"""
+    cu = np.uint64(c)
+    m = mark[cu]
+    return (m == open_mark or m == open_mark + 1) and (g[cu] >> 32) + (g[cu] & _LOW) * SQRT2 < p + q * SQRT2

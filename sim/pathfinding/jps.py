@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables
+from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables, reached_for_less
 from sim.pathfinding.common import (
     _HEAP_FULL,
     METRIC_OCTILE,
@@ -270,14 +270,15 @@ def jps_core(
         if status != STATUS_UNREACHABLE:
             break
         fu = gu + h_mult * hu  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out) if data.ndim == 2 else
+        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, links, mark, open_mark, 0, 0,
+                          False) if data.ndim == 2 else
              _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
                               gu) if weighted else
-             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out))  # fmt: skip
+             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, links, mark, open_mark, 0, 0,
+                               False))  # fmt: skip
         for j in range(n):
             v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
-            vu = np.uint64(v)
-            mv = mark[vu]
+            vu, mv = np.uint64(v), mark[np.uint64(v)]
             if mv == closed_mark:
                 continue
             vx, vy = _xy(v, width, inv_width)
@@ -333,14 +334,14 @@ def jps_pairs_core(
                                                    width)  # fmt: skip
         if status != STATUS_UNREACHABLE:
             break
-        hp, hq = _h_pair(heuristic, abs(ux - goal_x), abs(uy - goal_y))
-        fu = up + hp + (uq + hq) * SQRT2  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out) if data.ndim == 2 else
-             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out))  # fmt: skip
+        _, _, fu = _f_pair(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
+        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq,
+                          True) if data.ndim == 2 else
+             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq,
+                               True))  # fmt: skip
         for j in range(n):
             v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
-            vu = np.uint64(v)
-            mv = mark[vu]
+            vu, mv = np.uint64(v), mark[np.uint64(v)]
             if mv == closed_mark:
                 continue
             vx, vy = _xy(v, width, inv_width)
@@ -350,15 +351,23 @@ def jps_pairs_core(
                 continue
             _open(mark, vu, open_mark, record, trace, vx, vy, width)
             gi[vu], links[vu] = (vp << 32) | vq, u * 16 + k
-            hp, hq = _h_pair(heuristic, abs(vx - goal_x), abs(vy - goal_y))
-            if nxt < 0 and vp + hp + (vq + hq) * SQRT2 <= fu:  # as in jps_core
+            fp, fq, fv = _f_pair(vp, vq, heuristic, vx, vy, goal_x, goal_y)
+            if nxt < 0 and fv <= fu:  # as in jps_core
                 nxt = v
                 continue
-            status, queue = bucket_push(vp + hp, vq + hq, v, queue, tables, q32, q64, hshift)
+            status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift)
             if status != 0:
                 return status, expanded, best, queue[4]
     g.view(np.int64)[best] = gi[best]
     return status, expanded, best, queue[4]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _f_pair(p, q, heuristic, x, y, goal_x, goal_y):
+    """The priority of cell ``(x, y)`` reached for ``p + q*√2``: as a pair ``(fp, fq)`` (g and
+    the exact ``heuristic``'s pair, :mod:`.buckets`) and as its value ``fp + fq*√2``."""
+    hp, hq = _h_pair(heuristic, abs(x - goal_x), abs(y - goal_y))
+    return p + hp, q + hq, (p + hp) + (q + hq) * SQRT2
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -450,13 +459,15 @@ def _add(found, n, v, k):
 
 
 @njit(cache=True, nogil=True)
-def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
+def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq, prune):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d`` (``NO_PARENT``
     at the start), into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that
     ends at ``v``); returns how many. Straight directions scan; a diagonal one runs a step
     at a time, and every straight jump point found from it (and the goal on it) counts.
-    (A weighted grid's: :func:`_weighted_points`.)"""
-    blocks, found = borrowed(blocks), borrowed(found)  # (for the helpers: see jps_core)
+    With ``prune``, a diagonal run also ends at a cell the search has reached for less than
+    the run's cost there (``(ux, uy)`` reached for ``up + uq*√2``; ``gi``, ``mark``: the
+    search's, see :func:`jps_pairs_core`). (A weighted grid's: :func:`_weighted_points`.)"""
+    blocks, found, gi, mark = borrowed(blocks), borrowed(found), borrowed(gi), borrowed(mark)  # (see jps_core)
     n = 0
     dirs = _directions(blocks, ux, uy, d)
     goal = goal_y * width + goal_x
@@ -468,10 +479,11 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found):
             continue
         dx, dy = DX[k], DY[k]
         kx, ky = _dir(dx, 0), _dir(0, dy)
-        x, y = ux, uy
+        x, y, q = ux, uy, uq
         while _step_ok(blocks, k, x, y):
-            x += dx
-            y += dy
+            x, y, q = x + dx, y + dy, q + 1
+            if prune and reached_for_less(gi, mark, open_mark, y * width + x, up, q):
+                break
             if y * width + x == goal:
                 found[n] = goal * 8 + k
                 n += 1

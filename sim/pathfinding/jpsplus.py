@@ -34,6 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.pathfinding.buckets import reached_for_less
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 SQRT2 = math.sqrt(2.0)
@@ -216,12 +217,25 @@ def _steps(table, u, k, ux, uy, goal_x, goal_y):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found):
+def _beaten_on(gi, mark, open_mark, c, step, s, up, uq):
+    """Whether one of the ``s`` cells after ``c`` along ``step`` (a diagonal: ``dx + dy * width``)
+    has been reached for less than a run from a jump point reached for ``up + uq*√2`` costs
+    there (``c`` reached by ``uq`` diagonal steps counted so far: see ``reached_for_less``)."""
+    i = 1
+    while i <= s and not reached_for_less(gi, mark, open_mark, c + i * step, up, uq + i):
+        i += 1
+    return i <= s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq, prune):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d``, read from
     ``table``, into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that ends at
     ``v``); returns how many. As in block-based JPS (:func:`.jps._successor_points`, the
     paper's JPS2+), a diagonal run's jump points are not successors themselves: the straight
-    jump points their table entries name are, and the run goes on from one to the next."""
+    jump points their table entries name are, and the run goes on from one to the next. With
+    ``prune``, a run ends at the first cell the search has reached for less (as JPS's do:
+    every cell of a jump is looked at, so both expand the same jump points)."""
     u = uy * width + ux
     dirs = _directions(codes, lut, width, u, d)
     goal = goal_y * width + goal_x
@@ -237,13 +251,12 @@ def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found):
             continue
         dx, dy = DX[k], DY[k]
         kx, ky = 0 if dx > 0 else 1, 2 if dy > 0 else 3
-        x, y = ux, uy
+        x, y, q = ux, uy, uq
         while True:
             s = _steps(table, y * width + x, k, x, y, goal_x, goal_y)
-            if s == 0:
+            if s == 0 or (prune and _beaten_on(gi, mark, open_mark, y * width + x, dx + dy * width, s, up, q)):
                 break
-            x += s * dx
-            y += s * dy
+            x, y, q = x + s * dx, y + s * dy, q + s
             c = y * width + x
             if c == goal:
                 found[n] = c * 8 + k
