@@ -235,7 +235,9 @@ def turn_of(node, prev, k, width):
 # 16-byte slot of the workspace's ``jump_parent`` (int64, two a cell: :func:`record_views`):
 # a successor costs one cache line there, where g, parent and jump parent in arrays of their
 # own cost up to three (random512-10-0: ~3 % faster). Which jump points are open or closed
-# is ``mark``'s, as for every kernel.
+# is ``mark``'s, as for every kernel. (jps_core's successors come without prospective-g
+# pruning, which needs exact costs: an empty ``gi``; the ``up``, ``uq`` it then passes go
+# unread, and are variables because numba would compile the helpers again for constants.)
 @njit(cache=True, nogil=True)
 def jps_core(
     codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
@@ -270,12 +272,12 @@ def jps_core(
         if status != STATUS_UNREACHABLE:
             break
         fu = gu + h_mult * hu  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, links, mark, open_mark, 0, 0,
-                          False) if data.ndim == 2 else
+        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, links[:0], mark, open_mark, ux,
+                          uy) if data.ndim == 2 else
              _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
                               gu) if weighted else
-             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, links, mark, open_mark, 0, 0,
-                               False))  # fmt: skip
+             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, links[:0], mark, open_mark, ux,
+                               uy))  # fmt: skip
         for j in range(n):
             v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
             vu, mv = np.uint64(v), mark[np.uint64(v)]
@@ -335,10 +337,9 @@ def jps_pairs_core(
         if status != STATUS_UNREACHABLE:
             break
         _, _, fu = _f_pair(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq,
-                          True) if data.ndim == 2 else
-             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq,
-                               True))  # fmt: skip
+        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
+             if data.ndim == 2 else
+             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq))
         for j in range(n):
             v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
             vu, mv = np.uint64(v), mark[np.uint64(v)]
@@ -459,14 +460,15 @@ def _add(found, n, v, k):
 
 
 @njit(cache=True, nogil=True)
-def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq, prune):
+def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d`` (``NO_PARENT``
     at the start), into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that
     ends at ``v``); returns how many. Straight directions scan; a diagonal one runs a step
     at a time, and every straight jump point found from it (and the goal on it) counts.
-    With ``prune``, a diagonal run also ends at a cell the search has reached for less than
-    the run's cost there (``(ux, uy)`` reached for ``up + uq*√2``; ``gi``, ``mark``: the
-    search's, see :func:`jps_pairs_core`). (A weighted grid's: :func:`_weighted_points`.)"""
+    Unless ``gi`` is empty, a diagonal run also ends at a cell the search has reached for less
+    than the run's cost there (``(ux, uy)`` reached for ``up + uq*√2``; ``gi``, ``mark``: the
+    search's costs as pairs and its stamps, see :func:`jps_pairs_core`). (A weighted grid's:
+    :func:`_weighted_points`.)"""
     blocks, found, gi, mark = borrowed(blocks), borrowed(found), borrowed(gi), borrowed(mark)  # (see jps_core)
     n = 0
     dirs = _directions(blocks, ux, uy, d)
@@ -482,7 +484,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, g
         x, y, q = ux, uy, uq
         while _step_ok(blocks, k, x, y):
             x, y, q = x + dx, y + dy, q + 1
-            if prune and reached_for_less(gi, mark, open_mark, y * width + x, up, q):
+            if gi.size > 0 and reached_for_less(gi, mark, open_mark, y * width + x, up, q):
                 break
             if y * width + x == goal:
                 found[n] = goal * 8 + k

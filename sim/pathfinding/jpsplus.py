@@ -228,14 +228,14 @@ def _beaten_on(gi, mark, open_mark, c, step, s, up, uq):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq, prune):
+def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d``, read from
     ``table``, into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that ends at
     ``v``); returns how many. As in block-based JPS (:func:`.jps._successor_points`, the
     paper's JPS2+), a diagonal run's jump points are not successors themselves: the straight
-    jump points their table entries name are, and the run goes on from one to the next. With
-    ``prune``, a run ends at the first cell the search has reached for less (as JPS's do:
-    every cell of a jump is looked at, so both expand the same jump points)."""
+    jump points their table entries name are, and the run goes on from one to the next. Unless
+    ``gi`` is empty, a run ends at the first cell the search has reached for less (as JPS's
+    do: every cell of a jump is looked at, so both expand the same jump points)."""
     u = uy * width + ux
     dirs = _directions(codes, lut, width, u, d)
     goal = goal_y * width + goal_x
@@ -254,7 +254,7 @@ def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found, gi,
         x, y, q = ux, uy, uq
         while True:
             s = _steps(table, y * width + x, k, x, y, goal_x, goal_y)
-            if s == 0 or (prune and _beaten_on(gi, mark, open_mark, y * width + x, dx + dy * width, s, up, q)):
+            if s == 0 or (gi.size > 0 and _beaten_on(gi, mark, open_mark, y * width + x, dx + dy * width, s, up, q)):
                 break
             x, y, q = x + s * dx, y + s * dy, q + s
             c = y * width + x
