@@ -148,3 +148,30 @@ def test_a_result_reads_as_the_value_it_always_was():
     cut = PathGrid(costs).search((0, 2), (7, 2))
     assert not cut.found and cut.path == [] and cut.partial_path[0] == (0, 2)
     assert all(x < 4 for x, _y in cut.partial_path) and cut.walk_path == cut.partial_path
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=uniform_grids(max_side=30), heuristic=st.sampled_from(["octile", "chebyshev", "euclidean", "zero"]))
+def test_jps_and_jps_plus_are_optimal_with_every_admissible_heuristic(case, heuristic):
+    # Octile and Chebyshev run on the bucket queue with integer-pair costs (jps_pairs_core), the
+    # Euclidean heuristic and none (Dijkstra's order) on the heap with float costs (jps_core).
+    costs, start, goal = case
+    for algorithm in ("jps", "jps+"):
+        r = find_path(costs, start, goal, algorithm=algorithm, heuristic=heuristic)
+        assert_optimal(r, costs, start, goal, RULE)
+
+
+def test_prospective_pruning_compares_costs_exactly():
+    # A diagonal run ends at a cell reached for strictly less than the run costs there; costs
+    # are integer pairs p + q*sqrt(2), and 70*sqrt(2) = 98.9949... lies between 98 and 99.
+    from sim.pathfinding.buckets import reached_for_less
+
+    g, mark, open_mark = np.zeros(2, np.int64), np.zeros(2, np.uint16), 10
+    g[1], mark[1] = (0 << 32) | 70, open_mark
+    assert reached_for_less(g, mark, open_mark, 1, 99, 0)
+    assert not reached_for_less(g, mark, open_mark, 1, 98, 0)
+    assert not reached_for_less(g, mark, open_mark, 1, 0, 70)  # as costly: not beaten
+    mark[1] = open_mark + 1  # closed this search: still reached
+    assert reached_for_less(g, mark, open_mark, 1, 99, 0)
+    mark[1] = open_mark - 1  # a stamp of an earlier search: not reached
+    assert not reached_for_less(g, mark, open_mark, 1, 99, 0)

@@ -90,7 +90,8 @@ class Startup:
             say(f"search round compiled: running ({self.seconds():.1f} s since the start)")
         else:
             sim.planner.interpreted = True
-            # A map loaded before the "jps" stage is done searches with A* (see Planner.jps_ready).
+            # Until the background is done (its "jps-round" stage), a map that chooses JPS searches with A*
+            # (see Planner.jps_ready).
             sim.planner.jps_ready = self.jps
 
     def status(self, sim: Simulation) -> str:
