@@ -35,22 +35,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from sim.pathfinding.buckets import (
-    _BHEAD,
-    _BKEY,
-    _HASH_MUL,
-    _HT_B,
-    _HT_GEN,
-    _HT_KEY,
-    _KH_B,
-    _LOW,
-    _P_STEP,
-    _Q_STEP,
-    _SPARSE,
-    _U1,
-    _h_pair,
-    _rebuild,
-)
+from sim.pathfinding.buckets import _LOW, _P_STEP, _Q_STEP, _h_pair, bucket_pop, bucket_push, queue_tables
 from sim.pathfinding.common import (
     _BITS,
     _ENTRIES_FULL,
@@ -271,20 +256,8 @@ def bucket_core(
     goal_y = goal // width
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
-    kh_b, bhead, ht_b, ht_gen = q32[_KH_B], q32[_BHEAD], q32[_HT_B], q32[_HT_GEN]
-    bkey, ht_key = q64[_BKEY], q64[_HT_KEY]
-    enode, enext = entries[0], entries[1]
-    slots = ht_key.size
-    hmask = slots - 1
-    umask = np.uint64(hmask)
-    hshift = np.int64(64 - int(np.log2(slots)))
-    cap = kh_key.size
-    nbuckets = 0  # buckets in use (ids 0 .. nbuckets-1)
-    ksize = 0  # buckets with cells: the key heap
-    top = 0  # entries handed out
-    free = -1  # entries given back (a linked list)
-
-    hgen += 1
+    tables, q32, q64, hshift = queue_tables((kh_key, q32, q64, entries))
+    queue = (0, 0, 0, -1, hgen + 1)  # the bucket queue's state (buckets.bucket_push), a new hash stamp
     sy = start // width
     sx = start - sy * width
     gi[start] = 0
@@ -308,47 +281,9 @@ def bucket_core(
     uy = 0
     while True:
         # ---- push v with priority fp + fq*√2 (on the first pass: the start)
-        key64 = (fp << 32) | fq
-        h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)  # unsigned indices: see common.py
-        while ht_gen[h] == hgen and ht_key[h] != key64:
-            h = (h + _U1) & umask
-        if ht_gen[h] != hgen:  # a priority not seen (since the last rebuild): a new bucket
-            if _SPARSE * (nbuckets + 1) > slots:
-                hgen += 1
-                _rebuild(ksize, kh_key, q32, q64, hgen, hshift, hmask)
-                nbuckets = ksize
-                # Live buckets alone at 1/16 of the slots: grow (doubled by the caller),
-                # or the rebuilds would come ever sooner.
-                if 2 * _SPARSE * (nbuckets + 1) > slots:
-                    return _HEAP_FULL, expanded, best, hgen
-                h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)
-                while ht_gen[h] == hgen:
-                    h = (h + _U1) & umask
-            ht_gen[h] = hgen
-            ht_key[h] = key64
-            ht_b[h] = nbuckets
-            bkey[nbuckets] = key64
-            bhead[nbuckets] = -1
-            nbuckets += 1
-        b = np.uint64(ht_b[h])
-        if free != -1:
-            e = np.uint64(free)
-            free = np.int64(enext[e])
-        elif top < enode.size:
-            e = np.uint64(top)
-            top += 1
-        else:
-            return _ENTRIES_FULL, expanded, best, hgen
-        enode[e] = v
-        if bhead[b] == -1:  # the bucket joins the key heap
-            if ksize == cap:
-                return _HEAP_FULL, expanded, best, hgen
-            kh_key[ksize] = fp + fq * SQRT2
-            kh_b[ksize] = b
-            _sift_up(ksize, kh_key, kh_b)
-            ksize += 1
-        enext[e] = bhead[b]
-        bhead[b] = e
+        status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift)
+        if status != 0:
+            return status, expanded, best, queue[4]
 
         # ---- the next neighbour of u to push, or pop the next cell to expand
         while True:
@@ -381,20 +316,9 @@ def bucket_core(
             if pushing:
                 break
             # pop: the newest cell of the lowest bucket
-            if ksize == 0:
-                return STATUS_UNREACHABLE, expanded, best, hgen
-            b = np.uint64(kh_b[0])
-            e = np.uint64(bhead[b])
-            bhead[b] = enext[e]
-            w = enode[e]
-            enext[e] = free
-            free = np.int64(e)
-            if bhead[b] == -1:
-                ksize -= 1
-                if ksize > 0:
-                    kh_key[0] = kh_key[ksize]
-                    kh_b[0] = kh_b[ksize]
-                    _sift_down(0, ksize, kh_key, kh_b)
+            if queue[1] == 0:
+                return STATUS_UNREACHABLE, expanded, best, queue[4]
+            w, queue = bucket_pop(queue, tables)
             wi = np.uint64(w)
             if mark[wi] == closed_mark:
                 continue  # a stale entry: it was pushed again with a better g and expanded already
@@ -407,7 +331,7 @@ def bucket_core(
             if trace_at + expanded <= trace.size:
                 trace[trace_at + expanded - 1] = (uy - 1) * (width - 2) + ux - 1
             if w == goal:
-                return STATUS_FOUND, expanded, w, hgen
+                return STATUS_FOUND, expanded, w, queue[4]
             g0 = gi[wi]
             up = g0 >> 32
             uq = g0 & _LOW
@@ -418,7 +342,7 @@ def bucket_core(
                 best_h = hu
                 best_g = gu
             if expanded >= max_nodes:
-                return STATUS_HIT_LIMIT, expanded, best, hgen
+                return STATUS_HIT_LIMIT, expanded, best, queue[4]
             u = w
             m = moves[wi]
             n_moves = _NBITS[m]
