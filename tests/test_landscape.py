@@ -153,3 +153,29 @@ def test_a_first_start_window_switches_to_the_landscape_once_it_is_compiled(make
     app.startup.art_prep = Done()
     app.frame(1 / 60)
     assert app.view.terrain.look == "landscape" and app.startup.art
+
+
+def test_a_first_start_compiles_the_landscape_once_the_round_is_ready(make_app, monkeypatch):
+    """The landscape's compile starts when the search round is cached, not after the background's
+    later stages (JPS, JPS+: ~40 s more), so the flat colours last seconds, not a minute."""
+    import sim.view.startup as startup
+
+    started: list[str] = []
+
+    class Compile:  # sim.prepare.Background's surface, recording what it was asked to compile
+        done = ready = False
+
+        def __init__(self, module: str, args: list[str], log=None) -> None:
+            started.append(module)
+
+    class Round:  # the background: the round cached, later stages still running
+        ready, done = False, False
+
+    monkeypatch.setattr(startup, "Background", Compile)
+    app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 0})
+    app.startup.art, app.startup.art_prep, app.startup.prep = False, None, Round()
+    app.startup.poll(app.sim)
+    assert started == []  # the round is not cached yet: the round's compile comes first
+    Round.ready = True
+    app.startup.poll(app.sim)
+    assert started == ["sim.view.draw.landscape"]

@@ -106,9 +106,10 @@ class Startup:
                 "the animals search with the interpreted A* (fewer a frame)")  # fmt: skip
 
     def poll(self, sim: Simulation) -> None:
-        """Once the background has the round cached, searches switch to the compiled kernels;
-        then the landscape is compiled, and drawn once it is."""
-        if not self.art and self.art_prep is None and (self.prep is None or self.prep.done):
+        """Once the background has the round cached, searches switch to the compiled kernels and
+        the landscape is compiled (beside the background's later stages: waiting for all of them
+        kept the flat colours for ~60 s), and drawn once it is."""
+        if not self.art and self.art_prep is None and (self.prep is None or self.prep.ready or self.prep.done):
             self._start_art()
         if not self.art and self.art_prep is not None and self.art_prep.done:
             self.art = True
