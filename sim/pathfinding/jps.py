@@ -12,11 +12,11 @@ scans at every step.
 
 As in JPS2 (the paper's "pruning intermediate jump points"), the turning point of a
 diagonal jump is not put on the open list: the jump points its straight scans find are,
-directly, with their cost through it, and the diagonal goes on. A node's ``parent`` is
-the direction of its last straight or diagonal run, ``jump_parent`` the node it was
-reached from; when the run there turned (diagonal, then straight), the turning point
-follows from the two and the direction (:func:`turn_of`), so the path needs no more
-memory than before.
+directly, with their cost through it, and the diagonal goes on. A node's link is the
+direction of its last straight or diagonal run and the node it was reached from (its
+jump parent; :func:`record_views`); when the run there turned (diagonal, then straight),
+the turning point follows from the two and the direction (:func:`turn_of`), so the path
+needs no more memory than before.
 
 Rules (travelling in direction ``(dx, dy)``, no corner cutting):
 
@@ -25,12 +25,14 @@ Rules (travelling in direction ``(dx, dy)``, no corner cutting):
   goes on straight and turns to those sides (straight and diagonal);
 * diagonal: successors are the two straight components and the diagonal; no forced ones.
 
-The same loop (:func:`jps_core`) serves JPS+ (:mod:`.jpsplus`): given the grid's jump table
-instead of its bits, it reads each jump from the table and prunes as here.
-
-On a grid of several multipliers the same search follows JPSW's rules (:mod:`.jpsw`): the
-successors of a jump point come from a table the grid's JPS data carries, and scans and
-diagonal runs also stop where that table says.
+Two search loops run it, both serving JPS+ too (:mod:`.jpsplus`: given the grid's jump table
+instead of its bits, they read each jump from the table and prune as here). On a uniform grid
+with an exact heuristic, :func:`jps_pairs_core` keeps costs as integer pairs ``p + q*√2`` on A*'s
+bucket queue (:mod:`.buckets`), and a diagonal run also ends at a cell already reached for less
+(JPSW's prospective-g pruning, exact there). Otherwise :func:`jps_core` keeps float costs on a
+heap; on a grid of several multipliers it follows JPSW's rules (:mod:`.jpsw`): the successors of
+a jump point come from a table the grid's JPS data carries, and scans and diagonal runs also stop
+where that table says.
 
 Every function here takes the padded grid of :mod:`.kernel` (a blocked border), so no
 scan needs a bounds check beyond the words' ends.
