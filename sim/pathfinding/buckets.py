@@ -46,8 +46,6 @@ from sim.pathfinding.common import (
 # pool like the heap's. The table and the pool grow on demand, each on its own
 # (the search is started again, as the heap kernel does).
 # --------------------------------------------------------------------------------------
-_P_STEP = np.array((1, 1, 1, 1, 0, 0, 0, 0), dtype=np.int64)  # straight steps add 1 to p
-_Q_STEP = np.array((0, 0, 0, 0, 1, 1, 1, 1), dtype=np.int64)  # diagonal steps add 1 to q
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15: Fibonacci hashing
 _LOW = np.int64(0xFFFFFFFF)
 _U1 = np.uint64(1)

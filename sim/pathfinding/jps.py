@@ -256,6 +256,7 @@ def jps_core(
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
     gj, links = record_views(jump_parent)
+    no_pairs = links[:0]  # float costs: no prospective-g pruning (see the note above jps_core)
     codes, lut, parent, mark = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark)
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
     size = _begin(start, width, goal_x, goal_y, metric, h_mult, gj, parent, mark, open_mark, heap_key, heap_node,
@@ -274,15 +275,14 @@ def jps_core(
         if status != STATUS_UNREACHABLE:
             break
         fu = gu + h_mult * hu  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, links[:0], mark, open_mark, ux,
+        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark, ux,
                           uy) if data.ndim == 2 else
              _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
                               gu) if weighted else
-             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, links[:0], mark, open_mark, ux,
+             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark, ux,
                                uy))  # fmt: skip
         for j in range(n):
-            v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
-            vu, mv = np.uint64(v), mark[np.uint64(v)]
+            v, k, vu, mv = _found_at(found, j, mark)
             if mv == closed_mark:
                 continue
             vx, vy = _xy(v, width, inv_width)
@@ -343,8 +343,7 @@ def jps_pairs_core(
              if data.ndim == 2 else
              _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq))
         for j in range(n):
-            v, k = found[np.uint64(j)] >> 3, found[np.uint64(j)] & 7
-            vu, mv = np.uint64(v), mark[np.uint64(v)]
+            v, k, vu, mv = _found_at(found, j, mark)
             if mv == closed_mark:
                 continue
             vx, vy = _xy(v, width, inv_width)
@@ -449,6 +448,14 @@ def _note(record, trace, trace_at, expanded, x, y, width):
         record[y - 1, x - 1] = expanded if expanded > 0 else -1
     if expanded > 0 and trace_at + expanded <= trace.size:
         trace[trace_at + expanded - 1] = (y - 1) * (width - 2) + x - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _found_at(found, j, mark):
+    """Entry ``j`` of a successor list (:func:`_add`): its jump point ``v``, the direction ``k``
+    of the run that ends there, ``v`` as an unsigned index and ``v``'s mark."""
+    v = found[np.uint64(j)] >> 3
+    return v, found[np.uint64(j)] & 7, np.uint64(v), mark[np.uint64(v)]
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from sim.pathfinding.buckets import _LOW, _P_STEP, _Q_STEP, _h_pair, bucket_pop, bucket_push, queue_tables
+from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables
 from sim.pathfinding.common import (
     _BITS,
     _ENTRIES_FULL,
@@ -238,6 +238,10 @@ def astar_core(
 # --------------------------------------------------------------------------------------
 # A* on uniform grids with an exact bucket queue instead of a heap (the queue: buckets.py).
 # --------------------------------------------------------------------------------------
+_P_STEP = np.array((1, 1, 1, 1, 0, 0, 0, 0), dtype=np.int64)  # straight steps add 1 to p
+_Q_STEP = np.array((0, 0, 0, 0, 1, 1, 1, 1), dtype=np.int64)  # diagonal steps add 1 to q
+
+
 @njit(cache=True, nogil=True)
 def bucket_core(
     codes, lut, moves, width, start, goal, heuristic, metric, max_nodes,
