@@ -152,3 +152,15 @@ def test_a_borrowed_view_is_the_array_itself_without_an_owner():
     a, b = np.zeros(4, np.int32), np.arange(12, dtype=np.float64).reshape(3, 4)
     assert write_through(a, b) == (4, (3, 4), b.strides)
     assert a.tolist() == [0, 7, 0, 0] and b[2, 3] == 5.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(width=st.integers(3, 2**16), y=st.integers(0, 2**31), x=st.integers(0, 2**16 - 1))
+def test_cell_coordinates_without_a_division_are_exact(width, y, x):
+    # jps._xy splits a padded index with a float reciprocal instead of an integer division;
+    # it must agree with divmod for every grid the engine takes (under 2**31 cells).
+    from sim.pathfinding.jps import _xy
+
+    y = y % max(1, (2**31 - 1) // width)
+    for cx in (0, x % width, width - 1):  # a row's first cell is where a plain reciprocal errs
+        assert _xy(y * width + cx, width, (1.0 + 1e-12) / width) == (cx, y)

@@ -200,6 +200,26 @@ def test_the_round_stage_compiles_the_round_the_start_map_needs(monkeypatch):
     assert calls == [(False, True), (False, False)]  # with JPS or without, never the traced round
 
 
+def test_the_background_compiles_the_round_with_jps_in_a_stage_of_its_own(monkeypatch):
+    # For a map loaded later that chooses JPS: the jps-round stage compiles it (unless the start
+    # map's round already searches with JPS); the jps stage compiles the engine's JPS only.
+    import sim.prepare as prepare
+
+    calls: list[tuple[str, bool]] = []
+    monkeypatch.setattr(prepare, "compile_searches", lambda config, jps=False: calls.append(("searches", jps)))
+    monkeypatch.setattr(prepare, "compile_round", lambda config, tracing=False, jps=False: calls.append(("round", jps)))
+    monkeypatch.setattr(prepare, "warm_up", lambda kinds, fields=True: calls.append(("warm_up", "jps" in kinds)))
+    config = load_config(ROOT / "config.yaml")
+    prepare.STAGES["jps"][0](config, False)
+    assert calls == [("warm_up", True)]
+    calls.clear()
+    prepare.STAGES["jps-round"][0](config, False)
+    assert calls == [("searches", True), ("round", True)]
+    calls.clear()
+    prepare.STAGES["jps-round"][0](config, True)  # the start map's round has JPS already
+    assert calls == []
+
+
 def test_while_the_kernels_compile_the_interpreted_search_gets_the_same_costs():
     """A first start's window serves a species that chooses JPS with the interpreted search
     (plain A* in Python) until the round is compiled: same outcomes, same costs."""
