@@ -34,6 +34,7 @@ from sim.config import ConfigError, load_config
 from sim.maps import MapData, MapError, load_map
 from sim.maps.convert import convert, write_map
 from sim.pathfinding import PathGrid, set_threads
+from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT
 from tests.helpers import assert_one_line, raises_exactly, run_cli
 from tests.tiled_fuzz import check_files, tiled_files
@@ -493,7 +494,11 @@ def test_the_scripting_api_bounds_every_integer_and_keeps_time_finite(sim):
     for _ in range(3):
         sim.step(3600.0)  # the largest step, three times: time stays finite
     assert math.isfinite(sim.time)
-    assert sim.paint(-(10**9), 5, 10**9, "rock").x0 == 0  # the farthest centre and the largest radius still reach
+    # The largest radius is capped at the map's diagonal (docs/scripting.md): from the farthest
+    # centre it paints nothing; from the map's corner, the whole map, at once.
+    assert sim.paint(-(10**9), 5, 10**9, "rock") is None
+    assert sim.paint(0, 0, 10**9, "rock") == (0, 0, sim.world.width, sim.world.height)
+    assert (sim.world.terrain == T.ROCK).all()
 
 
 def test_the_engine_bounds_counts_threads_and_costs():

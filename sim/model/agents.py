@@ -1,6 +1,9 @@
 """The animals' state as a struct of arrays; movement is vectorised over all of them.
 
-Positions are in cell units, ``(x, y)``; a cell's centre is its integer coordinates.
+Positions are in cell units, ``(x, y)``; a cell's centre is its integer coordinates. An
+animal's ``cell`` is always the cell that holds its ``pos`` (:func:`cell_of`: rounded half
+up, the same everywhere), after every move, push and edit; the step it walks runs from
+``leg`` (the path cell it left) to ``aim``.
 Paths live in one ``(N, L)`` buffer of flat cell indices (``y * width + x``), so
 following them needs no Python per animal.
 """
@@ -63,7 +66,14 @@ _FIELDS = {
     "last_outcome": (np.int8, ()),  # an Outcome
     "herd": (np.int16, ()),  # the herd it was called to (see sim.model.herds); 0: none, it wanders
     "aim": (np.int32, ()),  # flat cell it walks toward, as of the last move (the separation step reads it)
+    "leg": (np.int32, ()),  # flat path cell its current step started from, as of the last move
 }
+
+
+@njit(cache=True, inline="always")
+def cell_of(p: float) -> int:
+    """The cell coordinate that holds position ``p`` (cells are centred on integers: half up)."""
+    return math.floor(p + 0.5)
 
 
 class Agents:
@@ -143,7 +153,9 @@ class Agents:
         col = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         self._store["paths"][np.repeat(rows, lengths), col] = cells[first + col]
         self._store["path_len"][rows] = lengths
-        self._store["path_pos"][rows] = np.minimum(lengths, 1)  # index 0 is where it stands
+        # Index 0 is the cell it stands in: walked to first (its centre) unless it is there already.
+        centred = (self._store["pos"][rows] == self._store["cell"][rows]).all(axis=1)
+        self._store["path_pos"][rows] = np.where(centred, np.minimum(lengths, 1), 0)
 
     def remaining_path(self, i: int) -> np.ndarray:
         """Flat cells still ahead of animal ``i``."""
@@ -157,7 +169,7 @@ class Agents:
         done = np.empty(self.n, dtype=np.int64)
         k = _move(
             self.n, dt, s["state"], s["species"], s["pos"], s["cell"], s["heading"], s["paths"], s["path_pos"],
-            s["path_len"], speed_table, terrain, done, s["aim"],
+            s["path_len"], speed_table, terrain, done, s["aim"], s["leg"],
         )  # fmt: skip
         return done[:k]
 
@@ -171,9 +183,10 @@ def heading_of(dx, dy):
 
 
 @njit(cache=True)
-def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, speed_table, terrain, done, aim):
+def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, speed_table, terrain, done, aim, leg):
     """The walking animals step toward their next path cell (see :meth:`Agents.move`);
-    ``aim`` gets the cell each walks toward next (its path's last when it arrived)."""
+    ``aim`` gets the cell each walks toward next (its path's last when it arrived), ``leg``
+    the path cell before it; ``cell`` follows ``pos``."""
     w = terrain.shape[1]
     k = 0
     for i in range(n):
@@ -189,8 +202,6 @@ def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, 
         if step >= dist:
             pos[i, 0] = tx
             pos[i, 1] = ty
-            cell[i, 0] = int(tx)
-            cell[i, 1] = int(ty)
             path_pos[i] += 1
             if path_pos[i] >= path_len[i]:
                 done[k] = i
@@ -201,5 +212,8 @@ def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, 
             frac = step / max(dist, 1e-12)
             pos[i, 0] += dx * frac
             pos[i, 1] += dy * frac
+        cell[i, 0] = cell_of(pos[i, 0])  # where it stands now: half way along a step, the next cell
+        cell[i, 1] = cell_of(pos[i, 1])
         aim[i] = paths[i, min(path_pos[i], path_len[i] - 1)]
+        leg[i] = paths[i, max(min(path_pos[i], path_len[i] - 1) - 1, 0)]
     return k

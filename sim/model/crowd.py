@@ -14,10 +14,11 @@ does not depend on the order animals are visited or on the thread count. Rules:
   within ``0.45`` cells of the line to its next path cell, and only where walking on from
   there crosses no cell it may not stand on (beside an orthogonal step, or a diagonal one
   whose two corner cells are open): it always gets where it goes, on its own ground;
-* a resting animal may be pushed onto a neighbouring cell (its ``cell`` follows), so a
+* a resting animal may be pushed onto a neighbouring cell, so a
   crowd that arrives at one spot, or is swept off a painted area, spreads out.
 
-The push is at most :data:`MAX_PUSH` cells a frame, so crowds spread smoothly.
+The push is at most :data:`MAX_PUSH` cells a frame, so crowds spread smoothly. An animal's
+``cell`` follows its ``pos`` (:func:`~sim.model.agents.cell_of`) after every push.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from sim.model.agents import State
+from sim.model.agents import State, cell_of
 from sim.pathfinding.workspace import run_split, thread_count
 
 #: The largest push a frame, in cells; a smaller one than MIN_PUSH is not made.
@@ -150,7 +151,7 @@ def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _along_path(i, nx, ny, px, py, pos, cell, aim, w):
+def _along_path(i, nx, ny, px, py, pos, leg, aim, w):
     """A walking animal's pushed point: never backwards, within :data:`LANE` of the line
     from its last path cell to the one it walks toward; ``(nan, nan)`` when it is there."""
     tx, ty = float(aim[i] % w), float(aim[i] // w)
@@ -162,7 +163,7 @@ def _along_path(i, nx, ny, px, py, pos, cell, aim, w):
     along = px * fx + py * fy
     if along < 0.0:
         nx, ny = nx - along * fx, ny - along * fy
-    sx, sy = float(cell[i, 0]), float(cell[i, 1])
+    sx, sy = float(leg[i] % w), float(leg[i] // w)
     lx, ly = tx - sx, ty - sy
     ll = lx * lx + ly * ly
     u = 0.0 if ll == 0.0 else min(max(((nx - sx) * lx + (ny - sy) * ly) / ll, 0.0), 1.0)
@@ -174,7 +175,7 @@ def _along_path(i, nx, ny, px, py, pos, cell, aim, w):
 
 
 @njit(cache=True, nogil=True)
-def _moves(part, n, pos, cell, state, species, aim, terrain, stands, ints, bufs, ends):
+def _moves(part, n, pos, cell, state, species, aim, leg, terrain, stands, ints, bufs, ends):
     """Part ``part``'s animals moved by their pushes (the parts' sums, added in order, at
     most :data:`MAX_PUSH` long) within the rules (see the module doc); each on its own, so
     parts can run on threads. A part moves every ``len(ends)``-th block of :data:`BLOCK`
@@ -205,14 +206,15 @@ def _moves(part, n, pos, cell, state, species, aim, terrain, stands, ints, bufs,
                 # Off the line only where walking on from there crosses no cell it may not
                 # stand on: beside an orthogonal step, or a diagonal one with both corners open.
                 ax, ay = aim[i] % w, aim[i] // w
-                sx, sy = ax - cell[i, 0], ay - cell[i, 1]
+                bx, by = leg[i] % w, leg[i] // w  # the path cell its step started from
+                sx, sy = ax - bx, ay - by
                 if abs(sx) > 1 or abs(sy) > 1:
                     continue
                 if sx != 0 and sy != 0 and not (
-                    _open(terrain, stands, s, ax, cell[i, 1]) and _open(terrain, stands, s, cell[i, 0], ay)
+                    _open(terrain, stands, s, ax, by) and _open(terrain, stands, s, bx, ay)
                 ):
                     continue
-                nx, ny = _along_path(i, nx, ny, px, py, pos, cell, aim, w)
+                nx, ny = _along_path(i, nx, ny, px, py, pos, leg, aim, w)
                 if math.isnan(nx):
                     continue
             if not _allowed(terrain, stands, s, nx, ny, cx[i], cy[i]):
@@ -225,10 +227,8 @@ def _moves(part, n, pos, cell, state, species, aim, terrain, stands, ints, bufs,
                     nx = pos[i, 0]
                 else:
                     continue
-            ux, uy = math.floor(nx + 0.5), math.floor(ny + 0.5)
             pos[i, 0], pos[i, 1] = nx, ny
-            if not walking:
-                cell[i, 0], cell[i, 1] = ux, uy
+            cell[i, 0], cell[i, 1] = cell_of(nx), cell_of(ny)  # cell follows pos, walking or not
             moved += 1
     return moved
 
@@ -241,13 +241,13 @@ class Crowd:
         self._ints = np.zeros((5, 0), np.int32)
         self._counts = np.zeros(0, np.int32)
         self._bufs = np.zeros((1, 2, 0), np.float32)  # per part: pushes by table entry
-        self._key: tuple = (0, 0.0, *[None] * 8)  # what the jobs were laid out for
+        self._key: tuple = (0, 0.0, *[None] * 9)  # what the jobs were laid out for
         self._jobs: tuple = ((), [], [])  # the table's, each part's pairs' and moves' arguments
 
     def _lay_out(self, key: tuple) -> None:
         """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
         crowd, the map and the arrays stay: laying them out costs tens of µs)."""
-        n, spacing, pos, cell, state, species, aim, terrain, stands, layer_of = key
+        n, spacing, pos, cell, state, species, aim, leg, terrain, stands, layer_of = key
         self._key = key
         if layer_of.min(initial=0) < 0 or layer_of.max(initial=0) > 3:  # the table has four planes
             layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64) % 4
@@ -268,7 +268,8 @@ class Crowd:
         ends = [(j + 1) * n // parts for j in range(parts)]  # each part's table entries end there
         pairs = [(0 if j == 0 else ends[j - 1], ends[j], spacing, bits, f, k, c, self._bufs[j]) for j in range(parts)]
         ends_arr = np.array(ends, dtype=np.int64)
-        moves = [(j, n, pos, cell, state, species, aim, terrain, stands, k, self._bufs, ends_arr) for j in range(parts)]
+        moves = [(j, n, pos, cell, state, species, aim, leg, terrain, stands, k, self._bufs, ends_arr)
+                 for j in range(parts)]  # fmt: skip
         self._jobs = ((n, pos, species, layer_of, bits, f, k, c), pairs, moves)
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
@@ -283,7 +284,8 @@ class Crowd:
         if n < 2 or spacing <= 0:
             return 0
         st = agents.store
-        key = (n, spacing, st["pos"], st["cell"], st["state"], st["species"], st["aim"], terrain, stands, layer_of)
+        key = (n, spacing, st["pos"], st["cell"], st["state"], st["species"], st["aim"], st["leg"], terrain, stands,
+               layer_of)  # fmt: skip
         if key[:2] != self._key[:2] or any(x is not y for x, y in zip(key[2:], self._key[2:], strict=True)):
             self._lay_out(key)  # else the same crowd, map and arrays as last frame: the same jobs
         table, pairs, moves = self._jobs

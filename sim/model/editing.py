@@ -49,14 +49,13 @@ class Editing:
         pts = _points(points)
         radius = whole_number("radius", radius, 0, MAX_COORDINATE)
         terrain = _terrain(terrain)
-        x0, y0 = pts.min(axis=0) - radius
-        x1, y1 = pts.max(axis=0) + radius + 1
-        box = CellRect(int(x0), int(y0), int(x1), int(y1)).clip(self.world.width, self.world.height)
-        if box is None:
+        covered = self.world.cover(pts, radius)  # checked and clipped whole before any cell is written
+        if covered is None:
             return None
+        box, mask = covered
         before = self.world.terrain[box.slices].copy()
         with self._edit():
-            rect = self.world.paint_line(pts, radius, terrain)
+            rect = self.world.fill(box, mask, terrain)
             if rect is not None:
                 self.history.touch(rect, before)
                 self._after_change(rect, before)
@@ -122,20 +121,42 @@ MAX_STROKE_POINTS = 100_000
 
 
 def _points(points: object) -> np.ndarray:
-    """A stroke's points as a (k, 2) int64 array, or an exact error (like ``paint``'s ``cx``/``cy``)."""
+    """A stroke's points as a (k, 2) int64 array, or an exact error (like ``paint``'s ``cx``/``cy``).
+    Integer arrays of any dtype are range-checked before they are converted (a ``uint64`` above
+    2**63 would wrap to a negative coordinate), and a long list is checked in one pass."""
     if isinstance(points, np.ndarray) and points.dtype.kind in "iu" and points.ndim == 2 and points.shape[1] == 2:
-        arr = points.astype(np.int64)
-    else:
-        if not isinstance(points, list | tuple | np.ndarray) or not points or len(points) > MAX_STROKE_POINTS:
-            raise TypeError(f"points must be a non-empty list of (x, y) whole numbers, got {short(points)}")
-        for i, p in enumerate(points):
-            if not isinstance(p, tuple | list | np.ndarray) or len(p) != 2:
-                raise TypeError(f"points[{i}] must be an (x, y) pair of whole numbers, got {short(p)}")
-            whole_number(f"points[{i}] x", p[0], -MAX_COORDINATE, MAX_COORDINATE)
-            whole_number(f"points[{i}] y", p[1], -MAX_COORDINATE, MAX_COORDINATE)
-        arr = np.array([[int(p[0]), int(p[1])] for p in points], dtype=np.int64)
-    if arr.size == 0 or len(arr) > MAX_STROKE_POINTS or np.abs(arr).max() > MAX_COORDINATE:
-        raise ValueError(f"points must be 1 to {MAX_STROKE_POINTS} (x, y) within {MAX_COORDINATE} of the map")
+        if not 1 <= len(points) <= MAX_STROKE_POINTS:
+            raise ValueError(f"points must be 1 to {MAX_STROKE_POINTS} (x, y) pairs, got {len(points)}")
+        for axis, name in ((0, "x"), (1, "y")):
+            column = points[:, axis]
+            low, high = int(column.min()), int(column.max())  # Python ints: exact for every dtype
+            for i, value in ((int(column.argmin()), low), (int(column.argmax()), high)):
+                whole_number(f"points[{i}] {name}", value, -MAX_COORDINATE, MAX_COORDINATE)
+        return points.astype(np.int64)
+    if not isinstance(points, list | tuple | np.ndarray) or len(points) == 0 or len(points) > MAX_STROKE_POINTS:
+        raise TypeError(f"points must be a non-empty list of (x, y) whole numbers, got {short(points)}")
+    fast = _int_pairs(points)
+    if fast is not None:
+        return _points(fast)
+    for i, p in enumerate(points):  # the slow way, for the exact message of the first bad point
+        if not isinstance(p, tuple | list | np.ndarray) or len(p) != 2:
+            raise TypeError(f"points[{i}] must be an (x, y) pair of whole numbers, got {short(p)}")
+        whole_number(f"points[{i}] x", p[0], -MAX_COORDINATE, MAX_COORDINATE)
+        whole_number(f"points[{i}] y", p[1], -MAX_COORDINATE, MAX_COORDINATE)
+    return np.array([[int(p[0]), int(p[1])] for p in points], dtype=np.int64)
+
+
+def _int_pairs(points: list | tuple | np.ndarray) -> np.ndarray | None:
+    """``points`` as a (k, 2) integer array when every point is an (x, y) pair of plain or numpy
+    integers (not bools) that numpy reads as such; None otherwise (the caller says what is wrong)."""
+    try:
+        arr = np.asarray(points)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
+        return None
+    if not isinstance(points, np.ndarray) and any(type(v) is bool for p in points for v in p):
+        return None  # numpy reads True as 1; a bool is no coordinate
     return arr
 
 

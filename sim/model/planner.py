@@ -285,6 +285,10 @@ class Planner:
             st["heading"], self.species[0].world.width,
         )  # fmt: skip
         rows = rnd.rows[:take]
+        # An animal that searched from off its cell's centre (pushed, or stopped mid-step) first
+        # walks to that centre, inside the cell it stands in: every step it takes is the path's.
+        off = rows[(st["state"][rows] == State.WALKING) & (st["pos"][rows] != st["cell"][rows]).any(axis=1)]
+        st["path_pos"][off] = 0
         stats.add_round(self.species, a.species[rows], rnd.outcome[:take], rnd.expanded[:take], rnd, take,
                         now - a.requested_at[rows])  # fmt: skip
         if observer.listening:

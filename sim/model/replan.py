@@ -77,12 +77,14 @@ def stop_for_replan(a: Agents, sp: SpeciesRuntime, width: int, i: int) -> None:
     It finishes the step it is on if that step is still legal and it is past half way;
     otherwise it goes back to the cell it left.
     """
-    here = int(a.cell[i, 1]) * width + int(a.cell[i, 0])
-    nxt = int(a.paths[i, a.path_pos[i]])
-    nx, ny = nxt % width, nxt // width
+    pos = a.path_pos[i]
+    here = int(a.paths[i, max(pos - 1, 0)])  # the path cell its step started from
+    nxt = int(a.paths[i, pos])
+    hx, hy, nx, ny = here % width, here // width, nxt % width, nxt // width
     step_ok = step_legal(_moves(sp), width + 2, padded_cell(here, width), padded_cell(nxt, width))
-    if step_ok and np.hypot(*(a.pos[i] - (nx, ny))) < np.hypot(*(a.pos[i] - a.cell[i])):
-        a.cell[i] = (nx, ny)
+    if step_ok and np.hypot(*(a.pos[i] - (nx, ny))) < np.hypot(*(a.pos[i] - (hx, hy))):
+        hx, hy = nx, ny
+    a.cell[i] = (hx, hy)
     a.pos[i] = a.cell[i]
     a.path_len[i] = a.path_pos[i] = 0
     a.state[i] = State.REPLAN

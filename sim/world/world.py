@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.world import brush
 from sim.world.geometry import CellRect
 
 _LOG_LIMIT = 512  # changes kept; an older revision gets a full rebuild
@@ -52,48 +53,32 @@ class World:
         ``terrain=None`` restores the map's original terrain there. Returns the changed
         rectangle, or ``None`` when nothing changed.
         """
-        x0, x1 = max(0, cx - radius), min(self.width, cx + radius + 1)
-        y0, y1 = max(0, cy - radius), min(self.height, cy + radius + 1)
-        if x0 >= x1 or y0 >= y1:
-            return None
-        ys, xs = np.ogrid[y0:y1, x0:x1]
-        disc = (xs - cx) ** 2 + (ys - cy) ** 2 <= radius * radius + radius
-        block = self.terrain[y0:y1, x0:x1]
-        new = self.original[y0:y1, x0:x1] if terrain is None else np.uint8(terrain)
-        target = np.where(disc, new, block)
-        if np.array_equal(target, block):
-            return None
-        block[...] = target
-        return self._record(CellRect(x0, y0, x1, y1))
+        return self.paint_line(np.array([[cx, cy]], dtype=np.int64), radius, terrain)
 
     def paint_line(self, points: np.ndarray, radius: int, terrain: int | None) -> CellRect | None:
         """Paint discs of ``radius`` along the straight lines through ``points`` ((k, 2) int64
         ``x, y``), every cell of the way (no gaps between far-apart points), as one change:
-        returns the rectangle changed, or ``None``."""
-        reach = (-radius, -radius, self.width + radius, self.height + radius)
-        cells = line_cells(points, reach)
-        x0, y0 = cells.min(axis=0) - radius
-        x1, y1 = cells.max(axis=0) + radius + 1
-        box = CellRect(int(x0), int(y0), int(x1), int(y1)).clip(self.width, self.height)
-        if box is None:
-            return None
-        covered = np.zeros((box.height, box.width), dtype=bool)
-        r2 = radius * radius + radius  # the disc's rule, as paint() has it
-        for cx, cy in cells.tolist():  # each cell's disc, within the box only (a radius may be huge)
-            sub = CellRect(cx - radius, cy - radius, cx + radius + 1, cy + radius + 1).clip(self.width, self.height)
-            if sub is None:
-                continue
-            ys, xs = np.ogrid[sub.y0 : sub.y1, sub.x0 : sub.x1]
-            covered[sub.y0 - box.y0 : sub.y1 - box.y0, sub.x0 - box.x0 : sub.x1 - box.x0] |= (
-                (xs - cx) ** 2 + (ys - cy) ** 2 <= r2
-            )
-        block = self.terrain[box.slices]
-        new = self.original[box.slices] if terrain is None else np.uint8(terrain)
-        target = np.where(covered, new, block)
+        returns the rectangle changed, or ``None``. (:meth:`cover`, then :meth:`fill`.)"""
+        covered = self.cover(points, radius)
+        return None if covered is None else self.fill(*covered, terrain)
+
+    def cover(self, points: np.ndarray, radius: int) -> tuple[CellRect, np.ndarray] | None:
+        """The cells a stroke would paint, changing nothing: ``(rect, mask)`` (mask ``[y, x]``
+        over ``rect``), or None when it misses the map. Its cost is bounded by the map, not by
+        the stroke (:mod:`sim.world.brush`: the one place a stroke is clipped)."""
+        found = brush.cover(points, radius, self.width, self.height)
+        return None if found is None else (CellRect(*found[0]), found[1])
+
+    def fill(self, rect: CellRect, mask: np.ndarray, terrain: int | None) -> CellRect | None:
+        """Write ``terrain`` (None: the original) where ``mask`` is set in ``rect``; the rectangle,
+        or None when no cell changed."""
+        block = self.terrain[rect.slices]
+        new = self.original[rect.slices] if terrain is None else np.uint8(terrain)
+        target = np.where(mask, new, block)
         if np.array_equal(target, block):
             return None
         block[...] = target
-        return self._record(box)
+        return self._record(rect)
 
     def replace(self, terrain: np.ndarray, *, name: str | None = None, source: str | None = None) -> None:
         """Swap in a whole new map (it becomes the new original)."""
@@ -157,6 +142,14 @@ def line_cells(points: np.ndarray, bounds: tuple[int, int, int, int] | None = No
             if t0 > t1:
                 continue
             lo, hi = max(1, int(np.floor(t0 * steps)) - 1), min(steps, int(np.ceil(t1 * steps)) + 1)
-        t = np.arange(lo, hi + 1) / steps
-        out.append(np.stack((np.round(x0 + (x1 - x0) * t), np.round(y0 + (y1 - y0) * t)), axis=1).astype(np.int64))
+        s = np.arange(lo, hi + 1, dtype=np.int64)
+        out.append(np.stack((x0 + _half_even((x1 - x0) * s, steps), y0 + _half_even((y1 - y0) * s, steps)), axis=1))
     return np.concatenate(out)
+
+
+def _half_even(num: np.ndarray, steps: int) -> np.ndarray:
+    """``num / steps`` rounded half to even, exactly (integers: a float ``s / steps`` lands a hair
+    off the half and rounds either way). :mod:`sim.world.brush` rounds the same."""
+    q = num // steps
+    twice = 2 * (num - q * steps)
+    return q + ((twice > steps) | ((twice == steps) & (q % 2 == 1)))

@@ -1,0 +1,191 @@
+"""What a second look must not break: an animal's cell is where it stands, a refused edit
+changes nothing, an edit costs what the map can hold (not what the stroke names).
+
+Through the public scripting API only (``Simulation``, ``paint``, ``paint_stroke``, ``undo``,
+``reset_map``, ``call_herd``)."""
+
+from __future__ import annotations
+
+import math
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sim.config import load_config
+from sim.maps import load_map
+from sim.maps.data import MapData
+from sim.pathfinding import set_threads
+from sim.simulation import Simulation
+from sim.world.terrain import Terrain
+from sim.world.world import World, line_cells
+from tests.conftest import ROOT, SHIPPED_MAPS
+
+CONFIG = load_config(ROOT / "config.yaml")
+
+
+def where_it_stands(sim: Simulation) -> list[str]:
+    """Every broken promise about ``cell``: the cell that holds ``pos`` (rounded half up), on
+    ground its species may stand on."""
+    a, terrain = sim.agents, sim.world.terrain
+    wrong = []
+    held = np.floor(a.pos + 0.5).astype(np.int64)
+    for i in np.flatnonzero((held != a.cell).any(axis=1)).tolist()[:3]:
+        wrong.append(f"animal {i}: pos {tuple(a.pos[i])} is in cell {tuple(held[i])}, its cell says {tuple(a.cell[i])}")
+    for sp in sim.species:
+        mine = np.flatnonzero(a.species == sp.index)
+        x, y = a.cell[mine, 0], a.cell[mine, 1]
+        inside = (x >= 0) & (y >= 0) & (x < sim.world.width) & (y < sim.world.height)
+        ok = inside.copy()
+        ok[inside] = sp.passable_at(a.cell[mine[inside]])
+        for i in mine[~ok].tolist()[:3]:
+            name = Terrain(terrain[a.cell[i, 1], a.cell[i, 0]]).name
+            wrong.append(f"{sp.key} {i} stands on cell {tuple(a.cell[i])} ({name})")
+    return wrong
+
+
+def soak(map_name: str, seed: int, steps: int, threads: int) -> str:
+    """A long run with a random edit every few steps; the invariant checked after every step.
+    Returns the checksum (the same for 1 and 2 threads)."""
+    set_threads(threads)
+    try:
+        sim = Simulation(CONFIG, load_map(ROOT / "maps" / map_name), counts={"cow": 60, "bird": 30, "water": 30})
+        rng = np.random.default_rng(seed)
+        w, h = sim.world.width, sim.world.height
+        for step in range(steps):
+            if step % 4 == 0:
+                kind = rng.integers(0, 10)
+                terrain = [*(t.name.lower() for t in Terrain), None][rng.integers(0, len(Terrain) + 1)]
+                if kind < 6:
+                    k = int(rng.integers(1, 5))
+                    pts = [(int(rng.integers(-8, w + 8)), int(rng.integers(-8, h + 8))) for _ in range(k)]
+                    sim.paint_stroke(pts, int(rng.integers(0, 6)), terrain)
+                elif kind < 7:
+                    sim.undo()
+                elif kind < 8:
+                    sim.reset_map()
+                else:
+                    sp = sim.species[int(rng.integers(0, len(sim.species)))]
+                    free = np.argwhere(sp.regions > 0)
+                    if free.size:
+                        y, x = free[rng.integers(0, len(free))]
+                        sim.call_herd(sp.key, (int(x), int(y)), radius=float(rng.integers(5, 40)))
+            sim.step(1 / 30)
+            wrong = where_it_stands(sim)
+            assert not wrong, f"{map_name} step {step}: " + "; ".join(wrong)
+        return sim.checksum()
+    finally:
+        set_threads(0)
+
+
+@pytest.mark.parametrize("map_name", SHIPPED_MAPS)
+def test_an_animals_cell_is_always_where_it_stands_through_paints_undos_resets_and_herds(map_name):
+    assert soak(map_name, seed=5, steps=240, threads=1)
+
+
+def test_the_soak_gives_the_same_checksum_with_one_and_two_threads():
+    assert soak("island.yaml", 11, 200, 1) == soak("island.yaml", 11, 200, 2)
+
+
+# ------------------------------------------------------------------ atomic edits
+def small_map() -> MapData:
+    terrain = np.full((24, 30), int(Terrain.GRASS), np.uint8)
+    terrain[:, :4] = Terrain.WATER
+    terrain[10:14, 12:18] = Terrain.FOREST
+    return MapData("small", terrain)
+
+
+coordinate = st.integers(-60, 90) | st.integers(-(10**9), 10**9)
+stroke = st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(points=stroke, radius=st.integers(0, 12) | st.integers(0, 10**9),
+       terrain=st.sampled_from(["rock", "swamp", None]))  # fmt: skip
+def test_a_stroke_paints_its_part_inside_the_map_and_undo_restores_the_exact_grid(points, radius, terrain):
+    sim = Simulation(CONFIG, small_map(), counts={"cow": 4, "bird": 2, "water": 2})
+    before, history = sim.world.terrain.copy(), len(sim.history.undo_stack)
+    rect = sim.paint_stroke(points, radius, terrain)
+    after = sim.world.terrain
+    # The reference: a disc (the brush capped at the map's diagonal) around every cell of the lines.
+    r = min(radius, math.ceil(math.hypot(sim.world.width, sim.world.height)))
+    h, w = after.shape
+    expect = before.copy()
+    cells = line_cells(np.array(points), (-r - 1, -r - 1, w + r + 1, h + r + 1))
+    ys, xs = np.mgrid[0:h, 0:w]
+    covered = np.zeros((h, w), bool)
+    for cx, cy in cells.tolist():
+        if -r <= cx < w + r and -r <= cy < h + r:
+            covered |= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r + r
+    expect[covered] = sim.world.original[covered] if terrain is None else Terrain[terrain.upper()]
+    assert (after == expect).all()
+    changed = (after != before)
+    if rect is None:
+        assert not changed.any() and len(sim.history.undo_stack) == history
+    else:
+        ys_c, xs_c = np.nonzero(changed)
+        assert rect.x0 <= xs_c.min() and xs_c.max() < rect.x1 and rect.y0 <= ys_c.min() and ys_c.max() < rect.y1
+        assert len(sim.history.undo_stack) == history + 1
+        sim.undo()
+        assert (sim.world.terrain == before).all()
+
+
+@pytest.mark.parametrize(
+    "points, radius, error",
+    [
+        ([(-20, 30), (30, -20), (1.5, 2)], 1, TypeError),
+        ([(-20, 30), (30, -20), (2, True)], 1, TypeError),
+        ([(-20, 30), (30, -20), (10**10, 2)], 1, ValueError),
+        (np.array([[5, 5], [2**64 - 1, 5]], dtype=np.uint64), 1, ValueError),
+        ([(-20, 30), (30, -20)], -1, ValueError),
+        ([(-20, 30), (30, -20)], 10**10, ValueError),
+        ([(5, 5)] * 100_001, 1, TypeError),
+    ],
+)
+def test_a_refused_stroke_changes_no_cell_and_leaves_no_history(points, radius, error):
+    sim = Simulation(CONFIG, small_map(), counts={"cow": 4, "bird": 2, "water": 2})
+    sim.paint(8, 8, 2, "rock")
+    before, undo = sim.world.terrain.copy(), len(sim.history.undo_stack)
+    with pytest.raises(error):
+        sim.paint_stroke(points, radius, "rock")
+    assert (sim.world.terrain == before).all() and len(sim.history.undo_stack) == undo
+    sim.undo()
+    assert (sim.world.terrain == sim.world.original).all()
+
+
+def test_a_stroke_from_outside_across_the_corner_paints_the_corner_and_undoes():
+    """The case that raised a broadcast error half way through painting."""
+    sim = Simulation(CONFIG, load_map(ROOT / "maps" / "island.yaml"), counts={"cow": 4, "bird": 2, "water": 2})
+    before = sim.world.terrain.copy()
+    rect = sim.paint_stroke([(-20, 30), (30, -20)], 1, "rock")
+    assert rect is not None and rect.x0 == 0 and rect.y0 == 0
+    assert sim.world.terrain[5, 5] == Terrain.ROCK  # on the line x + y = 10
+    sim.undo()
+    assert (sim.world.terrain == before).all()
+
+
+# ------------------------------------------------------------------ bounded edits
+def test_a_stroke_costs_what_the_map_holds_not_what_it_names():
+    """Memory is measured (tracemalloc), not time: a stroke of 100,000 points zigzagging corner
+    to corner, one two billion cells long with a radius of 10**9, and a 2048² map painted with
+    radius 3000 each stay within a few map-sized arrays."""
+    sim = Simulation(CONFIG, load_map(ROOT / "maps" / "island.yaml"), counts={"cow": 4, "bird": 2, "water": 2})
+    w, h = sim.world.width, sim.world.height
+    zigzag = [(0, 0) if i % 2 == 0 else (w - 1, h - 1) for i in range(100_000)]
+    sim.paint_stroke(zigzag[:10], 3, "sand")  # compiled (or loaded) before memory is measured
+    tracemalloc.start()
+    try:
+        assert sim.paint_stroke(zigzag, 3, "rock") is not None
+        assert sim.paint_stroke([(-(10**9), 50), (10**9, 50)], 10**9, "swamp") == (0, 0, w, h)
+        peak_island = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        big = World(np.zeros((2048, 2048), np.uint8))
+        assert big.paint_line(np.array([[0, 0], [2047, 2047]]), 3000, 3) is not None
+        assert (big.terrain == 3).all()
+        peak_big = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak_island < 100 * 2**20, peak_island
+    assert peak_big < 12 * 2048 * 2048, peak_big  # a dozen bytes a cell: the mask, the difference rows
