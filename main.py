@@ -2,7 +2,10 @@
 
 import sys
 
-from sim.cli import run
-
 if __name__ == "__main__":
+    try:
+        from sim.cli import run
+    except KeyboardInterrupt:  # ctrl+C before anything started: one line, as at any later moment
+        print("astar-island: interrupted", file=sys.stderr)
+        sys.exit(130)
     sys.exit(run())

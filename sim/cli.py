@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-import typing
 from dataclasses import replace
 from pathlib import Path
 
-from sim.support.checks import MAX_ANIMALS  # standard library only, like everything imported here at the top:
+from sim.support.checks import MAX_ANIMALS, OneLineParser  # the standard library only, as everything here at the top:
 from sim.support.resources import default_config_path, maps_dir  # a missing dependency is then reported by run()
 
 
@@ -22,15 +22,8 @@ class UsageError(ValueError):
     """A command-line option that cannot work (checked before anything runs)."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """Option errors are one line and exit status 2, like every other error here."""
-
-    def error(self, message: str) -> typing.NoReturn:
-        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = _Parser(
+    ap = OneLineParser(
         prog="main.py",
         description="Animals finding their way across an island with A*.",
         epilog="Convert maps: main.py convert SRC DST (see main.py convert --help).",
@@ -67,7 +60,7 @@ def convert_main(argv: list[str]) -> int:
     """``convert SRC DST [--force] [--config PATH]``: one line on success, one line and status 2 on error."""
     from sim.maps.formats import describe  # the format registry names them
 
-    ap = _Parser(
+    ap = OneLineParser(
         prog="main.py convert",
         description=f"Convert a map between these formats (the endings pick them): {describe()}.",
     )
@@ -107,9 +100,21 @@ def convert_main(argv: list[str]) -> int:
 NEEDS = ("numpy", "numba", "llvmlite", "pygame", "yaml")
 
 
+def _interrupted(_signum: int, _frame: object) -> None:
+    """Ctrl+C: one line, the compiling children ended, exit 130, at once. Not a KeyboardInterrupt:
+    raised inside numba's compiler (a C callback), that prints a traceback and goes on."""
+    print("astar-island: interrupted", file=sys.stderr, flush=True)
+    prepare = sys.modules.get("sim.prepare")
+    if prepare is not None:
+        prepare.stop_all()
+    os._exit(130)
+
+
 def run(argv: list[str] | None = None) -> int:
     """:func:`main`, or one line on how to set up when a dependency is missing (say, ``python3
     main.py`` outside the project's ``.venv``) instead of a ``ModuleNotFoundError`` traceback."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted)
     try:
         return main(argv)
     except KeyboardInterrupt:  # ctrl+C, also while a first start compiles: a line, not a traceback
@@ -179,5 +184,6 @@ def main(argv: list[str] | None = None) -> int:
         else:
             app.run()
     except KeyboardInterrupt:
+        print("astar-island: interrupted", file=sys.stderr)
         return 130
     return 0

@@ -22,10 +22,18 @@ Nothing here imports pygame.
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
 import sys
+
+if __name__ == "__main__" and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    # Run by a user in a terminal: ctrl+C during the imports below ends quietly. (Started by
+    # the demo, SIGINT is ignored from the start: see spawn().)
+    signal.signal(signal.SIGINT, lambda _signum, _frame: sys.exit(130))
+
+import argparse
+import atexit
+import os
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -147,8 +155,8 @@ class Background:
         self.ready = False
         self._done = threading.Event()
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-        self.proc = subprocess.Popen([sys.executable, "-m", module, *args], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)  # fmt: skip
+        self.proc = spawn([sys.executable, "-m", module, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, env=env)  # fmt: skip
         threading.Thread(target=self._read, daemon=True, name=f"{module}-log").start()
 
     def _read(self) -> None:
@@ -178,12 +186,64 @@ class Background:
 
     def stop(self) -> None:
         """End the child if it still runs (what it cached so far stays cached)."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
+        stop_all([self.proc])
+
+
+#: Every child process started by :func:`spawn` in this process (ended at exit: :func:`stop_all`).
+_CHILDREN: list[subprocess.Popen] = []
+_SPAWN_LOCK = threading.Lock()
+
+
+def spawn(cmd: list[str], **popen: object) -> subprocess.Popen:
+    """Start a child that ctrl+C does not reach: SIGINT is ignored in it from its first
+    instruction (set before the exec, so no import of its can be interrupted into a
+    traceback). The terminal's ctrl+C goes to this process, which ends its children when it
+    exits (:func:`stop_all`, at exit); a stage of ``sim.prepare`` also ends with its parent."""
+    with _SPAWN_LOCK:
+        if threading.current_thread() is threading.main_thread():
+            # Blocked while the disposition is switched, so a ctrl+C now waits for us, not lost.
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+                proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, **popen)  # type: ignore[call-overload]
+            finally:
+                signal.signal(signal.SIGINT, old)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        else:  # signal.signal works in the main thread only: set it in the child, before the exec
+            ignore = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)  # noqa: E731
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, preexec_fn=ignore, **popen)  # type: ignore[call-overload]
+        _CHILDREN.append(proc)
+        return proc
+
+
+def stop_all(procs: list[subprocess.Popen] | None = None) -> None:
+    """End ``procs`` (default: every child :func:`spawn` started) that still run: all are
+    told at once, then waited for (a stage ends its own child on SIGTERM)."""
+    procs = list(_CHILDREN if procs is None else procs)
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+atexit.register(stop_all)
+
+
+def _end_with_parent() -> None:
+    """A child of the demo's: when its parent is gone (killed without its ``atexit``), it ends too."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.25)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="end-with-parent").start()
 
 
 def jps_args(jps: bool) -> list[str]:
@@ -247,43 +307,60 @@ STAGES: dict[str, tuple[Callable[[Config, bool], None], str]] = {
 def main(argv: list[str] | None = None) -> int:
     """``python -m sim.prepare [--config PATH] [--jps] [--round-only | --stage NAME]``: compile
     into numba's cache, one stage (:data:`STAGES`) a process, printing :data:`READY` once the
-    round is cached; ``--jps``: the start map's round searches with JPS (a species' choice)."""
-    import argparse
-
-    from sim.config import load_config
+    round is cached; ``--jps``: the start map's round searches with JPS (a species' choice).
+    Bad input is one line on stderr and exit status 2; a stage that failed is one line from
+    this process (the others still run) and exit status 1."""
+    from sim.config import ConfigError, load_config
+    from sim.support.checks import OneLineParser
     from sim.support.resources import default_config_path
 
-    ap = argparse.ArgumentParser(prog="python -m sim.prepare", description="Compile kernels into numba's cache.")
+    ap = OneLineParser(prog="python -m sim.prepare", description="Compile kernels into numba's cache.")
     ap.add_argument("--config", help="settings file (its species decide the kernels' types)")
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
     ap.add_argument("--stage", choices=list(STAGES), help="one stage only, in this process")
     ap.add_argument("--jps", action="store_true", help="the start map's round searches with JPS (its 'search')")
     args = ap.parse_args(argv)
+    try:
+        config = load_config(args.config or default_config_path())  # checked here, before any child starts
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.stage:
+        _end_with_parent()
         t0 = time.perf_counter()
         work, what = STAGES[args.stage]
-        work(load_config(args.config or default_config_path()), args.jps)
+        work(config, args.jps)
         print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
         print(READY, flush=True)
         return 0
-    # The round after its batch search; then the rest. A stage whose process failed is
-    # compiled by the next one that needs it (or by the demo itself).
-    running: list[subprocess.Popen] = []
+    return _run_stages(args)
 
-    def end(_signum: int, _frame: object) -> None:  # ended by the demo: the stage's process too
-        for proc in running:
-            proc.terminate()
-        sys.exit(1)
 
-    signal.signal(signal.SIGTERM, end)
-    for stage in ("searches", "round", *(() if args.round_only else ("rest", "jps", "jps-round", "jps+", "traces"))):
+def _run_stages(args: argparse.Namespace) -> int:
+    """The round after its batch search; then the rest, a process each. A stage whose process
+    failed is reported in one line and compiled by the next one that needs it (or by the demo)."""
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(1))  # ended by the demo: stop_all at exit
+    failed = 0
+    stages = ("searches", "round", *(() if args.round_only else ("rest", "jps", "jps-round", "jps+", "traces")))
+    for stage in stages:
         cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps), "--stage", stage]
-        running[:] = [subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)]
-        out, _err = running[0].communicate()
+        proc = spawn(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = proc.communicate()
         for line in out.splitlines():
             if line and (line != READY or stage == "round"):
                 print(line, flush=True)
-    return 0
+        if proc.returncode != 0:
+            failed += 1
+            last = next((line for line in reversed(err.splitlines()) if line.strip()), "no message")
+            print(f"error: compiling stage '{stage}' failed (exit {proc.returncode}): {short_line(last)}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+    return 1 if failed else 0
+
+
+def short_line(text: str, limit: int = 200) -> str:
+    """One line of at most ``limit`` characters (the middle cut out)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit // 2 - 1] + " … " + text[-(limit // 2 - 2) :]
 
 
 class _Tracing(SearchObserver):
@@ -295,5 +372,5 @@ class _Tracing(SearchObserver):
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except KeyboardInterrupt:  # ctrl+C in the terminal reaches every process of the demo: end quietly
+    except KeyboardInterrupt:  # a user's ctrl+C in the terminal (the demo's children ignore it)
         sys.exit(130)

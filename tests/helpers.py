@@ -10,6 +10,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pygame
@@ -195,3 +196,12 @@ def assert_file_refused(option: str, path, text: str, fragment: str) -> None:
     """Write ``text`` to ``path``, give it to the program as ``option``: exit 2, one line naming it."""
     path.write_text(text)
     assert_one_line(run_cli(option, str(path)), path, fragment)
+
+
+def wait_for(condition, what: str, limit: float = 600.0) -> None:
+    """Wait until ``condition()`` holds: a guard against a hang, not a timing assumption (the
+    limit is minutes; a slow machine only waits longer)."""
+    end = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < end, f"never happened: {what}"
+        time.sleep(0.02)

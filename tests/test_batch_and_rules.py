@@ -232,23 +232,21 @@ def test_incremental_regions_equal_a_fresh_labelling(case, rule, seed):
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_run_split_runs_at_most_threads_parts_at_once_and_answers_in_order(threads):
     # The calling thread runs a part too: the pool must have one worker fewer, or a round
-    # cut into more parts than threads runs on one thread more than asked for.
+    # cut into more parts than threads runs on one thread more than asked for. Without
+    # timing: a barrier of ``threads`` parties passes only when that many parts run at once
+    # (a hang guard of minutes fails it otherwise), and the parts ran on ``threads`` threads.
     import threading
-    import time
 
     from sim.pathfinding.workspace import run_split
 
-    lock = threading.Lock()
-    running, most = [0], [0]
+    barrier = threading.Barrier(threads)
+    ran_on: set[int] = set()
 
     def part(i: int) -> int:
-        with lock:
-            running[0] += 1
-            most[0] = max(most[0], running[0])
-        time.sleep(0.1)  # long enough for every part that may run at once to overlap
-        with lock:
-            running[0] -= 1
+        barrier.wait(timeout=600)
+        ran_on.add(threading.get_ident())
         return i * i
 
-    assert run_split(part, [(i,) for i in range(6)], threads) == [i * i for i in range(6)]
-    assert most[0] == threads
+    assert run_split(part, [(i,) for i in range(threads)], threads) == [i * i for i in range(threads)]
+    assert len(ran_on) == threads  # as many threads as asked: the caller's and threads - 1 workers
+    assert run_split(lambda i: i * i, [(i,) for i in range(7)], threads) == [i * i for i in range(7)]  # in order

@@ -21,7 +21,7 @@ from sim.model.agents import State
 from sim.pathfinding.interpreted import search_interpreted
 from sim.simulation import Simulation
 from tests.conftest import ROOT
-from tests.helpers import remaining_steps_legal
+from tests.helpers import remaining_steps_legal, wait_for
 
 
 def cold_env(tmp_path) -> dict:
@@ -142,7 +142,7 @@ def test_a_headless_first_start_waits_for_the_round_and_gives_the_warm_checksum(
 @pytest.mark.parametrize("missing", ["numba", "pygame", "yaml"])
 def test_a_missing_dependency_is_one_line_that_says_how_to_set_up(missing):
     code = f"import sys; sys.modules[{missing!r}] = None; from sim.cli import run; sys.exit(run(['--headless']))"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1 and "make run" in r.stderr and "pip install ." in r.stderr
 
@@ -177,54 +177,29 @@ def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
 
 def test_ending_the_compiling_process_ends_its_stage(tmp_path):
     import signal
-    import time
 
     import psutil
 
     parent = subprocess.Popen([sys.executable, "-m", "sim.prepare"], cwd=ROOT, env=cold_env(tmp_path),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        stage = None
-        for _ in range(200):  # the first stage starts within a second or two
-            kids = psutil.Process(parent.pid).children()
-            if kids:
-                stage = kids[0]
-                break
-            time.sleep(0.05)
-        assert stage is not None and "--stage" in stage.cmdline()
+        stages: list = []
+
+        def started() -> bool:
+            stages[:] = [p for p in psutil.Process(parent.pid).children() if "--stage" in p.cmdline()]
+            return bool(stages)
+
+        wait_for(started, "the first stage started")  # however long that takes here
         parent.send_signal(signal.SIGTERM)  # as the demo does when it quits (Background.stop)
-        assert parent.wait(20) != 0
-        gone, _alive = psutil.wait_procs([stage], timeout=20)
+        assert parent.wait(600) != 0
+        gone, _alive = psutil.wait_procs(stages, timeout=600)
         assert gone, "the stage's process kept compiling after its parent ended"
     finally:
         parent.kill()
 
 
-def test_ctrl_c_during_a_first_start_ends_every_process_with_one_line(tmp_path):
-    import signal
-    import time
-
-    import psutil
-
-    def terminal_like() -> None:  # its own process group, ctrl+C not ignored (as in a terminal)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    demo = subprocess.Popen([sys.executable, "main.py", "--headless", "--frames", "60"], cwd=ROOT,
-                            env=cold_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, preexec_fn=terminal_like)  # fmt: skip
-    try:
-        time.sleep(4)  # compiling: the demo, and the processes it started
-        family = [psutil.Process(demo.pid), *psutil.Process(demo.pid).children(recursive=True)]
-        assert len(family) >= 2
-        os.killpg(demo.pid, signal.SIGINT)  # what ctrl+C in a terminal does
-        _out, err = demo.communicate(timeout=60)
-        assert demo.returncode == 130 and "Traceback" not in err, err[-2000:]
-        assert err.strip().splitlines()[-1] == "astar-island: interrupted"
-        _gone, alive = psutil.wait_procs(family[1:], timeout=30)
-        assert not alive
-    finally:
-        if demo.poll() is None:
-            os.killpg(demo.pid, signal.SIGKILL)
+# Ctrl+C at every moment of a first start: tests/test_interrupt.py (driven by holding a
+# process at a chosen moment, not by sleeping).
 
 
 @pytest.mark.slow

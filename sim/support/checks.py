@@ -7,6 +7,7 @@ every message names the file and the key or line.
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import math
 import numbers
@@ -22,6 +23,13 @@ MAX_DT = 3600.0  # seconds one step may advance (time stays finite however long 
 MAX_STEPS = 100_000  # steps in one advance() call
 MESSAGE_LIMIT = 400  # characters of one error line at most; longer ones lose their middle
 _WHOLE = re.compile(r"[ \t\r\n]*([+-]?)([0-9]+)[ \t\r\n]*\Z")  # ASCII digits only: "¹".isdigit() is True
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Command-line option errors are one line and exit status 2, like every other error here."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
 
 
 class InputError(ValueError):
