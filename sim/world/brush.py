@@ -101,6 +101,13 @@ def _cover(pts, r, width, height, box):
     top = np.full(wide, _NONE)  # per column, the lowest line cell above the map (y < 0)
     bottom = np.full(wide, -_NONE)  # and the highest below it (y >= height)
     used = np.zeros(wide, np.bool_)
+    _rasterise(pts, r, width, height, rows, top, bottom, used)
+    return _discs(r, width, height, rows, top, bottom, used, box)
+
+
+@njit(cache=True, nogil=True)
+def _rasterise(pts, r, width, height, rows, top, bottom, used):
+    """Every cell of the stroke's lines within the map grown by r, into its column's sources."""
     lox, hix, loy, hiy = -r, width + r, -r, height + r
     for i in range(pts.shape[0]):  # the first point, then each line's steps after its start
         a, b = pts[max(i - 1, 0), 0], pts[max(i - 1, 0), 1]
@@ -144,6 +151,11 @@ def _cover(pts, r, width, height, box):
             elif ry < 0:
                 ry += steps
                 qy -= 1
+
+
+@njit(cache=True, nogil=True)
+def _discs(r, width, height, rows, top, bottom, used, box):
+    """The mask of the cells within the brush of a source, over the rectangle written to ``box``."""
     qs = np.flatnonzero(used)
     if qs.size == 0:
         return np.zeros((0, 0), np.bool_)
