@@ -47,6 +47,7 @@ from sim.model.agents import State
 from sim.model.observe import SearchObserver
 from sim.pathfinding import warm_up
 from sim.simulation import Simulation
+from sim.support.lifeline import PARENT_VAR
 from sim.world.terrain import Terrain
 
 #: The line a child prints when what its parent waits for is compiled and cached.
@@ -198,7 +199,10 @@ def spawn(cmd: list[str], **popen: object) -> subprocess.Popen:
     """Start a child that ctrl+C does not reach: SIGINT is ignored in it from its first
     instruction (set before the exec, so no import of its can be interrupted into a
     traceback). The terminal's ctrl+C goes to this process, which ends its children when it
-    exits (:func:`stop_all`, at exit); a stage of ``sim.prepare`` also ends with its parent."""
+    exits (:func:`stop_all`, at exit); killed without that chance, it still takes them along:
+    each child ends with it (:mod:`sim.support.lifeline`, from the child's first import of ``sim``)."""
+    env = dict(popen.pop("env", None) or os.environ)  # type: ignore[call-overload]
+    popen["env"] = {**env, PARENT_VAR: str(os.getpid())}
     with _SPAWN_LOCK:
         if threading.current_thread() is threading.main_thread():
             # Blocked while the disposition is switched, so a ctrl+C now waits for us, not lost.
@@ -232,18 +236,6 @@ def stop_all(procs: list[subprocess.Popen] | None = None) -> None:
 
 
 atexit.register(stop_all)
-
-
-def _end_with_parent() -> None:
-    """A child of the demo's: when its parent is gone (killed without its ``atexit``), it ends too."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.25)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="end-with-parent").start()
 
 
 def jps_args(jps: bool) -> list[str]:
@@ -325,8 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.stage:
-        _end_with_parent()
+    if args.stage:  # (it ends with its parent: sim.support.lifeline, from its first import)
         t0 = time.perf_counter()
         work, what = STAGES[args.stage]
         work(config, args.jps)

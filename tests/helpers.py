@@ -4,13 +4,15 @@ that drives the demo (keys and mouse strokes as pygame events)."""
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import math
 import os
 import subprocess
 import sys
-import time
+import threading
+from pathlib import Path
 
 import numpy as np
 import pygame
@@ -173,7 +175,7 @@ JumpingFish, EdgeHookCow = _species()
 
 
 # ------------------------------------------------------------------ running the program
-def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+def run_cli(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
     """``main.py --headless --frames 1 ARGS`` in a child process, on SDL's dummy drivers."""
     return subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "--headless", "--frames", "1", *args],
@@ -198,10 +200,72 @@ def assert_file_refused(option: str, path, text: str, fragment: str) -> None:
     assert_one_line(run_cli(option, str(path)), path, fragment)
 
 
-def wait_for(condition, what: str, limit: float = 600.0) -> None:
-    """Wait until ``condition()`` holds: a guard against a hang, not a timing assumption (the
-    limit is minutes; a slow machine only waits longer)."""
-    end = time.monotonic() + limit
-    while not condition():
-        assert time.monotonic() < end, f"never happened: {what}"
-        time.sleep(0.02)
+#: A ``sitecustomize`` that holds the process whose command line contains ``HOLD_WHO`` at the
+#: moment ``HOLD_AT`` (``"import NAME"``: that module's first import; ``"cache write"``: its first
+#: write into numba's cache, i.e. after its imports, compiling), tells the FIFO ``HOLD_FIFO``
+#: ("held PID") and waits there until a signal ends it.
+HOLD_HOOK = """
+import os, sys, select
+_at, _who, _fifo = os.environ["HOLD_AT"], os.environ["HOLD_WHO"], os.environ["HOLD_FIFO"]
+with open("/proc/self/cmdline", "rb") as f:
+    _cmd = f.read().replace(b"\\0", b" ").decode()
+_cache = os.environ.get("NUMBA_CACHE_DIR", "\\0")
+_held = False
+
+def _hold(event, args):
+    global _held
+    if _held:
+        return
+    if event == "import":
+        hit = _at == "import " + str(args[0])
+    elif event == "open":
+        path = str(args[0])  # an index or data file of a compiled function (not numba's probe of the folder)
+        hit = (_at == "cache write" and path.startswith(_cache) and "w" in str(args[1] or "")
+               and (".nbi" in path or ".nbc" in path))
+    else:
+        return
+    if hit and _who in _cmd:
+        _held = True
+        fd = os.open(_fifo, os.O_WRONLY)
+        os.write(fd, ("held %d\\n" % os.getpid()).encode())
+        os.close(fd)
+        select.select([], [], [])  # until a signal: SIGINT raises here, if the process lets it
+
+sys.addaudithook(_hold)
+"""
+
+
+class Hold:
+    """Holds one process of a family at one moment (:data:`HOLD_HOOK`) and tells the test when it
+    is there, by an event (a FIFO's line), not by polling: ``env`` for the family's first process,
+    then :meth:`wait`."""
+
+    def __init__(self, tmp_path: Path, who: str, at: str, env: dict | None = None) -> None:
+        hook = tmp_path / "hook"
+        hook.mkdir()
+        (hook / "sitecustomize.py").write_text(HOLD_HOOK)
+        self.fifo = tmp_path / "held"
+        os.mkfifo(self.fifo)
+        base = env if env is not None else os.environ
+        self.env = {**base, "PYTHONPATH": os.pathsep.join(filter(None, [str(hook), base.get("PYTHONPATH")])),
+                    "HOLD_AT": at, "HOLD_WHO": who, "HOLD_FIFO": str(self.fifo)}  # fmt: skip
+        self.line: str | None = None
+        self._event = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        with open(self.fifo) as f:  # opens when the held process does
+            self.line = f.readline()
+        self._event.set()
+
+    def wait(self, proc: subprocess.Popen, limit: float = 600.0) -> bool:
+        """Until the process is held (True) or ``proc`` ended first (False). ``limit`` (minutes) is
+        a guard against a hang: a slow machine only waits longer."""
+        threading.Thread(target=lambda: (proc.wait(), self._event.set()), daemon=True).start()
+        assert self._event.wait(limit), "nothing was held and the process did not end"
+        return (self.line or "").startswith("held")
+
+    def close(self) -> None:
+        """Let the reader go if nothing was held (a writer that opens and closes: end of file)."""
+        with contextlib.suppress(OSError):  # nobody reads any more: nothing to let go
+            os.close(os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK))

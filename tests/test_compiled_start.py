@@ -36,7 +36,7 @@ for i in range(120):
     app.frame(1 / 60)
 print("loaded:", sorted(set(loaded)))
 """
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "loaded: []"
 
@@ -88,7 +88,7 @@ print(sorted(k for k in after if after[k] != before.get(k, 0)))
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=300,
+        timeout=900,
         env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
     )
     assert r.returncode == 0, r.stderr
@@ -122,7 +122,7 @@ print(sorted({a for _l, a, _w in strategies(2.0)} - {r.algorithm for r in cmp.ru
 after = overloads()
 print(sorted(k for k in after if after[k] != before.get(k, 0)))
 """
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert r.returncode == 0, r.stderr
     not_run, loaded = r.stdout.strip().splitlines()[-2:]
     assert not_run == "[]"  # every strategy found its path (JPS and JPS+ apply on this grid)

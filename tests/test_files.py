@@ -122,7 +122,7 @@ def test_no_traceback_from_the_real_command_line(tmp_path):
             capture_output=True,
             text=True,
             cwd=ROOT,
-            timeout=120,
+            timeout=900,
         )
         assert r.returncode == 2
         assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
@@ -367,7 +367,7 @@ def test_one_registry_of_formats_serves_loading_converting_the_picker_and_the_he
         convert(src, tmp_path / "out.txt")
     def run_main(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
-                              cwd=ROOT, timeout=120)  # fmt: skip
+                              cwd=ROOT, timeout=900)  # fmt: skip
 
     r = run_main("convert", "--help")
     assert "YAML (.yaml, .yml), Tiled (.tmx, .tmj, .json), Moving AI (.map)" in " ".join(r.stdout.split())

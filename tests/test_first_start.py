@@ -21,7 +21,7 @@ from sim.model.agents import State
 from sim.pathfinding.interpreted import search_interpreted
 from sim.simulation import Simulation
 from tests.conftest import ROOT
-from tests.helpers import remaining_steps_legal, wait_for
+from tests.helpers import Hold, remaining_steps_legal
 
 
 def cold_env(tmp_path) -> dict:
@@ -40,7 +40,7 @@ def test_a_cold_cache_is_found_out_before_anything_compiles(tmp_path):
         "print(cached, sum(1 for _, e in rec.buffer if e.is_start))\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=cold_env(tmp_path),
-                       timeout=120)  # fmt: skip
+                       timeout=900)  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["False", "1"]  # found out at the first kernel it would compile: stopped there
 
@@ -168,7 +168,7 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
 def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
     # Warm cache: each stage loads what it would compile, in a process of its own.
     r = subprocess.run([sys.executable, "-m", "sim.prepare", "--round-only"], capture_output=True, text=True, cwd=ROOT,
-                       env={**os.environ, "SDL_VIDEODRIVER": "dummy"}, timeout=300)  # fmt: skip
+                       env={**os.environ, "SDL_VIDEODRIVER": "dummy"}, timeout=900)  # fmt: skip
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert [line.split(" in ")[0] for line in lines] == [
@@ -180,21 +180,18 @@ def test_ending_the_compiling_process_ends_its_stage(tmp_path):
 
     import psutil
 
-    parent = subprocess.Popen([sys.executable, "-m", "sim.prepare"], cwd=ROOT, env=cold_env(tmp_path),
+    hold = Hold(tmp_path, "--stage", "import numba", cold_env(tmp_path))  # the first stage, as it starts
+    parent = subprocess.Popen([sys.executable, "-m", "sim.prepare"], cwd=ROOT, env=hold.env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        stages: list = []
-
-        def started() -> bool:
-            stages[:] = [p for p in psutil.Process(parent.pid).children() if "--stage" in p.cmdline()]
-            return bool(stages)
-
-        wait_for(started, "the first stage started")  # however long that takes here
+        assert hold.wait(parent), "no stage started"
+        stages = [p for p in psutil.Process(parent.pid).children() if "--stage" in p.cmdline()]
         parent.send_signal(signal.SIGTERM)  # as the demo does when it quits (Background.stop)
         assert parent.wait(600) != 0
-        gone, _alive = psutil.wait_procs(stages, timeout=600)
-        assert gone, "the stage's process kept compiling after its parent ended"
+        _gone, alive = psutil.wait_procs(stages, timeout=600)
+        assert stages and not alive, "the stage's process kept compiling after its parent ended"
     finally:
+        hold.close()
         parent.kill()
 
 
@@ -217,6 +214,6 @@ def test_a_start_map_that_chooses_jps_finds_its_round_cached_after_the_first_sta
         "print(runs_without_compiling(lambda: compile_round(config, jps=True)),\n"
         "      runs_without_compiling(lambda: compile_round(config)))\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "False"]  # the round with JPS, not the one without

@@ -133,7 +133,7 @@ def test_a_folder_a_fifo_and_a_link_loop_say_what_they_are(tmp_path):
     assert_one_line(run_cli("--map", str(folder)), folder, "is a folder, not a file")
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)
-    assert_one_line(run_cli("--map", str(fifo), timeout=60), fifo, "is a FIFO (named pipe), not a regular file")
+    assert_one_line(run_cli("--map", str(fifo), timeout=900), fifo, "is a FIFO (named pipe), not a regular file")
     a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
     a.symlink_to(b)
     b.symlink_to(a)

@@ -138,7 +138,7 @@ def test_a_tiled_map_with_a_surrogate_in_its_name_fails_in_one_line_through_the_
     path.write_text(json.dumps(tmj(properties=[{"name": "name", "type": "string", "value": "\ud800"}])))
     assert_one_line(run_cli("--map", str(path)), path, "lone surrogate")
     r = subprocess.run([sys.executable, str(ROOT / "main.py"), "convert", str(path), str(tmp_path / "o.yaml")],
-                       capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+                       capture_output=True, text=True, cwd=ROOT, timeout=900)  # fmt: skip
     assert_one_line(r, path, "lone surrogate")
 
 
@@ -295,7 +295,7 @@ def run_convert(*args: str, limit: int | None = None) -> subprocess.CompletedPro
         f"sys.argv = ['main.py', 'convert', *{list(args)!r}]\n"
         f"runpy.run_path({str(ROOT / 'main.py')!r}, run_name='__main__')\n"
     )
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=900)
 
 
 @pytest.mark.parametrize("suffix", [".yaml", ".tmx", ".tmj", ".map"])
@@ -564,6 +564,6 @@ def test_saving_keeps_the_description_and_a_full_disk_leaves_no_half_file(tmp_pa
         "    print(e)\n"
     )
     (tmp_path / "full").mkdir()
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert "cannot write" in r.stdout and "nothing was saved" in r.stdout, r.stdout + r.stderr
     assert os.listdir(tmp_path / "full") == []

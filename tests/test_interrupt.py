@@ -18,35 +18,7 @@ import psutil
 import pytest
 
 from tests.conftest import ROOT
-from tests.helpers import wait_for
-
-HOLD = '''
-import os, sys, select
-_at, _who, _log = os.environ["HOLD_AT"], os.environ["HOLD_WHO"], os.environ["HOLD_LOG"]
-with open("/proc/self/cmdline", "rb") as f:
-    _cmd = f.read().replace(b"\\0", b" ").decode()
-_cache = os.environ.get("NUMBA_CACHE_DIR", "\\0")
-_held = False
-
-def _hold(event, args):
-    global _held
-    if _held:
-        return
-    if event == "import":
-        hit = _at == "import " + str(args[0])
-    elif event == "open":
-        hit = _at == "cache write" and str(args[0]).startswith(_cache) and "w" in str(args[1] or "")
-    else:
-        return
-    if hit and _who in _cmd:
-        _held = True
-        fd = os.open(_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        os.write(fd, ("held %d\\n" % os.getpid()).encode())
-        os.close(fd)
-        select.select([], [], [])  # until a signal: SIGINT raises here, if the process lets it
-
-sys.addaudithook(_hold)
-'''
+from tests.helpers import Hold
 
 
 def family_of(pid: int) -> list[psutil.Process]:
@@ -72,82 +44,55 @@ MOMENTS = [
 
 @pytest.mark.parametrize("who, at", MOMENTS)
 def test_ctrl_c_at_any_moment_of_a_first_start_ends_every_process_with_one_line(tmp_path, who, at):
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(HOLD)
-    log = tmp_path / "held.log"
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "NUMBA_CACHE_DIR": str(tmp_path / "cache"),  # a first start: nothing is cached
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])),
-           "HOLD_AT": at, "HOLD_WHO": who, "HOLD_LOG": str(log)}  # fmt: skip
-
-    def terminal_like() -> None:  # ctrl+C not ignored, as in a terminal
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    demo = subprocess.Popen([sys.executable, "main.py", "--headless", "--frames", "60"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=terminal_like)  # fmt: skip
-    try:
-        wait_for(lambda: (log.exists() and log.read_text().startswith("held")) or demo.poll() is not None,
-                 f"{who} held at {at}")  # fmt: skip
-        assert demo.poll() is None, demo.communicate()[1][-2000:]
-        family = family_of(demo.pid)
-        os.killpg(demo.pid, signal.SIGINT)  # what ctrl+C in a terminal does: the whole group
-        _out, err = demo.communicate(timeout=120)
-        assert "Traceback" not in err, err[-3000:]
-        assert demo.returncode == 130, err[-2000:]
-        assert err.strip().splitlines()[-1] == "astar-island: interrupted"
-        _gone, alive = psutil.wait_procs(family[1:], timeout=120)
-        assert not alive, [p.cmdline() for p in alive]
-    finally:
-        for p in family_of(demo.pid):
-            p.kill()
+    interrupted_while_held(tmp_path, who, at, ["--headless", "--frames", "60"])
 
 
 def test_ctrl_c_in_a_window_first_start_ends_every_process_with_one_line(tmp_path):
     """The window (SDL's dummy driver) while its children compile: the same one line."""
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(HOLD)
-    log = tmp_path / "held.log"
+    interrupted_while_held(tmp_path, "--stage model", "import numba", [])
+
+
+def interrupted_while_held(tmp_path, who: str, at: str, args: list[str]) -> None:
+    """``main.py ARGS`` on a first start, ``who`` held at ``at``, then ctrl+C: exit 130, the one
+    line last, no traceback from any process, every process of the family ended."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")])),
-           "HOLD_AT": "import numba", "HOLD_WHO": "--stage model", "HOLD_LOG": str(log)}  # fmt: skip
-    demo = subprocess.Popen([sys.executable, "main.py"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+           "NUMBA_CACHE_DIR": str(tmp_path / "cache")}  # a first start: nothing is cached  # fmt: skip
+    hold = Hold(tmp_path, who, at, env)
+    # ctrl+C not ignored in it, as in a terminal
+    demo = subprocess.Popen([sys.executable, "main.py", *args], cwd=ROOT, env=hold.env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     try:
-        wait_for(lambda: (log.exists() and log.read_text().startswith("held")) or demo.poll() is not None, "held")
-        assert demo.poll() is None, demo.communicate()[1][-2000:]
+        assert hold.wait(demo), f"{who} was never held at {at}: " + demo.communicate()[1][-2000:]
         family = family_of(demo.pid)
-        os.killpg(demo.pid, signal.SIGINT)
-        _out, err = demo.communicate(timeout=120)
-        assert demo.returncode == 130 and "Traceback" not in err, err[-3000:]
+        os.killpg(demo.pid, signal.SIGINT)  # what ctrl+C in a terminal does: the whole group
+        _out, err = demo.communicate(timeout=600)
+        assert "Traceback" not in err, err[-3000:]
+        assert demo.returncode == 130, err[-2000:]
         assert err.strip().splitlines()[-1] == "astar-island: interrupted"
-        _gone, alive = psutil.wait_procs(family[1:], timeout=120)
-        assert not alive
+        _gone, alive = psutil.wait_procs(family[1:], timeout=600)
+        assert not alive, [p.cmdline() for p in alive]
     finally:
+        hold.close()
         for p in family_of(demo.pid):
             p.kill()
 
 
-def test_a_compiling_stage_ends_when_its_parent_is_killed(tmp_path):
-    """Killed without a chance to clean up (SIGKILL), the parent leaves no stage compiling."""
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "NUMBA_CACHE_DIR": str(tmp_path)}
-    parent = subprocess.Popen([sys.executable, "-m", "sim.prepare"], cwd=ROOT, env=env,
+@pytest.mark.parametrize("at", ["import numba", "cache write"])
+def test_a_compiling_stage_ends_when_its_parent_is_killed(tmp_path, at):
+    """Killed without a chance to clean up (SIGKILL), the parent leaves no stage compiling: the
+    stage, held in the middle of its imports or while it compiles, ends by itself."""
+    hold = Hold(tmp_path, "--stage searches", at, {**os.environ, "SDL_VIDEODRIVER": "dummy",
+                                                               "NUMBA_CACHE_DIR": str(tmp_path / "cache")})  # fmt: skip
+    parent = subprocess.Popen([sys.executable, "-m", "sim.prepare"], cwd=ROOT, env=hold.env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        stage: list[psutil.Process] = []
-
-        def started() -> bool:
-            stage[:] = [p for p in psutil.Process(parent.pid).children() if "--stage" in " ".join(p.cmdline())]
-            return bool(stage)
-
-        wait_for(started, "the first stage started")
+        assert hold.wait(parent), f"the first stage never got to {at}"
+        stage = [p for p in psutil.Process(parent.pid).children() if "--stage" in p.cmdline()]
         parent.kill()
         parent.wait()
-        _gone, alive = psutil.wait_procs(stage, timeout=120)
-        assert not alive, "the stage kept compiling after its parent was killed"
+        _gone, alive = psutil.wait_procs(stage, timeout=600)
+        assert stage and not alive, "the stage kept compiling after its parent was killed"
     finally:
+        hold.close()
         parent.kill()

@@ -229,7 +229,7 @@ def test_every_shipped_map_runs(make_app):
         assert (np.abs(sim.agents.pos - start).max(axis=1) > 0.5).sum() >= 45, name  # and most of them walked it
 
 
-def run_main(*args, timeout=240):
+def run_main(*args, timeout=900):
     return subprocess.run(
         [sys.executable, str(ROOT / "main.py"), *args],
         capture_output=True,

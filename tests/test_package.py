@@ -29,7 +29,7 @@ def installed(tmp_path_factory):
 def run_installed(site, cwd, *args):
     env = {**os.environ, "PYTHONPATH": str(site), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "ASTAR_ISLAND_HOME": str(cwd / "home")}  # fmt: skip
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=900)
 
 
 def test_the_wheel_carries_the_bundled_files_once(installed):

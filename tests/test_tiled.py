@@ -426,7 +426,7 @@ def convert(*args: str):
     import sys
 
     return subprocess.run([sys.executable, str(ROOT / "main.py"), "convert", *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+                          capture_output=True, text=True, cwd=ROOT, timeout=900)  # fmt: skip
 
 
 def test_convert_yaml_to_tiled_to_yaml_is_exact(tmp_path):
