@@ -123,6 +123,19 @@ def fit_counts(
     return out, notices
 
 
+def check_map(config: Config, map_data: MapData, counts: dict[str, int] | None = None) -> None:
+    """Whether :class:`Simulation` would accept ``map_data`` with ``config`` (and ``counts``): the
+    same ``MapError`` it would raise (a species the map asks for that can stand nowhere, a spawn
+    area without a cell for it), at once and without compiling anything. The demo asks this
+    before a first start's compiling, so a bad map is one line, not one after a wait."""
+    counts = check_arguments(map_data, counts)
+    world = World(map_data.terrain, name=map_data.name, source=str(map_data.source or ""))
+    species = [SpeciesRuntime(i, kind(), config.species[key], world, config.search)
+               for i, (key, kind) in enumerate(SPECIES.items())]  # fmt: skip
+    wanted = counts if counts is not None else (map_data.animals or species_counts(config))
+    fit_counts(species, map_data, wanted, config.source)
+
+
 class Simulation(Editing):
     """The island and its animals. ``clock`` is the search budget's clock (see :mod:`sim.model.scheduler`)."""
 

@@ -8,6 +8,8 @@ loops, outputs that cannot be written; and the engine's boundary with exact mess
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tracemalloc
 
 import numpy as np
@@ -293,3 +295,76 @@ def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its
         raises_exactly(call, exc, message)
     assert (sim.time, sim.checksum()) == before[:2] and (sim.world.terrain == before[2]).all()
     assert sim.paint(np.int64(5), np.int32(5), np.int64(0), "rock") is not None  # numpy ints are whole numbers
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: find_path(np.broadcast_to(1.0, (100_000, 100_000)), (0, 0), (1, 1)), "costs"),
+        (lambda: PathGrid(np.broadcast_to(np.uint8(1), (40_000, 40_000))), "costs"),
+        (lambda: PathGrid.from_codes(np.broadcast_to(np.uint8(1), (9000, 8192)), [1.0]), "codes"),
+    ],
+)
+def test_a_grid_too_big_to_allocate_is_a_value_error_before_any_allocation(call, name):
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError) as info:
+            call()
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    message = str(info.value)
+    assert message.startswith(f"{name} has ") and "a grid may have at most 67,108,864 (8192 × 8192)" in message
+    assert peak < 10 * 2**20  # refused before anything of the grid's size was made
+
+
+def test_boundary_messages_never_hold_an_array_repr():
+    grid = PathGrid(np.ones((5, 5)))
+    with pytest.raises(TypeError) as info:
+        grid.smooth_path({"not": "a path", "x": np.ones((3, 3))})
+    assert "\n" not in str(info.value) and len(str(info.value)) <= 300
+
+
+def test_unreadable_map_folders_are_said_once_and_the_rest_is_listed(make_app, monkeypatch, capsys):
+    """A user maps folder that cannot be read (mode 000 for a user; simulated here, since root
+    reads anything): the picker and N list the bundled maps, and the folder is named once, on
+    screen and in the terminal."""
+    import pathlib
+
+    from sim.maps import list_maps
+    from tests.helpers import key
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 2, "bird": 1, "water": 1})
+    locked = app.user_maps_dir
+    locked.mkdir(parents=True, exist_ok=True)
+    real_iterdir = pathlib.Path.iterdir
+
+    def iterdir(self):
+        if self == locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_iterdir(self)
+
+    monkeypatch.setattr(pathlib.Path, "iterdir", iterdir)
+    raises_exactly(lambda: list_maps(locked), MapError, f"{locked}: cannot read the folder: Permission denied")
+    listed = app.files.list_maps()
+    assert listed and all(p.parent == app.maps_dir for p in listed)
+    import pygame
+
+    for k in (pygame.K_n, pygame.K_m, pygame.K_ESCAPE, pygame.K_n):  # next map, the picker, next map again
+        key(k)
+        app.frame(1 / 60)
+    said = [m for m in app.messages.log if "cannot read the folder" in m.text]
+    assert len(said) == 1 and str(locked) in said[0].text
+    assert capsys.readouterr().err.count("cannot read the folder") == 1
+
+
+def test_a_bad_map_on_a_first_start_is_one_line_before_any_compiling(tmp_path):
+    """An empty numba cache (a machine's first start): the map's error is the only line, at
+    once, not after the kernels compiled (and the compiling never started)."""
+    bad = tmp_path / "nocell.yaml"
+    bad.write_text(BAD_MAPS["spawn_nocell.yaml"][0])
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([sys.executable, str(ROOT / "main.py"), "--headless", "--frames", "1", "--map", str(bad)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)  # fmt: skip
+    assert_one_line(r, bad, BAD_MAPS["spawn_nocell.yaml"][1])
+    assert not list((tmp_path / "cache").rglob("*.nbi"))  # nothing was compiled for it

@@ -1,5 +1,5 @@
-"""numba's cache is dropped when any source of the package changed (a cached caller keeps a
-callee from another file otherwise), and kept while none did."""
+"""numba's cache is dropped when what compiled code is made of changed (a cached caller keeps a
+callee or a constant from another file otherwise), and kept while it did not."""
 
 from __future__ import annotations
 
@@ -7,11 +7,28 @@ import os
 
 from sim.support.kernel_cache import STAMP, refresh
 
+A = """from numba import njit
+from .sub.b import Y
+from .sub.view import Z
+
+@njit
+def f():
+    return Y
+
+def g():
+    return Z
+"""
+
 
 def make_package(root):
+    """``pkg``: a compiled module ``a`` whose jitted ``f`` uses ``sub.b``'s constant, and whose
+    plain ``g`` uses ``sub.view``'s (compiled code never sees it)."""
     (root / "sub").mkdir(parents=True)
-    (root / "a.py").write_text("x = 1\n")
-    (root / "sub" / "b.py").write_text("y = 2\n")
+    (root / "__init__.py").write_text("")
+    (root / "sub" / "__init__.py").write_text("")
+    (root / "a.py").write_text(A)
+    (root / "sub" / "b.py").write_text("Y = 2\n")
+    (root / "sub" / "view.py").write_text("Z = 1\n")
     for folder in (root / "__pycache__", root / "sub" / "__pycache__"):
         folder.mkdir()
         (folder / "f-1.py311.nbi").write_bytes(b"index")
@@ -22,19 +39,34 @@ def cached(root):
     return sorted(p.name for p in root.rglob("*.nb[ic]"))
 
 
+def compiled_since(root, name):
+    (root / "sub" / "__pycache__" / name).write_bytes(b"index")
+
+
 def test_a_changed_source_drops_the_cache_and_an_unchanged_one_keeps_it(tmp_path):
     root = tmp_path / "pkg"
     make_package(root)
     assert refresh(root)  # no stamp yet: a cache of unknown sources goes
     assert cached(root) == [] and (root / "__pycache__" / STAMP).is_file()
-    (root / "sub" / "__pycache__" / "g-2.py311.nbi").write_bytes(b"index")  # compiled since
+    compiled_since(root, "g-2.py311.nbi")
     assert not refresh(root) and cached(root) == ["g-2.py311.nbi"]  # same sources: kept
-    (root / "sub" / "b.py").write_text("y = 3  # the callee changed, the caller did not\n")
+    (root / "sub" / "b.py").write_text("Y = 3  # the constant changed, the compiled file did not\n")
     assert refresh(root) and cached(root) == []
-    (root / "__pycache__" / "h-3.py311.nbi").write_bytes(b"index")
+    compiled_since(root, "h-3.py311.nbi")
+    (root / "a.py").write_text(A.replace("return Y", "return Y + 1"))  # the compiled file
+    assert refresh(root) and cached(root) == []
+
+
+def test_a_change_that_compiled_code_does_not_see_keeps_the_cache(tmp_path):
+    root = tmp_path / "pkg"
+    make_package(root)
+    refresh(root)
+    compiled_since(root, "g-2.py311.nbi")
+    (root / "sub" / "view.py").write_text("Z = 2  # the view changed\n")
+    assert not refresh(root) and cached(root) == ["g-2.py311.nbi"]
     st = (root / "a.py").stat()
-    os.utime(root / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # same size, touched
-    assert refresh(root) and cached(root) == []
+    os.utime(root / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # touched, same content
+    assert not refresh(root) and cached(root) == ["g-2.py311.nbi"]
 
 
 def test_a_stamp_that_cannot_be_written_is_no_error(tmp_path):

@@ -132,11 +132,15 @@ def write_map(data: MapData, dst: Path, colours: Colours = None) -> list[Path]:
 
 
 def list_maps(directory: Path) -> list[Path]:
-    """The map files in ``directory`` (every format's endings, any case), sorted by name."""
-    if not directory.is_dir():
-        return []
+    """The map files in ``directory`` (every format's endings, any case), sorted by name; none
+    when it does not exist. A folder that cannot be read is a :class:`MapError` naming it."""
     known = map_suffixes()
-    return sorted(p for p in directory.iterdir() if p.suffix.lower() in known and p.is_file())
+    try:
+        if not directory.is_dir():
+            return []
+        return sorted(p for p in directory.iterdir() if p.suffix.lower() in known and p.is_file())
+    except OSError as exc:
+        raise MapError(f"{directory}: cannot read the folder: {exc.strerror or exc}") from None
 
 
 def resolve_map(name: str, directory: Path | None = None) -> Path:
@@ -156,6 +160,9 @@ def resolve_map(name: str, directory: Path | None = None) -> Path:
     for candidate in (directory / name, *(directory / f"{name}{suffix}" for suffix in map_suffixes())):
         if candidate.is_file():
             return candidate
-    known = [p.stem for p in list_maps(directory)]
+    try:
+        known = [p.stem for p in list_maps(directory)]
+    except MapError:  # a folder that cannot be read offers no names to suggest
+        known = []
     hint = did_you_mean(name, known, f"maps in {directory}")
     raise MapError(f"{short(name)[1:-1]}: map not found{hint}")

@@ -128,7 +128,11 @@ def check_count(name: str, value: object, lo: int) -> int | None:
 
 
 def _short(value: object, limit: int = 80) -> str:
-    text = repr(value)
+    """``value`` for a one-line message: an array by its dtype and shape (a numpy repr runs over
+    lines), anything else by a repr of at most ``limit`` characters on one line."""
+    if isinstance(value, np.ndarray):
+        return f"an array of dtype {value.dtype} and shape {value.shape}"
+    text = " ".join(repr(value).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -25,6 +25,18 @@ from sim.pathfinding.rules import build_moves
 #: The largest multiplier accepted for a passable cell. Sums of larger ones could overflow to
 #: inf and lose optimality; 0, negatives, NaN and inf are the ways to say "impassable".
 MAX_COST = 1e12
+#: The most cells a grid may have (8192 × 8192, or any other shape of as many cells): a search's
+#: buffers take up to ~30 bytes a cell (2 GB here), and the kernels' flat indices stay far from
+#: the 32-bit limit of the paths they write.
+MAX_CELLS = 1 << 26
+
+
+def check_shape(name: str, shape: tuple[int, ...]) -> None:
+    """Refuse a grid of more than :data:`MAX_CELLS` cells, before anything of its size is made."""
+    h, w = int(shape[0]), int(shape[1])
+    if h * w > MAX_CELLS:
+        raise ValueError(f"{name} has {h} × {w} = {h * w:,} cells; a grid may have at most {MAX_CELLS:,} "
+                         f"(8192 × 8192)")  # fmt: skip
 
 
 def check_array(name: str, a: object) -> np.ndarray:
@@ -41,6 +53,7 @@ def check_array(name: str, a: object) -> np.ndarray:
         raise ValueError(f"{name} must be 2-D (indexed [y, x]), got {a.ndim}-D with shape {a.shape}")
     if a.shape[0] == 0 or a.shape[1] == 0:
         raise ValueError(f"{name} must not be empty, got shape {a.shape}")
+    check_shape(name, a.shape)
     return a
 
 
@@ -83,6 +96,8 @@ class CodedGrid:
     def from_codes(cls, codes: np.ndarray, lut: np.ndarray):
         """A grid whose cell ``(x, y)`` costs ``lut[codes[y, x]]`` (0, or any value that is not a
         finite number > 0, is blocked; so is a code outside ``0 .. len(lut) - 1``)."""
+        if np.ndim(codes) == 2:
+            check_shape("codes", np.shape(codes))
         lut = np.asarray(lut, dtype=np.float64).reshape(1, -1)
         table = np.concatenate(([0.0], _blocked_to_zero(lut, "lut")[0]))  # code c is stored as c + 1
         grid = cls.__new__(cls)

@@ -17,7 +17,7 @@ import pygame
 from sim.config import Config
 from sim.instruments.recorder import SearchInstruments
 from sim.maps import MapData
-from sim.simulation import Simulation, searches_with_jps
+from sim.simulation import Simulation, check_map, searches_with_jps
 from sim.support.resources import user_maps_dir
 from sim.view.camera import Camera
 from sim.view.draw.panels import (
@@ -75,6 +75,7 @@ class App:
         screenshot_dir: Path = Path("screenshots"),
         config_path: Path | None = None,
     ) -> None:
+        check_map(config, map_data, counts)  # a map it cannot take: its MapError now, before any compiling
         self.config = config
         self.maps_dir = maps_dir  # the bundled maps (never written to)
         self.user_maps_dir = user_maps_dir()  # where saved maps go; the picker lists both

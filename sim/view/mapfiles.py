@@ -27,10 +27,20 @@ class MapFiles:
     def __init__(self, app: ViewContext) -> None:
         self.app = app
         self.saved_revision = -1  # the world's revision when it was last saved (-1: never)
+        self._unreadable: set[Path] = set()  # folders already reported as unreadable (said once)
 
     def list_maps(self) -> list[Path]:
-        """The bundled maps, then the user's saved ones."""
-        return list_maps(self.app.maps_dir) + list_maps(self.app.user_maps_dir)
+        """The bundled maps, then the user's saved ones; a folder that cannot be read is said
+        once (on screen and in the terminal) and the maps of the others are listed."""
+        maps: list[Path] = []
+        for folder in (self.app.maps_dir, self.app.user_maps_dir):
+            try:
+                maps += list_maps(folder)
+            except MapError as exc:
+                if folder not in self._unreadable:
+                    self._unreadable.add(folder)
+                    self.app.message(f"{exc}; its maps are left out", WARN, 10)
+        return maps
 
     def long_work(self, label: str, work: Callable[[Report], T]) -> T:
         """``work(report)``: on a thread behind a progress screen in a window, else right here."""
@@ -119,11 +129,17 @@ class MapFiles:
         self.app.message(f"saved {path}", GOOD)
         return path
 
-    def screenshot(self) -> Path:
-        self.app.screenshot_dir.mkdir(parents=True, exist_ok=True)
+    def screenshot(self) -> Path | None:
+        """Save the window as a PNG in the user folder's screenshots; a folder that cannot be
+        written is said on screen (None)."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = self.app.screenshot_dir / f"astar-island-{stamp}-{self.app.sim.frame:06d}.png"
         self.app.draw()
-        pygame.image.save(self.app.screen, str(path))
+        try:
+            self.app.screenshot_dir.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(self.app.screen, str(path))
+        except (OSError, pygame.error) as exc:
+            self.app.message(f"could not save the screenshot in {self.app.screenshot_dir}: {exc}", WARN, 10)
+            return None
         self.app.message(f"screenshot saved: {path}", GOOD)
         return path

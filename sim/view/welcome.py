@@ -23,7 +23,11 @@ class Welcome:
     """The card; :attr:`showing` until the first key or click (or when seen before)."""
 
     def __init__(self, enabled: bool = True) -> None:
-        self.showing = enabled and not (user_dir() / MARKER).exists()
+        try:
+            seen = (user_dir() / MARKER).exists()
+        except OSError:  # a user folder that cannot be read: show the card (the rest says why)
+            seen = False
+        self.showing = enabled and not seen
 
     def handle(self, e: pygame.event.Event) -> None:
         if self.showing and e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
