@@ -373,3 +373,27 @@ def test_one_registry_of_formats_serves_loading_converting_the_picker_and_the_he
     assert "YAML (.yaml, .yml), Tiled (.tmx, .tmj, .json), Moving AI (.map)" in " ".join(r.stdout.split())
     r = run_main("convert", str(src), str(tmp_path / "out.map"))
     assert r.returncode == 0 and "note: a Moving AI map keeps only" in r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("ending", [".yaml", ".tmj", ".map"])
+def test_convert_force_onto_a_link_writes_through_it_and_keeps_the_link(tmp_path, ending):
+    real = tmp_path / "real" / f"kept{ending}"
+    real.parent.mkdir()
+    real.write_bytes(b"old")
+    link = tmp_path / f"link{ending}"
+    link.symlink_to(real)
+    assert main(["convert", str(ROOT / "maps" / "tutorial.yaml"), str(link), "--force"]) == 0
+    assert link.is_symlink() and link.resolve() == real  # the link stays a link ...
+    assert load_map(real).terrain.shape == load_map(ROOT / "maps" / "tutorial.yaml").terrain.shape  # ... to the map
+    assert not [p for p in real.parent.iterdir() if p.name.endswith(".tmp")]  # no temporary file left
+
+
+@pytest.mark.parametrize("target", ["/dev/null", "folder", "missing.yaml"])
+def test_convert_force_onto_a_link_to_a_device_a_folder_or_nothing_refuses_and_writes_nothing(tmp_path, capsys, target):
+    (tmp_path / "folder").mkdir()
+    link = tmp_path / "out.yaml"
+    link.symlink_to(target if target.startswith("/") else tmp_path / target)
+    assert main(["convert", str(ROOT / "maps" / "tutorial.yaml"), str(link), "--force"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {link}: is a link to") and "\n" not in err, err
+    assert link.is_symlink() and not (tmp_path / "missing.yaml").exists()

@@ -16,6 +16,7 @@ from sim.maps.data import MapData, MapError
 from sim.maps.formats import format_of, load_map, map_suffixes, writable_suffixes, write_map
 from sim.maps.tiled import image_path
 from sim.maps.tiled.write import tileset_png
+from sim.support.checks import short_path
 from sim.support.files import check_writable
 from sim.world.terrain import DEFAULT_COLOURS, Terrain
 
@@ -34,11 +35,15 @@ def convert(
 
     Refuses (``MapError``, one line) an unknown ending, ``dst`` equal to ``src``, an
     existing ``dst`` unless ``force``, and a folder that does not exist or is not writable.
+    A ``dst`` that is a symbolic link is written through: the file it points to is replaced
+    (atomically, from a temporary file beside it) and the link stays; a link to a device, a
+    FIFO, a folder or nothing is refused.
     """
     for path, known in ((src, map_suffixes()), (dst, writable_suffixes())):
         if path.suffix.lower() not in known:
             ending = path.suffix or "(no ending)"
             raise MapError(f"{path}: unknown map format {ending!r}; use one of {', '.join(known)}")
+    dst = _through_link(dst)
     _check_target(src, dst, force, colours)
     data = load_map(src, max_size=max_size)
     return write_map(data, dst, colours)
@@ -59,6 +64,23 @@ def _check_target(src: Path, dst: Path, force: bool, colours: dict[Terrain, tupl
         raise MapError(f"{image}: already exists; add --force to replace it")
 
 
+def _through_link(dst: Path) -> Path:
+    """``dst``, or the regular file its symbolic link (or chain of links) points to."""
+    if not dst.is_symlink():
+        return dst
+    try:
+        real = dst.resolve(strict=True)
+        st = os.stat(real)
+    except (OSError, RuntimeError):  # dangling, a loop, or unreadable on the way
+        raise MapError(f"{dst}: is a link to nothing that can be written; remove it or choose another name") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO, device or socket"
+        raise MapError(f"{dst}: is a link to {kind} ({short_path(real)}), not a regular file; nothing was written")
+    if real.suffix.lower() != dst.suffix.lower():
+        raise MapError(f"{dst}: is a link to {short_path(real)}, whose ending names another format")
+    return real
+
+
 def _regular_if_there(path: Path) -> bool:
     """Whether a file is at ``path``; a FIFO, device or folder there is refused (never opened)."""
     try:
@@ -67,8 +89,8 @@ def _regular_if_there(path: Path) -> bool:
         return False
     except OSError as exc:
         raise MapError(f"{path}: cannot read: {exc.strerror}") from None
-    if stat.S_ISLNK(st.st_mode):
-        return True  # replaced by the rename, never followed
+    if stat.S_ISLNK(st.st_mode):  # (dst was resolved already: this is the Tiled image's name)
+        raise MapError(f"{path}: is a symbolic link; remove it or choose another name")
     if not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO, device or socket"
         raise MapError(f"{path}: is {kind}, not a regular file; remove it or choose another name")

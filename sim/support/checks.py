@@ -21,7 +21,7 @@ MAX_DIGITS = 24  # a whole number in a file has at most this many digits (Python
 MAX_COORDINATE = 10**9  # a cell coordinate a script may name, in or far outside the map
 MAX_DT = 3600.0  # seconds one step may advance (time stays finite however long a script runs)
 MAX_STEPS = 100_000  # steps in one advance() call
-MESSAGE_LIMIT = 400  # characters of one error line at most; longer ones lose their middle
+MESSAGE_LIMIT = 292  # characters of an error message at most ("error: " and it: < 300); the middle goes
 _WHOLE = re.compile(r"[ \t\r\n]*([+-]?)([0-9]+)[ \t\r\n]*\Z")  # ASCII digits only: "¹".isdigit() is True
 
 
@@ -36,10 +36,23 @@ class InputError(ValueError):
     """A file or argument that cannot be used: one line, never longer than :data:`MESSAGE_LIMIT`.
 
     The one place every message is bounded: whatever a reader quotes, a hostile file
-    cannot turn the line into megabytes. The middle goes, so the file and the reason stay."""
+    cannot turn the line into megabytes. A long message first loses the middle of its leading
+    path (its folders: the file's name and line stay), then its own middle, so the file and
+    the reason stay."""
 
     def __init__(self, message: object = "") -> None:
-        super().__init__(cut_middle(str(message), MESSAGE_LIMIT))
+        super().__init__(bounded(" ".join(str(message).splitlines()), MESSAGE_LIMIT))
+
+
+def bounded(message: str, limit: int) -> str:
+    """``message`` in at most ``limit`` characters (see :class:`InputError`)."""
+    if len(message) <= limit:
+        return message
+    head, sep, rest = message.partition(": ")
+    if sep and len(head) > 80:  # a path of many folders: its middle goes first
+        head = cut_middle(head, max(80, limit - len(rest) - len(sep)))
+        message = head + sep + rest
+    return cut_middle(message, limit)
 
 
 def cut_middle(text: str, limit: int) -> str:

@@ -81,7 +81,10 @@ def write_atomically(files: list[tuple[Path, bytes]], error: type[ValueError]) -
     (``fsync``), and only when every one is complete are they renamed over their
     destinations (a rename within a folder is atomic). A full disk, a size limit or any
     other failure removes what was written and leaves every existing file as it was;
-    a failure between two renames puts the first one's old file back."""
+    a failure between two renames puts the first one's old file back. A path that is a
+    symbolic link is written through: the file it points to is replaced, the link stays; one
+    that points to anything but a regular file (or to nothing) is ``error``, nothing written."""
+    files = [(_real_target(path, error), data) for path, data in files]
     temps: list[Path] = []
     try:
         for path, data in files:
@@ -107,6 +110,20 @@ def write_atomically(files: list[tuple[Path, bytes]], error: type[ValueError]) -
     for _, old in backups:
         if old is not None:
             old.unlink(missing_ok=True)
+
+
+def _real_target(path: Path, error: type[ValueError]) -> Path:
+    """``path``, or the regular file its link points to (see :func:`write_atomically`)."""
+    if not path.is_symlink():
+        return path
+    real = Path(os.path.realpath(path))
+    try:
+        regular = stat.S_ISREG(os.stat(real).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        raise error(f"{path}: is a link to {real}, which is no regular file; nothing was written")
+    return real
 
 
 def write_new(path: Path, data: bytes, error: type[ValueError]) -> None:

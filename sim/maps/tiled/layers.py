@@ -116,8 +116,8 @@ def _zstd(raw: bytes, size: int) -> bytes:
             import zstandard  # type: ignore[import-not-found]
         except ImportError:
             raise LayerDataError(
-                "zstd-compressed layer data cannot be read here (it needs Python 3.14 or the 'zstandard' "
-                "package); in Tiled, set Map > Map Properties > Tile Layer Format to CSV or Base64 (zlib)"
+                "zstd-compressed layer data cannot be read here (needs Python 3.14 or 'zstandard'); "
+                "in Tiled, save tile layers as CSV or Base64 (zlib)"
             ) from None
         try:
             out = zstandard.ZstdDecompressor().decompress(raw, max_output_size=size + 1)

@@ -164,7 +164,7 @@ def layer_terrain(gids: np.ndarray, tilesets: list[Tileset], firsts: np.ndarray)
 
 def _why_none(doc: TiledDoc, firsts: np.ndarray, x: int, y: int) -> str:
     """Why cell (x, y) has no terrain, and how to fix it in Tiled."""
-    fix = f"give that tile a custom property 'terrain' ({TERRAIN_NAMES}) in Tiled's tileset editor"
+    fix = f"give it a property 'terrain' ({TERRAIN_NAMES}) in Tiled"
     for layer in reversed(doc.layers):
         gid = int(layer.gids[y, x])
         if gid == 0:

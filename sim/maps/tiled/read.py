@@ -68,8 +68,8 @@ def _read_tileset(at: str, named: str, target: Path) -> Tileset | MapError:
         return MapError(f"{at}: tileset {named}: {problem} (looked for {short_path(target)})")
     try:
         return (tsx_tileset if target.suffix.lower() == ".tsx" else tsj_tileset)(target, 1)
-    except MapError as exc:
-        return exc
+    except MapError as exc:  # the map the user opened first, then the tileset's own place and problem
+        return MapError(f"{at}: tileset {short_path(target, 60)}{str(exc).removeprefix(str(target))}")
 
 
 def _encodable(text: str) -> bool:
