@@ -329,6 +329,63 @@ def test_no_import_circles_between_modules():
             visit(m)
 
 
+#: Parts that use the engine through its front door only (``from sim.pathfinding import ...``): the
+#: engine's modules behind it are its own to rearrange.
+FRONT_DOOR_ONLY = ("sim.model", "sim.simulation", "sim.instruments", "sim.config", "sim.reconfigure", "sim.view",
+                   "sim.prepare", "sim.maps", "sim.world")  # fmt: skip
+
+
+def test_the_model_and_everything_above_it_use_only_the_engines_front_door():
+    wrong = []
+    for module, path in _modules().items():
+        if not module.startswith(FRONT_DOOR_ONLY):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sim.pathfinding."):
+                wrong.append(f"{module}:{node.lineno} imports {node.module}")
+            elif isinstance(node, ast.Import):
+                wrong += [f"{module}:{node.lineno} imports {a.name}" for a in node.names
+                          if a.name.startswith("sim.pathfinding.")]  # fmt: skip
+    assert wrong == []
+
+
+MAX_ARGUMENTS = 12
+
+
+def wide_calls(paths: list[Path]) -> list[str]:
+    """Calls (and definitions) with more than MAX_ARGUMENTS arguments in ``paths``."""
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                n = len(node.args) + len(node.keywords)
+                what = ast.unparse(node.func)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                a = node.args
+                n = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
+                what = f"def {node.name}"
+            else:
+                continue
+            if n > MAX_ARGUMENTS:
+                found.append(f"{path.name}:{node.lineno} {what}: {n} arguments")
+    return found
+
+
+def test_no_call_in_the_model_takes_more_than_12_arguments():
+    """Arrays cross into compiled code as records (the agents' columns, a workspace's buffers,
+    a round's answers), not one by one."""
+    paths = [*sorted((SIM / "model").rglob("*.py")), SIM / "simulation.py",
+             *sorted((SIM / "instruments").rglob("*.py"))]  # fmt: skip
+    assert wide_calls(paths) == []
+
+
+def test_the_width_check_can_fail(tmp_path):
+    wide = tmp_path / "wide.py"
+    many = ", ".join(f"a{i}" for i in range(13))
+    wide.write_text(f"f({many})\ndef g({many}): pass\n")
+    assert sorted(wide_calls([wide])) == ["wide.py:1 f: 13 arguments", "wide.py:2 def g: 13 arguments"]
+
+
 # ------------------------------------------------------------------ one owner per species fact
 def test_config_yaml_and_the_docs_say_what_the_species_table_says():
     import yaml

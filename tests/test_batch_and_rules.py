@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.model.regions import Regions, label_regions
-from sim.pathfinding import STATUS_FOUND, STATUS_NOT_SERVED, AStar, PathGrid
+from sim.pathfinding import STATUS_FOUND, STATUS_NOT_SERVED, AStar, PathGrid, Regions, label_regions
 from sim.pathfinding.reference import python_search
 from sim.pathfinding.rules import DIAGONAL_RULES
 from tests.helpers import RULES, dijkstra
@@ -219,7 +218,7 @@ def test_incremental_regions_equal_a_fresh_labelling(case, rule, seed):
         rect = CellRect(x0, y0, min(w, x0 + int(rng.integers(1, 5))), min(h, y0 + int(rng.integers(1, 5))))
         block = rng.random((rect.height, rect.width)) < 0.5
         free[rect.slices] = block
-        regions.update(rect, block)
+        regions.update(rect.x0, rect.y0, block)
         fresh, n = label_regions(free.astype(float), rule)
         pairs = {(int(a), int(b)) for a, b in zip(regions.labels.ravel(), fresh.ravel(), strict=True)}
         assert len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})  # the same partition

@@ -197,15 +197,19 @@ def test_an_animal_with_nowhere_to_go_rests_again_and_the_others_queue(make_app,
 
 
 def test_ready_animals_are_grouped_by_species_in_order():
-    from sim.model.planner import _ready
+    from sim.model.agents import Agents
+    from sim.model.planner import ready_rows
 
     rng = np.random.default_rng(3)
     n = 400
-    state = rng.choice([State.IDLE, State.QUEUED, State.WALKING, State.REPLAN], size=n).astype(np.int8)
-    idle_until, next_search_at = rng.random(n), rng.random(n)
-    herd = (rng.random(n) < 0.1).astype(np.int16)
-    species = rng.integers(0, 3, n).astype(np.int8)
-    rows, idle_at, bounds = _ready(n, 0.5, state, idle_until, next_search_at, herd, species, 3)
+    agents = Agents(path_capacity=8)
+    agents.add(rng.integers(0, 3, n).astype(np.int8), np.zeros((n, 2), np.int32), np.zeros(n), rng.random(n))
+    agents.state[:] = rng.choice([State.IDLE, State.QUEUED, State.WALKING, State.REPLAN], size=n)
+    agents.next_search_at[:] = rng.random(n)
+    agents.herd[:] = rng.random(n) < 0.1
+    state, idle_until, next_search_at, herd, species = (agents.state, agents.idle_until, agents.next_search_at,
+                                                        agents.herd, agents.species)  # fmt: skip
+    rows, idle_at, bounds = ready_rows(n, 0.5, agents.columns, 3)
     want = [i for i in range(n) if next_search_at[i] <= 0.5 and herd[i] == 0
             and (state[i] == State.REPLAN or (state[i] == State.IDLE and idle_until[i] <= 0.5))]  # fmt: skip
     assert rows.tolist() == want

@@ -11,15 +11,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import sim.model.planner as planner
+import sim.pathfinding.rounds as engine_rounds
 from sim.config import load_config
 from sim.maps import load_map
 from sim.model.agents import Outcome, State
-from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
+from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT, SearchRound
 from sim.pathfinding import workspace as workspaces
-from sim.pathfinding.kernel import MODE_JPS
+from sim.pathfinding.clock import monotonic_s
 from sim.simulation import Simulation, species_counts
-from sim.support.platform import monotonic_s
 from tests.conftest import ROOT
 from tests.helpers import STEP, EdgeHookCow, JumpingFish
 
@@ -154,7 +153,7 @@ def test_a_species_with_python_hooks_is_served_through_the_engine():
     cow = sim.species[0]
     cow.astar = EdgeHookCow(sim.world, terrain_costs=cow.astar.terrain_costs, max_nodes=400)
     sim.step(STEP)
-    assert sim.planner._kinds() is None
+    assert sim.planner.prepared() is None
     jobs, compiled = check_round(sim, 1, seed=11)
     assert not compiled and jobs >= 1
 
@@ -166,7 +165,7 @@ def test_a_kind_that_jumps_is_served_in_the_one_call_round():
     water.astar = JumpingFish(sim.world, terrain_costs=water.astar.terrain_costs)
     sim.step(STEP)
     workspaces._local.workspace = workspaces.Workspace()  # this thread's buffers start empty
-    assert sim.planner._kinds()[2].params.mode == MODE_JPS
+    assert sim.planner.prepared()[2].jumps
     _jobs, compiled = check_round(sim, 1, seed=3)
     assert compiled == [300]
     assert workspaces.workspace().jump_parent.size >= water.astar.grid.cells  # JPS's own buffer was made
@@ -178,8 +177,8 @@ def test_kinds_whose_codes_differ_in_type_are_served_species_by_species(threads)
     sim.step(STEP)
     grid = sim.species[1].astar.grid
     grid._codes = grid._codes.astype(np.uint16)  # as the grid does itself past 255 costs ...
-    sim.planner._kinds_for = None  # ... on a new revision of the world, which _kinds() would see
-    assert sim.planner._kinds() is None  # one compiled call takes like tuples only
+    sim.planner.rounds = SearchRound()  # ... seen by a round that did not keep the kinds it made before
+    assert sim.planner.prepared() is None  # one compiled call takes like tuples only
     jobs, compiled = check_round(sim, threads, seed=5)
     assert not compiled and jobs >= 3  # a job per species (a large one split for the threads)
 
@@ -188,13 +187,12 @@ def test_a_round_lets_go_of_the_gil_while_it_searches():
     # A round's parts run on several threads at once only if the compiled call releases the
     # GIL. Checked on the compiled function itself, not by timing threads (a busy machine
     # may not schedule a watching thread when a timing test expects it to).
-    assert planner._round.targetoptions.get("nogil") is True
+    assert engine_rounds._round.targetoptions.get("nogil") is True
     sim = island(300)
-    a = sim.agents
-    rows = np.arange(a.n, dtype=np.int64)
-    kinds = sim.planner._kinds()
-    planner._part(rows, a.species[rows], a.cell, a.goal, kinds, False)
-    assert planner._round.signatures  # the round _part ran is that dispatcher's compiled code
+    sim.planner.threads = 1
+    sim.planner.search_rows(np.arange(sim.agents.n, dtype=np.int64))
+    assert sim.planner.round_shape.calls == (300,)  # served by one call of the round ...
+    assert engine_rounds._round.signatures  # ... that is that dispatcher's compiled code
 
 
 def test_one_or_several_threads_give_the_same_run():
@@ -240,14 +238,16 @@ def test_the_kinds_are_built_again_when_what_they_are_built_from_changes():
     sim = island(300)
     sim.step(STEP)
     planner_ = sim.planner
-    kinds = planner_._kinds()
-    assert planner_._kinds() is kinds  # nothing changed: kept
+    counts = planner_.rounds.builds
+    assert planner_.prepared() is not None and planner_.prepared() is not None
+    assert planner_.rounds.builds == counts  # kept: nothing changed since the step made them
     cow = sim.species[0]
     cow.astar.max_nodes = 7  # a setting the engine reads at each search
-    assert planner_._kinds()[0].params.max_nodes == 7
-    kinds = planner_._kinds()
+    assert planner_.prepared()[0].max_nodes == 7
+    counts = planner_.rounds.builds
     sim.paint(5, 5, 2, 0)  # a new revision of the world: grids and regions follow it
-    assert planner_._kinds() is not kinds
+    planner_.prepared()
+    assert planner_.rounds.builds == counts + 1
     sim.step(STEP)
     capped = sim.agents.last_outcome[sim.agents.species == 0]
     assert (capped == int(Outcome.CAPPED)).any()  # the new cap is what the cows searched with

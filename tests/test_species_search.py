@@ -15,7 +15,6 @@ from sim.maps import MapData, load_map
 from sim.maps.convert import convert as convert_map
 from sim.maps.data import MapError
 from sim.model.agents import Outcome
-from sim.pathfinding.kernel import MODE_JPS, jumps
 from sim.prepare import jps_args, rehearsal
 from sim.simulation import Simulation, searches_with_jps, species_counts
 from tests.conftest import ROOT
@@ -51,13 +50,13 @@ def test_a_species_on_jps_gets_the_costs_a_star_gets(threads):
     one-call round; the round equals the engine's JPS answers, and every cost equals A*'s."""
     sim = sim_on("lagoon.tmx", animals=400)
     sim.step(0.1)
-    kinds = sim.planner._kinds()
-    assert [k.params.mode for k in kinds] == [MODE_JPS, MODE_JPS, MODE_JPS]
+    kinds = sim.planner.prepared()
+    assert [k.jumps for k in kinds] == [True, True, True]
     check_round(sim, threads, seed=5)  # the round is the engine's (JPS) answer, path for path
     rows = np.arange(sim.agents.n, dtype=np.int64)
     jps = sim.planner.search_rows(rows, False)
     sim.planner.jps_ready = False  # what a window does while another process compiles JPS
-    assert [jumps(k.params.mode) for k in sim.planner._kinds()] == [False, False, False]
+    assert [k.jumps for k in sim.planner.prepared()] == [False, False, False]
     astar = sim.planner.search_rows(rows, False)
     assert (jps.outcome == astar.outcome).all() and (jps.outcome == int(Outcome.FOUND)).sum() > 100
     found = jps.outcome == int(Outcome.FOUND)
@@ -88,7 +87,7 @@ def test_loading_a_map_and_changing_the_config_switch_the_search():
     assert "search of water creatures (A*)" in said
     assert [sp.search for sp in sim.species] == ["jps", "jps", "astar"]
     sim.step(0.1)
-    assert [jumps(k.params.mode) for k in sim.planner._kinds()] == [True, True, False]
+    assert [k.jumps for k in sim.planner.prepared()] == [True, True, False]
     sim.load_map(load_map(ROOT / "maps" / "island.yaml"))
     assert [sp.search for sp in sim.species] == ["astar", "astar", "astar"]
 
@@ -186,7 +185,7 @@ def test_a_map_that_chooses_jps_gets_its_round_compiled_when_it_loads(make_app, 
     app.sim.planner.jps_ready = False  # a window's first start: the background has not finished
     assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True, True]
     app.sim.step(0.1)
-    assert not any(jumps(k.params.mode) for k in app.sim.planner._kinds())
+    assert not any(k.jumps for k in app.sim.planner.prepared())
 
 
 def test_the_round_stage_compiles_the_round_the_start_map_needs(monkeypatch):
@@ -249,7 +248,7 @@ def test_a_windows_first_start_serves_jps_species_with_a_star_until_the_backgrou
     prep.ready = True  # the round is cached, the rest (the "jps" stage) still compiling
     app.frame(1 / 60)
     assert not app.sim.planner.interpreted and not app.sim.planner.jps_ready
-    assert not any(jumps(k.params.mode) for k in app.sim.planner._kinds())
+    assert not any(k.jumps for k in app.sim.planner.prepared())
     prep.done = True
     app.frame(1 / 60)
-    assert app.sim.planner.jps_ready and all(jumps(k.params.mode) for k in app.sim.planner._kinds())
+    assert app.sim.planner.jps_ready and all(k.jumps for k in app.sim.planner.prepared())

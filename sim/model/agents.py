@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import math
 from enum import IntEnum
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 
 class State(IntEnum):
@@ -70,6 +72,46 @@ _FIELDS = {
 }
 
 
+class AgentColumns(NamedTuple):
+    """Every column of :class:`Agents` at full capacity (rows past ``n`` unused): one record that
+    compiled code takes whole (``agents.columns``), each field as in :data:`_FIELDS`."""
+
+    species: NDArray[np.int8]
+    pos: NDArray[np.float64]
+    cell: NDArray[np.int32]
+    state: NDArray[np.int8]
+    idle_until: NDArray[np.float64]
+    next_search_at: NDArray[np.float64]
+    last_search_at: NDArray[np.float64]
+    requested_at: NDArray[np.float64]
+    cooldown: NDArray[np.float64]
+    goal: NDArray[np.int32]
+    last_start: NDArray[np.int32]
+    last_goal: NDArray[np.int32]
+    path_len: NDArray[np.int32]
+    path_pos: NDArray[np.int32]
+    heading: NDArray[np.int8]
+    searches: NDArray[np.int32]
+    last_expanded: NDArray[np.int32]
+    last_ms: NDArray[np.float64]
+    last_cost: NDArray[np.float64]
+    last_outcome: NDArray[np.int8]
+    herd: NDArray[np.int16]
+    aim: NDArray[np.int32]
+    leg: NDArray[np.int32]
+    paths: NDArray[np.int32]  # (capacity, path_capacity) flat cells
+
+
+class _Column:
+    """A column of :class:`Agents` as an attribute: the first ``n`` rows of its full array."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, agents: Agents, owner: type | None = None) -> NDArray[Any]:
+        return agents._store[self.name][: agents.n]
+
+
 @njit(cache=True, inline="always")
 def cell_of(p: float) -> int:
     """The cell coordinate that holds position ``p`` (cells are centred on integers: half up)."""
@@ -77,7 +119,33 @@ def cell_of(p: float) -> int:
 
 
 class Agents:
-    """All animals. Arrays are views of the first ``n`` rows of a larger store."""
+    """All animals. Each column (below; what it holds: :data:`_FIELDS`) is a view of the first
+    ``n`` rows of a larger array; :attr:`columns` hands them all to compiled code at once."""
+
+    species = _Column()
+    pos = _Column()
+    cell = _Column()
+    state = _Column()
+    idle_until = _Column()
+    next_search_at = _Column()
+    last_search_at = _Column()
+    requested_at = _Column()
+    cooldown = _Column()
+    goal = _Column()
+    last_start = _Column()
+    last_goal = _Column()
+    path_len = _Column()
+    path_pos = _Column()
+    heading = _Column()
+    searches = _Column()
+    last_expanded = _Column()
+    last_ms = _Column()
+    last_cost = _Column()
+    last_outcome = _Column()
+    herd = _Column()
+    aim = _Column()
+    leg = _Column()
+    paths = _Column()
 
     def __init__(self, path_capacity: int) -> None:
         self.n = 0
@@ -97,17 +165,17 @@ class Agents:
             paths[: self.n] = self._store["paths"][: self.n]
         self._store["paths"] = paths
         self._cap = cap
+        self._columns = AgentColumns(**self._store)
+
+    @property
+    def columns(self) -> AgentColumns:
+        """Every column at full capacity (rows beyond ``n`` are unused), as one record for compiled code."""
+        return self._columns
 
     @property
     def store(self) -> dict[str, np.ndarray]:
-        """The full-capacity arrays (rows beyond ``n`` are unused), for compiled code."""
+        """The full-capacity arrays by name (rows beyond ``n`` are unused)."""
         return self._store
-
-    def __getattr__(self, name: str) -> np.ndarray:
-        store = self.__dict__.get("_store")
-        if store is not None and name in store:
-            return store[name][: self.n]
-        raise AttributeError(name)
 
     def add(self, species: np.ndarray, cells: np.ndarray, cooldowns: np.ndarray, idle_until: np.ndarray) -> None:
         """Append animals standing on ``cells`` (k×2 ``(x, y)``), idle until ``idle_until``."""
@@ -165,12 +233,8 @@ class Agents:
         """Advance walking animals by ``dt`` seconds; ``speed_table[species, terrain id]`` is the
         speed (cells/s) on the terrain each one stands on. Returns the indices of animals that
         reached the end of their path this step."""
-        s = self._store
         done = np.empty(self.n, dtype=np.int64)
-        k = _move(
-            self.n, dt, s["state"], s["species"], s["pos"], s["cell"], s["heading"], s["paths"], s["path_pos"],
-            s["path_len"], speed_table, terrain, done, s["aim"], s["leg"],
-        )  # fmt: skip
+        k = _move(self.n, dt, self._columns, speed_table, terrain, done)
         return done[:k]
 
 
@@ -183,10 +247,12 @@ def heading_of(dx, dy):
 
 
 @njit(cache=True)
-def _move(n, dt, state, species, pos, cell, heading, paths, path_pos, path_len, speed_table, terrain, done, aim, leg):
+def _move(n, dt, cols, speed_table, terrain, done):
     """The walking animals step toward their next path cell (see :meth:`Agents.move`);
     ``aim`` gets the cell each walks toward next (its path's last when it arrived), ``leg``
     the path cell before it; ``cell`` follows ``pos``."""
+    state, species, pos, cell, heading, paths = cols.state, cols.species, cols.pos, cols.cell, cols.heading, cols.paths
+    path_pos, path_len, aim, leg = cols.path_pos, cols.path_len, cols.aim, cols.leg
     w = terrain.shape[1]
     k = 0
     for i in range(n):

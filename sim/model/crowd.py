@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from sim.model.agents import State, cell_of
-from sim.pathfinding.workspace import run_split, thread_count
+from sim.pathfinding import run_split, thread_count
 
 #: The largest push a frame, in cells; a smaller one than MIN_PUSH is not made.
 MAX_PUSH = 0.08
@@ -175,13 +175,14 @@ def _along_path(i, nx, ny, px, py, pos, leg, aim, w):
 
 
 @njit(cache=True, nogil=True)
-def _moves(part, n, pos, cell, state, species, aim, leg, terrain, stands, ints, bufs, ends):
+def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     """Part ``part``'s animals moved by their pushes (the parts' sums, added in order, at
     most :data:`MAX_PUSH` long) within the rules (see the module doc); each on its own, so
     parts can run on threads. A part moves every ``len(ends)``-th block of :data:`BLOCK`
     animals (species come in runs, and some cost more to move than others: each part gets
     its share of all). ``ends[k]``: the end of part ``k``'s table entries (it wrote the
-    pushes of entries before it only). Returns how many moved."""
+    pushes of entries before it only). Returns how many moved. ``cols``: the agents' columns."""
+    pos, cell, state, species, aim, leg = cols.pos, cols.cell, cols.state, cols.species, cols.aim, cols.leg
     moved = 0
     w = terrain.shape[1]
     cx, cy, where = ints[0], ints[1], ints[4]
@@ -241,13 +242,14 @@ class Crowd:
         self._ints = np.zeros((5, 0), np.int32)
         self._counts = np.zeros(0, np.int32)
         self._bufs = np.zeros((1, 2, 0), np.float32)  # per part: pushes by table entry
-        self._key: tuple = (0, 0.0, *[None] * 9)  # what the jobs were laid out for
+        self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: tuple = ((), [], [])  # the table's, each part's pairs' and moves' arguments
 
     def _lay_out(self, key: tuple) -> None:
         """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
         crowd, the map and the arrays stay: laying them out costs tens of µs)."""
-        n, spacing, pos, cell, state, species, aim, leg, terrain, stands, layer_of = key
+        n, spacing, cols, terrain, stands, layer_of = key
+        pos, species = cols.pos, cols.species
         self._key = key
         if layer_of.min(initial=0) < 0 or layer_of.max(initial=0) > 3:  # the table has four planes
             layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64) % 4
@@ -268,8 +270,7 @@ class Crowd:
         ends = [(j + 1) * n // parts for j in range(parts)]  # each part's table entries end there
         pairs = [(0 if j == 0 else ends[j - 1], ends[j], spacing, bits, f, k, c, self._bufs[j]) for j in range(parts)]
         ends_arr = np.array(ends, dtype=np.int64)
-        moves = [(j, n, pos, cell, state, species, aim, leg, terrain, stands, k, self._bufs, ends_arr)
-                 for j in range(parts)]  # fmt: skip
+        moves = [(j, n, cols, terrain, stands, k, self._bufs, ends_arr) for j in range(parts)]
         self._jobs = ((n, pos, species, layer_of, bits, f, k, c), pairs, moves)
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
@@ -283,9 +284,7 @@ class Crowd:
         n = agents.n
         if n < 2 or spacing <= 0:
             return 0
-        st = agents.store
-        key = (n, spacing, st["pos"], st["cell"], st["state"], st["species"], st["aim"], st["leg"], terrain, stands,
-               layer_of)  # fmt: skip
+        key = (n, spacing, agents.columns, terrain, stands, layer_of)
         if key[:2] != self._key[:2] or any(x is not y for x, y in zip(key[2:], self._key[2:], strict=True)):
             self._lay_out(key)  # else the same crowd, map and arrays as last frame: the same jobs
         table, pairs, moves = self._jobs

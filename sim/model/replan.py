@@ -19,9 +19,7 @@ import numpy as np
 from numba import njit
 
 from sim.model.agents import Agents, State
-from sim.pathfinding import PathGrid
-from sim.pathfinding.compiled import padded_cell, step_legal
-from sim.pathfinding.rules import DIAGONAL_RULES
+from sim.pathfinding import DIAGONAL_RULES, PathGrid, padded_cell, step_legal
 from sim.world.geometry import CellRect
 
 if TYPE_CHECKING:

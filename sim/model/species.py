@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 from numba import njit
 
-from sim.model.regions import Regions
-from sim.pathfinding import AStar, ChangeCursor, PathGrid
+from sim.pathfinding import AStar, ChangeCursor, PathGrid, Regions
 from sim.world.fauna import BIRD, COW, WATER, SpeciesFacts
 from sim.world.terrain import Terrain, parse_terrain
 
@@ -197,7 +196,7 @@ class SpeciesRuntime:
             self._regions = Regions(grid.passable_mask(), self.astar.diagonal)
         else:
             for rect in changes:
-                self._regions.update(rect, grid.cost_block(*rect) > 0)
+                self._regions.update(rect.x0, rect.y0, grid.cost_block(*rect) > 0)
 
     def habitable(self) -> np.ndarray:
         """Cells this species may stand on, as (k, 2) ``(x, y)``."""

@@ -15,13 +15,15 @@ from __future__ import annotations
 from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import ALGORITHMS, HEURISTICS
-from sim.pathfinding.compiled import CompiledBatch, GridArgs, KernelParams
+from sim.pathfinding.compiled import CompiledBatch, GridArgs, KernelParams, padded_cell, step_legal
 from sim.pathfinding.fieldgrid import STEPS, FieldGrowth
 from sim.pathfinding.grid import MAX_COST
 from sim.pathfinding.kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
+from sim.pathfinding.regions import Regions, label_regions
+from sim.pathfinding.rounds import STATUS_OTHER_REGION, RoundKind, RoundResult, RoundShape, SearchRound, gather
 from sim.pathfinding.rules import DIAGONAL_RULES
 from sim.pathfinding.search import PathGrid, SearchResult, find_path, warm_up
-from sim.pathfinding.workspace import set_threads
+from sim.pathfinding.workspace import run_split, set_threads, thread_count
 
 __all__ = [
     "ALGORITHMS",
@@ -32,6 +34,7 @@ __all__ = [
     "STATUS_FOUND",
     "STATUS_HIT_LIMIT",
     "STATUS_NOT_SERVED",
+    "STATUS_OTHER_REGION",
     "STATUS_UNREACHABLE",
     "STEPS",
     "AStar",
@@ -42,8 +45,19 @@ __all__ = [
     "GridArgs",
     "KernelParams",
     "PathGrid",
+    "Regions",
+    "RoundKind",
+    "RoundResult",
+    "RoundShape",
     "SearchResult",
+    "SearchRound",
     "find_path",
+    "gather",
+    "label_regions",
+    "padded_cell",
+    "run_split",
     "set_threads",
+    "step_legal",
+    "thread_count",
     "warm_up",
 ]

@@ -22,6 +22,7 @@ STATUS_UNREACHABLE = 1  # the open list ran dry: the goal cannot be reached
 STATUS_HIT_LIMIT = 2  # stopped by max_nodes
 STATUS_BLOCKED = 3  # the start or the goal is impassable: nothing searched
 STATUS_NOT_SERVED = 4  # search_many's node budget ran out before this query
+STATUS_OTHER_REGION = 7  # a round's request whose goal is in another region: known unreachable, not searched
 _HEAP_FULL = 5  # internal: the heap must grow; the search is run again
 _ENTRIES_FULL = 6  # internal: the bucket queue's cell stacks must grow; the search is run again
 

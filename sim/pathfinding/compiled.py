@@ -61,6 +61,11 @@ class KernelParams(NamedTuple):
     max_nodes: int
     heuristic: int  # the bucket queue's heuristic (-1: none; for JPS and JPS+: the heap, kernel.bucketed)
 
+    @property
+    def jumps(self) -> bool:
+        """Whether these searches go from jump point to jump point (JPS or JPS+: modes 1 and 3)."""
+        return self.mode in (1, 3)
+
 
 class CompiledBatch(NamedTuple):
     """What :meth:`AStar.compiled_batch` gives: the up-to-date grid, its arguments, the parameters."""

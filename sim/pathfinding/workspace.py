@@ -17,7 +17,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -27,6 +27,22 @@ from sim.pathfinding.common import _ENTRIES_FULL, STAT_HEAP_GROWS
 from sim.pathfinding.kernel import MAX_GEN, grown_buckets
 
 T = TypeVar("T")
+
+
+class Buffers(NamedTuple):
+    """A workspace's buffers as one record, for compiled code (:meth:`Workspace.buffers`): what a
+    search reads and writes per cell, its open list, its stamps. A compiled caller hands back the
+    record it got (the open list may have grown, the stamps moved on): :meth:`Workspace.adopt`."""
+
+    g: np.ndarray  # float64 per padded cell (or int64 pairs on the bucket queue)
+    parent: np.ndarray  # uint8 per padded cell: the direction of the step into it
+    jump_parent: np.ndarray  # int64, two a cell: JPS's jump points (empty until JPS is used)
+    mark: np.ndarray  # uint16 per padded cell: generation stamps
+    gen: int
+    heap: tuple[np.ndarray, np.ndarray]  # (keys, cells)
+    buckets: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # the bucket queue's tables
+    hgen: int
+    stats: np.ndarray  # int64 counters: compactions, heap growths
 
 
 class Workspace:
@@ -78,6 +94,15 @@ class Workspace:
         self.room_for(1)
         self.gen += 1
         return self.gen
+
+    def buffers(self) -> Buffers:
+        """The buffers as one record for compiled code (see :class:`Buffers`)."""
+        return Buffers(self.g, self.parent, self.jump_parent, self.mark, self.gen, self.heap, self.buckets, self.hgen,
+                       self.stats)  # fmt: skip
+
+    def adopt(self, buffers: Buffers) -> None:
+        """Keep what compiled code handed back: the open list as it grew, the stamps as they moved."""
+        self.gen, self.heap, self.buckets, self.hgen = buffers.gen, buffers.heap, buffers.buckets, buffers.hgen
 
     def room_for(self, searches: int) -> None:
         """Make sure ``searches`` more searches get stamps without the kernel clearing the

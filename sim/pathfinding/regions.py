@@ -29,7 +29,8 @@ from numba import njit
 
 from sim.pathfinding.rules import DIAGONAL_RULES, eight_connected
 from sim.pathfinding.workspace import workspace
-from sim.world.geometry import CellRect
+
+__all__ = ["Regions", "label_regions"]
 
 _D4 = np.array(((1, 0), (-1, 0), (0, 1), (0, -1)), dtype=np.int64)
 _D8 = np.array(((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)), dtype=np.int64)
@@ -213,10 +214,10 @@ def _open_cells(labels, sizes, cells, dirs, next_label):
     return next_label
 
 
-def _free_map(labels: np.ndarray, rect: CellRect, free: np.ndarray) -> np.ndarray:
-    """The whole map's passability: the labels' outside ``rect``, ``free`` inside."""
+def _free_map(labels: np.ndarray, x0: int, y0: int, free: np.ndarray) -> np.ndarray:
+    """The whole map's passability: the labels' outside the block at ``(x0, y0)``, ``free`` inside."""
     out = labels != 0
-    out[rect.slices] = free
+    out[y0 : y0 + free.shape[0], x0 : x0 + free.shape[1]] = free
     return out
 
 
@@ -257,25 +258,27 @@ class Regions:
         """How many regions have cells."""
         return int((self.sizes[1:] > 0).sum())
 
-    def update(self, rect: CellRect, free: np.ndarray) -> None:
-        """The cells of ``rect`` are now passable where ``free`` (the block's new passability) says."""
-        if rect.width * rect.height * 4 > self.labels.size:  # most of the map (a reset): label afresh
-            self._label(_free_map(self.labels, rect, free))
+    def update(self, x0: int, y0: int, free: np.ndarray) -> None:
+        """The block of cells at ``(x0, y0)`` (``free``'s shape, ``[y, x]``) is now passable where
+        ``free`` (the block's new passability) says."""
+        h, w = free.shape
+        if w * h * 4 > self.labels.size:  # most of the map (a reset): label afresh
+            self._label(_free_map(self.labels, x0, y0, free))
             return
-        block = self.labels[rect.slices]
+        block = self.labels[y0 : y0 + h, x0 : x0 + w]
         was = block != 0
         blocked = was & ~free
         opened = ~was & free
         if blocked.any():
-            self._block(rect, blocked)
+            self._block(x0, y0, blocked)
         if opened.any():
-            self._open(rect, opened)
+            self._open(x0, y0, opened)
 
     # ------------------------------------------------------------------ cells becoming blocked
-    def _block(self, rect: CellRect, blocked: np.ndarray) -> None:
+    def _block(self, x0: int, y0: int, blocked: np.ndarray) -> None:
         h, w = self.labels.shape
         ys, xs = np.nonzero(blocked)
-        ys, xs = ys + rect.y0, xs + rect.x0
+        ys, xs = ys + y0, xs + x0
         lost = self.labels[ys, xs]
         self.labels[ys, xs] = 0
         np.subtract.at(self.sizes, lost, 1)
@@ -306,9 +309,9 @@ class Regions:
         )
 
     # ------------------------------------------------------------------ cells becoming passable
-    def _open(self, rect: CellRect, opened: np.ndarray) -> None:
+    def _open(self, x0: int, y0: int, opened: np.ndarray) -> None:
         ys, xs = np.nonzero(opened)
-        cells = ((ys + rect.y0) * self.labels.shape[1] + xs + rect.x0).astype(np.int64)
+        cells = ((ys + y0) * self.labels.shape[1] + xs + x0).astype(np.int64)
         self._room(cells.size)
         self._grow_sizes(self.next_label + cells.size + 1)
         self.next_label = _open_cells(self.labels, self.sizes, cells, self.dirs, self.next_label)
