@@ -45,6 +45,7 @@ from sim.config import Config
 from sim.maps.data import MapData, MapError
 from sim.model.agents import State
 from sim.model.observe import SearchObserver
+from sim.model.planner import Ready
 from sim.pathfinding import warm_up
 from sim.simulation import Simulation
 from sim.support.lifeline import PARENT_VAR
@@ -87,7 +88,7 @@ def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, j
     sim = rehearsal(config, jps)
     if sim is None:
         return None
-    sim.planner.interpreted = interpreted
+    sim.planner.kernels = Ready(frozenset({"round"}) if interpreted else frozenset())
     for frame in range(frames):  # the animals rest, ask for paths, walk, get painted over
         if frame == 5:  # rock on a walking animal's path: the re-planning checks run too
             a = sim.agents
@@ -152,6 +153,7 @@ class Background:
 
     def __init__(self, module: str, args: list[str], log: Callable[[str], None] | None = None) -> None:
         self.started = time.perf_counter()
+        self.args = args
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.ready = False
         self._done = threading.Event()
@@ -188,6 +190,169 @@ class Background:
     def stop(self) -> None:
         """End the child if it still runs (what it cached so far stays cached)."""
         stop_all([self.proc])
+
+
+#: Seconds each stage took to compile on the development machine (a 2-core shared VM, an empty
+#: cache, 2026-12-04): the first guess of a stage's time, scaled by how fast this machine ran
+#: the stages it finished (:meth:`Kernels.eta`).
+STAGE_SECONDS = {"model": 17.0, "searches": 19.0, "round": 7.0, "rest": 12.0, "jps": 21.0, "jps-round": 14.0,
+                 "jps+": 20.0, "traces": 10.0, "landscape": 6.0}  # fmt: skip
+
+
+class Kernels:
+    """The one owner of "compiled and ready": it knows each stage of compiled code (:data:`STAGES`,
+    and the view's ``landscape``), whether numba's cache holds what the first frames need,
+    compiles what it lacks (in background processes on a first start, in this process on
+    first use) and answers :meth:`ready` ("can the model search compiled now? with JPS?") and
+    :meth:`eta` ("when?"). The model asks it through ``Planner.kernels``; the view shows
+    :meth:`status`; nobody else keeps flags.
+
+    Stages and what they mean to the model: ``round``, the compiled search round for the start
+    map (else searches are interpreted); ``jps-round``, the round with JPS (else species that
+    choose JPS search with A*: the same costs); ``model``, the model's other kernels;
+    ``landscape``, the terrain's drawing (else flat colours)."""
+
+    def __init__(self, config: Config, config_path: object | None = None, jps: bool = False) -> None:
+        self.config = config
+        self.config_path = config_path
+        self.jps = jps  # the start map's round searches with JPS (a species' choice, its 'search')
+        self.started = time.perf_counter()
+        self.first_start = False  # the cache lacked what the first frames need (:meth:`start`)
+        self.background: Background | None = None  # the stages, one process each, in order
+        self.model_stage: Background | None = None
+        self.landscape: Background | None = None
+        self.landscape_ready = True
+        self.done_stages: dict[str, float] = {}  # stage -> seconds it took (as the children said)
+        self.here: set[str] = set()  # stages compiled in this process (a background that failed)
+        self.log: Callable[[str], None] = lambda line: print(f"astar-island: {line}", file=sys.stderr, flush=True)
+
+    # ------------------------------------------------------------------ asking
+    def ready(self, stage: str) -> bool:
+        """Whether ``stage``'s compiled code can run now without compiling in this process."""
+        if stage in self.here:
+            return True
+        bg = self.background
+        if stage == "round":
+            return bg is None or bg.ready
+        if stage == "jps-round":
+            return bg is None or (bg.ready if self.jps else bg.done or "jps-round" in self.done_stages)
+        if stage == "model":
+            return self.model_stage is None or self.model_stage.ready
+        if stage == "landscape":
+            return self.landscape_ready
+        if stage in STAGES:
+            return bg is None or bg.done or stage in self.done_stages
+        raise ValueError(f"unknown stage {stage!r}; known: {', '.join([*STAGES, 'landscape'])}")
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def pending(self) -> list[str]:
+        """The background's stages not finished yet, in the order they run."""
+        if self.background is None or self.background.done:
+            return []
+        return [s for s in self.order if s not in self.done_stages]
+
+    @property
+    def order(self) -> list[str]:
+        rest = [] if self.background is None or "--round-only" in self.background.args else REST_STAGES
+        return [*ROUND_STAGES, *rest]
+
+    def eta(self, stage: str) -> float | None:
+        """Estimated seconds until ``stage`` is ready (0 when it is; None when nothing compiles it):
+        the stages still ahead of it, each at its development-machine time scaled by how this
+        machine did on the stages it finished."""
+        if self.ready(stage):
+            return 0.0
+        target = {"jps-round": "round" if self.jps else "jps-round"}.get(stage, stage)
+        pending = self.pending()
+        if target not in pending:
+            return None
+        ahead = pending[: pending.index(target) + 1]
+        done = [s for s in self.done_stages if s in STAGE_SECONDS]
+        factor = (sum(self.done_stages[s] for s in done) / sum(STAGE_SECONDS[s] for s in done)) if done else 1.0
+        running = time.perf_counter() - self._stage_started
+        return max(1.0, sum(STAGE_SECONDS[s] for s in ahead) * factor - running)
+
+    def status(self) -> str:
+        """The status bar's words while the search round compiles ("" once it is ready)."""
+        if self.ready("round"):
+            return ""
+        pending = self.pending()
+        now = pending[0] if pending else "round"
+        eta = self.eta("round")
+        left = f", about {eta:.0f} s left" if eta is not None else ""
+        return (f"compiling {STAGES[now][1]} ({self.order.index(now) + 1} of {len(self.order)}{left}); "
+                "searches in plain Python meanwhile")  # fmt: skip
+
+    # ------------------------------------------------------------------ compiling
+    def start(self, headless: bool, compile_view: Callable[[], None] = lambda: None) -> None:
+        """Find out whether the cache holds the first frames' kernels; if not (a first start), start
+        the background's stages (a headless run: the round only) and the model's stage, run
+        ``compile_view`` (the drawing's kernels) here meanwhile, then load the model's."""
+        if kernels_cached(self.config, self.jps):
+            compile_view()
+            return
+        self.first_start = True
+        self.log("first start on this machine: compiling the search kernels in another process "
+                 "(numba caches them; later starts take about a second)")  # fmt: skip
+        args = config_args(self.config_path) + jps_args(self.jps) + (["--round-only"] if headless else [])
+        self._stage_started = time.perf_counter()
+        self.background = Background("sim.prepare", args, log=self._heard)
+        self.model_stage = Background("sim.prepare", [*config_args(self.config_path), *jps_args(self.jps), "--stage",
+                                                      "model"], log=self._heard)  # fmt: skip
+        compile_view()
+        self.model_stage.wait_ready()
+        rehearse_model(self.config, interpreted=True, jps=self.jps)
+
+    _stage_started = 0.0
+
+    def _heard(self, line: str) -> None:
+        """A child's line: a stage it finished ("  compiled WHAT in N s"), passed on to the log."""
+        for name, (_work, what) in STAGES.items():
+            if line.strip().startswith(f"compiled {what} in "):
+                try:
+                    self.done_stages[name] = float(line.split(" in ")[-1].split()[0])
+                except ValueError:
+                    self.done_stages[name] = 0.0
+                self._stage_started = time.perf_counter()
+        self.log(line)
+
+    def start_landscape(self) -> None:
+        """Compile the landscape's kernel in another process (a window's first start)."""
+        self.landscape_ready = False
+        self.log("compiling the landscape in another process; flat colours until then")
+        self.landscape = Background("sim.view.draw.landscape", [], log=self.log)
+
+    def poll(self) -> list[str]:
+        """What became ready since the last poll: ``"landscape"`` when its process is done."""
+        news = []
+        if not self.landscape_ready and self.landscape is not None and self.landscape.done:
+            self.landscape_ready = True
+            news.append("landscape")
+        return news
+
+    def ensure(self, stage: str, report: Callable[[str, float | None], None] = lambda *_: None) -> None:
+        """Make ``stage`` ready in this process, compiling it here if the cache lacks it (say, the
+        round with JPS when a map that chooses JPS is loaded): ``report`` says so first."""
+        if stage != "jps-round":
+            raise ValueError(f"only the round with JPS is compiled on demand, not {stage!r}")
+        if not runs_without_compiling(lambda: compile_round(self.config, jps=True)):
+            seconds = STAGE_SECONDS["jps-round"]
+            report(f"compiling jump point search (once on this machine: about {seconds:.0f} s)", None)
+            compile_round(self.config, jps=True)
+        self.here.add(stage)
+
+    def stop(self) -> None:
+        """End every background process (what they cached so far stays cached)."""
+        for proc in (self.background, self.model_stage, self.landscape):
+            if proc is not None:
+                proc.stop()
+
+
+#: The background's stages, in order: the round's (a headless run waits for these), then the rest.
+ROUND_STAGES = ["searches", "round"]
+REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
 
 
 #: Every child process started by :func:`spawn` in this process (ended at exit: :func:`stop_all`).
@@ -332,7 +497,7 @@ def _run_stages(args: argparse.Namespace) -> int:
     failed is reported in one line and compiled by the next one that needs it (or by the demo)."""
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(1))  # ended by the demo: stop_all at exit
     failed = 0
-    stages = ("searches", "round", *(() if args.round_only else ("rest", "jps", "jps-round", "jps+", "traces")))
+    stages = (*ROUND_STAGES, *(() if args.round_only else REST_STAGES))
     for stage in stages:
         cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps), "--stage", stage]
         proc = spawn(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -18,6 +18,7 @@ import pytest
 from sim.config import load_config
 from sim.maps import load_map
 from sim.model.agents import State
+from sim.model.planner import Ready
 from sim.pathfinding.interpreted import search_interpreted
 from sim.simulation import Simulation
 from tests.conftest import ROOT
@@ -56,7 +57,7 @@ def test_a_warm_cache_is_seen_as_warm():
 
 def test_the_interpreted_planner_moves_the_crowd_on_legal_paths():
     sim = Simulation(load_config(ROOT / "config.yaml"), load_map(ROOT / "maps" / "island.yaml"), clock="wall")
-    sim.planner.interpreted = True
+    sim.planner.kernels = Ready(frozenset({"round"}))
     for _ in range(90):
         sim.step(1 / 60)
     a = sim.agents
@@ -65,7 +66,7 @@ def test_the_interpreted_planner_moves_the_crowd_on_legal_paths():
     for sp in sim.species:
         rows = walking[a.species[walking] == sp.index]
         assert remaining_steps_legal(sim, sp, rows)
-    sim.planner.interpreted = False  # the kernels are ready: the same simulation goes on compiled
+    sim.planner.kernels = Ready()  # the kernels are ready: the same simulation goes on compiled
     for _ in range(30):
         sim.step(1 / 60)
     assert sim.totals["searches"] > 0
@@ -97,20 +98,21 @@ def test_a_window_first_start_runs_interpreted_then_switches_to_the_compiled_ker
 import time
 from pathlib import Path
 from sim.model.agents import State
+from sim.model.planner import Ready
 from sim.config import load_config
 from sim.maps import load_map
 from sim.view.app import App
 app = App(load_config('config.yaml'), load_map('maps/island.yaml'), maps_dir=Path('maps'),
           config_path=Path('config.yaml'))
-print('background', app.startup.prep is not None, 'interpreted', app.sim.planner.interpreted)
+print('background', app.startup.kernels.background is not None, 'interpreted', app.sim.planner.interpreted)
 frames = 0
 while not (app.sim.agents.state == State.WALKING).any() and frames < 600:
     app.frame(1 / 60); frames += 1
 print('walking after', frames, 'frames, interpreted', app.sim.planner.interpreted)
-app.startup.prep.wait_ready(600)
+app.startup.kernels.background.wait_ready(600)
 app.frame(1 / 60)
 print('compiled', not app.sim.planner.interpreted, 'searches', app.sim.totals['searches'])
-app.startup.prep.stop()
+app.startup.kernels.stop()
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=cold_env(tmp_path),
                        timeout=900)  # fmt: skip
@@ -153,12 +155,13 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
     from types import SimpleNamespace
 
     app = make_app("maps/tutorial.yaml", counts={"cow": 20, "bird": 5, "water": 5})
-    prep = SimpleNamespace(ready=False, done=False)
-    app.startup.prep = prep
-    app.sim.planner.interpreted = True
+    prep = SimpleNamespace(ready=False, done=False, args=[], stop=lambda: None)
+    app.startup.kernels.background = prep
     for _ in range(30):
         app.frame(1 / 60)
-    assert app.sim.planner.interpreted and "compiling the search kernels" in app.startup.status(app.sim)
+    status = app.startup.status(app.sim)
+    assert app.sim.planner.interpreted and status.startswith("compiling the engine's batch search (1 of 7, about ")
+    assert status.endswith(" s left); searches in plain Python meanwhile")
     prep.ready = True
     app.frame(1 / 60)
     assert not app.sim.planner.interpreted and app.startup.status(app.sim) == ""

@@ -148,9 +148,9 @@ def test_a_first_start_window_switches_to_the_landscape_once_it_is_compiled(make
         done = ready = True
 
     app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 0})
-    app.startup.art = False
+    app.startup.kernels.landscape_ready = False
     app.view.terrain.set_art(False)
-    app.startup.art_prep = Done()
+    app.startup.kernels.landscape = Done()
     app.frame(1 / 60)
     assert app.view.terrain.look == "landscape" and app.startup.art
 
@@ -158,7 +158,7 @@ def test_a_first_start_window_switches_to_the_landscape_once_it_is_compiled(make
 def test_a_first_start_compiles_the_landscape_once_the_round_is_ready(make_app, monkeypatch):
     """The landscape's compile starts when the search round is cached, not after the background's
     later stages (JPS, JPS+: ~40 s more), so the flat colours last seconds, not a minute."""
-    import sim.view.startup as startup
+    import sim.prepare as prepare
 
     started: list[str] = []
 
@@ -169,11 +169,12 @@ def test_a_first_start_compiles_the_landscape_once_the_round_is_ready(make_app, 
             started.append(module)
 
     class Round:  # the background: the round cached, later stages still running
-        ready, done = False, False
+        ready, done, args = False, False, []
 
-    monkeypatch.setattr(startup, "Background", Compile)
+    monkeypatch.setattr(prepare, "Background", Compile)
     app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 0})
-    app.startup.art, app.startup.art_prep, app.startup.prep = False, None, Round()
+    k = app.startup.kernels
+    k.landscape_ready, k.landscape, k.background = False, None, Round()
     app.startup.poll(app.sim)
     assert started == []  # the round is not cached yet: the round's compile comes first
     Round.ready = True

@@ -15,6 +15,7 @@ from sim.maps import MapData, load_map
 from sim.maps.convert import convert as convert_map
 from sim.maps.data import MapError
 from sim.model.agents import Outcome
+from sim.model.planner import Ready
 from sim.prepare import jps_args, rehearsal
 from sim.simulation import Simulation, searches_with_jps, species_counts
 from tests.conftest import ROOT
@@ -55,7 +56,7 @@ def test_a_species_on_jps_gets_the_costs_a_star_gets(threads):
     check_round(sim, threads, seed=5)  # the round is the engine's (JPS) answer, path for path
     rows = np.arange(sim.agents.n, dtype=np.int64)
     jps = sim.planner.search_rows(rows, False)
-    sim.planner.jps_ready = False  # what a window does while another process compiles JPS
+    sim.planner.kernels = Ready(frozenset({"jps-round"}))  # while another process compiles JPS
     assert [k.jumps for k in sim.planner.prepared()] == [False, False, False]
     astar = sim.planner.search_rows(rows, False)
     assert (jps.outcome == astar.outcome).all() and (jps.outcome == int(Outcome.FOUND)).sum() > 100
@@ -182,7 +183,7 @@ def test_a_map_that_chooses_jps_gets_its_round_compiled_when_it_loads(make_app, 
     config_file.write_text(text)
     app.live._config_changed()
     assert app.sim.species[0].search == "astar" and compiled == [True, True]
-    app.sim.planner.jps_ready = False  # a window's first start: the background has not finished
+    app.sim.planner.kernels = Ready(frozenset({"jps-round"}))  # a window's first start: the background is busy
     assert app.files.load(app.maps_dir / "lagoon.tmx") and compiled == [True, True]
     app.sim.step(0.1)
     assert not any(k.jumps for k in app.sim.planner.prepared())
@@ -228,7 +229,7 @@ def test_while_the_kernels_compile_the_interpreted_search_gets_the_same_costs():
     a.goal[:] = a.cell[np.random.default_rng(3).permutation(a.n)]
     rows = np.arange(a.n, dtype=np.int64)
     compiled = sim.planner.search_rows(rows, False)
-    sim.planner.interpreted = True
+    sim.planner.kernels = Ready(frozenset({"round"}))
     interpreted = sim.planner.search_rows(rows, False)
     found = compiled.outcome == int(Outcome.FOUND)
     assert (compiled.outcome == interpreted.outcome).all() and found.sum() > 30
@@ -241,8 +242,8 @@ def test_a_windows_first_start_serves_jps_species_with_a_star_until_the_backgrou
     from types import SimpleNamespace
 
     app = make_app("maps/lagoon.tmx")
-    prep = SimpleNamespace(ready=False, done=False)
-    app.startup.prep, app.startup.headless, app.startup.jps = prep, False, False
+    prep = SimpleNamespace(ready=False, done=False, args=[])
+    app.startup.kernels.background, app.startup.headless, app.startup.kernels.jps = prep, False, False
     app.startup.begin(app.sim)  # a window: interpreted meanwhile, JPS deferred
     assert app.sim.planner.interpreted and not app.sim.planner.jps_ready
     prep.ready = True  # the round is cached, the rest (the "jps" stage) still compiling

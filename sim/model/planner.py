@@ -13,7 +13,8 @@ closest point it reached. Everything here works on arrays: no Python per animal.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 from numba import njit
@@ -46,6 +47,24 @@ _OUTCOME_OF_STATUS[STATUS_HIT_LIMIT] = Outcome.CAPPED
 _OUTCOME_OF_STATUS[STATUS_OTHER_REGION] = Outcome.OTHER_REGION
 
 
+class Readiness(Protocol):
+    """Answers whether a stage of compiled code can run now (see ``sim.prepare.Kernels``)."""
+
+    def ready(self, stage: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A :class:`Readiness` that gives the same answers every time: every stage ready but those
+    in ``not_ready`` (``"round"``: search interpreted; ``"jps-round"``: A* for species that
+    choose JPS). The default: compiled code compiles on first use in this process."""
+
+    not_ready: frozenset[str] = frozenset()
+
+    def ready(self, stage: str) -> bool:
+        return stage not in self.not_ready
+
+
 class Planner:
     """Turns ready animals into requests and requests into paths."""
 
@@ -57,15 +76,23 @@ class Planner:
         self.queue = queue
         self.budget = budget
         self.threads: int | None = None  # None: the engine's default (every core)
-        # True while the compiled kernels are being compiled (a first start): searches are served by
-        # the interpreted search within the same budget, fewer a frame (see sim.prepare).
-        self.interpreted = False
-        # False while another process still compiles the round with JPS (a window's first start,
-        # sim.prepare): species that choose JPS search with A* meanwhile (same costs), instead of
-        # the window freezing while this process compiles it too. A headless run never defers.
-        self.jps_ready = True
+        #: Who says which compiled code is ready (``sim.prepare.Kernels`` in the demo; by default
+        #: everything, compiled on first use in this process).
+        self.kernels: Readiness = Ready()
         self.rounds = SearchRound()  # the engine's rounds (it keeps what it compiled of the species)
         self._mean_charge_ms = 0.05  # running estimate of one search's charge (sizes the rounds)
+
+    @property
+    def interpreted(self) -> bool:
+        """Whether searches run interpreted (the compiled round is not ready yet: a first start):
+        served within the same budget, fewer a frame."""
+        return not self.kernels.ready("round")
+
+    @property
+    def jps_ready(self) -> bool:
+        """Whether species that choose JPS search with it (else with A*, the same costs: while another
+        process still compiles the round with JPS, instead of the window freezing to compile it)."""
+        return self.kernels.ready("jps-round")
 
     # ------------------------------------------------------------------ requests
     def request(self, now: float) -> None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from sim.view.draw.render import WorldView
     from sim.view.draw.search_views import SearchViews
     from sim.view.speed import Speed
+    from sim.view.startup import Startup
 
 T = TypeVar("T")
 Colour = tuple[int, int, int]
@@ -75,6 +76,7 @@ class ViewContext(Protocol):
     running: bool
     progress_frames: int
     files: FileActions  # loading, saving, the map list, unsaved painting, screenshots
+    startup: Startup  # the kernels' owner (what is compiled and ready), as the window shows it
     # What the files part itself reads of the app:
     screenshot_dir: Path
     threaded_loads: bool

@@ -74,18 +74,14 @@ class MapFiles:
 
     def compile_jps(self, report: Report) -> None:
         """Species that search with JPS (as the map or the config chose) need the round with JPS.
-        When no cache holds it and no other process is compiling it (``Planner.jps_ready``), it
-        is compiled here (on a load's worker thread, behind its progress screen), not inside a
-        frame. Nothing to do when no species jumps."""
+        When no cache holds it and no other process is compiling it, the kernels' owner compiles
+        it here (on a load's worker thread, behind its progress screen), not inside a frame.
+        Nothing to do when no species jumps, or while the background still compiles it (the
+        species search with A* until then)."""
         sim = self.app.sim
         if not sim.planner.jps_ready or sim.planner.interpreted or all(sp.search != "jps" for sp in sim.species):
             return
-        from sim.prepare import compile_round, runs_without_compiling
-
-        config = self.app.config
-        if not runs_without_compiling(lambda: compile_round(config, jps=True)):
-            report("compiling jump point search (once on this machine: about 10 s)", None)
-            compile_round(config, jps=True)
+        self.app.startup.kernels.ensure("jps-round", report)
 
     def next_map(self) -> None:
         maps = self.list_maps()
