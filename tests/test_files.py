@@ -397,3 +397,48 @@ def test_convert_force_onto_a_link_to_a_device_a_folder_or_nothing_refuses_and_w
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"error: {link}: is a link to") and "\n" not in err, err
     assert link.is_symlink() and not (tmp_path / "missing.yaml").exists()
+
+
+def test_a_format_registers_itself_and_is_chosen_by_its_content(tmp_path):
+    """A script registers a format of its own (as Pillow's plugins do): loading, the picker's list and
+    the help follow; a map whose ending lies is read by what its first bytes say."""
+    from sim.maps import MapFormat, formats, register_format
+    from sim.maps.formats import describe
+    from sim.maps.registry import _FORMATS
+
+    def read(path, max_size, _progress):
+        rows = path.read_text().split()[1:]
+        terrain = np.array([[int(c) for c in row] for row in rows], dtype=np.uint8)
+        return MapData(path.stem, terrain, "", {}, path, "digits")
+
+    from sim.maps import MapData
+
+    formats()  # the package's own found first: they are what is put back
+    saved = list(_FORMATS)
+    try:
+        register_format(MapFormat("Digits", (".dig",), read, None, accept=lambda b: b.startswith(b"DIGITS")))
+        (tmp_path / "a.dig").write_text("DIGITS\n0112\n2233\n")
+        assert load_map(tmp_path / "a.dig").terrain.tolist() == [[0, 1, 1, 2], [2, 2, 3, 3]]
+        assert "Digits (.dig)" in describe() and any(f.name == "Digits" for f in formats())
+        assert [p.name for p in list_maps(tmp_path)] == ["a.dig"]
+        (tmp_path / "b.yaml").write_text("DIGITS\n33\n")  # the ending says YAML, the content says Digits
+        assert load_map(tmp_path / "b.yaml").terrain.tolist() == [[3, 3]]
+    finally:
+        _FORMATS[:] = saved
+
+
+@pytest.mark.parametrize("shipped, disguise", [("island.yaml", ".txt"), ("lagoon.tmx", ".dat"), ("lagoon.tmx", "")])
+def test_a_map_with_a_wrong_or_no_ending_is_read_by_its_content(tmp_path, shipped, disguise):
+    import shutil
+
+    for extra in ("terrain.tsx", "terrain.png"):
+        shutil.copy(ROOT / "maps" / extra, tmp_path / extra)
+    disguised = tmp_path / f"renamed{disguise}"
+    shutil.copy(ROOT / "maps" / shipped, disguised)
+    assert (load_map(disguised).terrain == load_map(ROOT / "maps" / shipped).terrain).all()
+
+
+def test_a_moving_ai_map_without_its_ending_is_read_by_its_header(tmp_path):
+    path = tmp_path / "room"
+    path.write_text("type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n")
+    assert load_map(path).terrain.shape == (2, 3)

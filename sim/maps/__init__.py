@@ -7,11 +7,19 @@ YAML maps (drawn rows or a generator) in :mod:`.yaml_maps`, Moving AI ``.map`` i
 """
 
 from .data import MapData, MapError
-from .formats import FORMATS, MapFormat, format_of, list_maps, load_map, map_suffixes, resolve_map, write_map
+from .formats import format_of, list_maps, load_map, map_suffixes, resolve_map, write_map
+from .registry import MapFormat, formats, register_format
 from .yaml_maps import dump_map, parse_map, save_map
 
-#: Every ending of a map file (from the format registry, :data:`FORMATS`).
-MAP_SUFFIXES = map_suffixes()
+__all__ = ["FORMATS", "MAP_SUFFIXES", "MapData", "MapError", "MapFormat", "dump_map", "format_of", "formats",
+           "list_maps", "load_map", "parse_map", "register_format", "resolve_map", "save_map", "write_map"]  # fmt: skip
 
-__all__ = ["FORMATS", "MAP_SUFFIXES", "MapData", "MapError", "MapFormat", "dump_map", "format_of", "list_maps",
-           "load_map", "parse_map", "resolve_map", "save_map", "write_map"]  # fmt: skip
+
+def __getattr__(name: str) -> object:
+    """``FORMATS`` (every registered format) and ``MAP_SUFFIXES`` (every map file's ending), as
+    the registry stands when asked (formats register themselves: :mod:`.registry`)."""
+    if name == "FORMATS":
+        return formats()
+    if name == "MAP_SUFFIXES":
+        return map_suffixes()
+    raise AttributeError(name)

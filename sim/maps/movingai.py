@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from sim.maps.data import MapData, MapError
+from sim.maps.registry import MapFormat, register_format, text_prefix
 from sim.support.checks import parse_whole
-from sim.support.files import read_text
+from sim.support.files import read_text, write_atomically
 from sim.world.terrain import TERRAINS, Terrain
 
 #: Characters a ground agent may walk on in the benchmark's convention.
@@ -158,3 +159,22 @@ def read_scenarios(path: str | Path) -> list[Scenario]:
         tol = max(1e-3, 0.5 * 10.0**-decimals)
         out.append(Scenario(bucket, (sx, sy), (gx, gy), optimal, tol, no))
     return out
+
+
+MOVINGAI_LOSES = (
+    "a Moving AI map keeps only ground, trees, swamp, water and walls: sand became ground '.', "
+    "mountain and rock '@'; name, description, spawn areas and counts are not kept"
+)
+
+
+def _read(path: Path, max_size: tuple[int, int], _progress: object) -> MapData:
+    return load_movingai(path, max_size)
+
+
+def _write(data: MapData, dst: Path, _colours: object) -> list[Path]:
+    write_atomically([(dst, dump_movingai(data.terrain).encode("utf-8"))], MapError)
+    return [dst]
+
+
+register_format(MapFormat("Moving AI", (".map",), _read, _write, MOVINGAI_LOSES,
+                          accept=lambda prefix: text_prefix(prefix).startswith("type "), rank=2))  # fmt: skip

@@ -38,9 +38,10 @@ import yaml
 
 from sim.maps.data import MapData, MapError
 from sim.maps.generate import generate_island
+from sim.maps.registry import MapFormat, register_format, text_prefix
 from sim.maps.tiled.write import check_writable_text
 from sim.support.checks import MAX_ANIMALS, Checker, short
-from sim.support.files import parse_yaml, write_new
+from sim.support.files import load_yaml, parse_yaml, write_atomically, write_new
 from sim.world.fauna import FAUNA
 from sim.world.geometry import CellRect
 from sim.world.terrain import DEFAULT_LEGEND, Terrain, parse_terrain
@@ -307,3 +308,25 @@ def save_map(
             return target
         except FileExistsError:
             n += 1
+
+
+def _read(path: Path, max_size: tuple[int, int], progress: Callable[[float], None] | None) -> MapData:
+    doc = load_yaml(path, MapError)
+    return parse_map(doc.data, path, max_size=max_size, lines=doc.lines, progress=progress)
+
+
+def _write(data: MapData, dst: Path, _colours: object) -> list[Path]:
+    for key, value in (("name", data.name), ("description", data.description)):
+        check_writable_text(dst, key, value, xml=False)
+    text = dump_map(data.name, data.terrain, data.description, data.spawn, data.animals, data.search)
+    write_atomically([(dst, text.encode("utf-8"))], MapError)
+    return [dst]
+
+
+def _accept(prefix: bytes) -> bool:
+    """A YAML map starts with a key (``name:``, ``rows:``, ``generator:``...) or a comment."""
+    text = text_prefix(prefix)
+    return bool(re.match(r"(#|---|[A-Za-z_][A-Za-z0-9_.]*\s*:)", text))
+
+
+register_format(MapFormat("YAML", (".yaml", ".yml"), _read, _write, accept=_accept, rank=0))

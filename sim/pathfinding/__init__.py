@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import BatchResult
-from sim.pathfinding.checks import ALGORITHMS, HEURISTICS
 from sim.pathfinding.compiled import CompiledBatch, GridArgs, KernelParams, padded_cell, step_legal
 from sim.pathfinding.fieldgrid import STEPS, FieldGrowth
 from sim.pathfinding.grid import MAX_COST
 from sim.pathfinding.kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
+from sim.pathfinding.options import ALGORITHMS, HEURISTICS, SearchOptions
 from sim.pathfinding.regions import Regions, label_regions
 from sim.pathfinding.rounds import STATUS_OTHER_REGION, RoundKind, RoundResult, RoundShape, SearchRound, gather
 from sim.pathfinding.rules import DIAGONAL_RULES
@@ -49,6 +49,7 @@ __all__ = [
     "RoundKind",
     "RoundResult",
     "RoundShape",
+    "SearchOptions",
     "SearchResult",
     "SearchRound",
     "find_path",

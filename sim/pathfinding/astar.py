@@ -21,9 +21,10 @@ from typing import ClassVar, Protocol
 import numpy as np
 
 from sim.pathfinding.batch import BatchResult
-from sim.pathfinding.checks import Point, _check_point, _short, resolve_options
+from sim.pathfinding.checks import Point, _check_point, _short
 from sim.pathfinding.compiled import CompiledBatch
 from sim.pathfinding.kernel import jump_data
+from sim.pathfinding.options import SearchOptions
 from sim.pathfinding.reference import python_search
 from sim.pathfinding.search import PathGrid, SearchResult
 
@@ -114,9 +115,8 @@ class AStar:
                 f"changes_since (like sim.world.World), got {_short(world)}"
             )
         self.world = world
-        diag, heuristic, _w, _a, max_nodes = resolve_options(
-            diagonal or type(self).diagonal, heuristic, 1.0, "astar", max_nodes
-        )
+        opts = SearchOptions.of(diagonal or type(self).diagonal, heuristic, 1.0, "astar", max_nodes)
+        diag, heuristic, max_nodes = opts.rule, opts.heuristic_name, opts.max_nodes
         self.diagonal = diagonal or type(self).diagonal  # type: ignore[misc]
         self.heuristic_name = heuristic
         self.max_nodes = max_nodes
@@ -243,7 +243,7 @@ class AStar:
                 record=record,
                 trace=trace,
             )
-        resolve_options(self.diagonal, self.heuristic_name, weight, algorithm, self.max_nodes)
+        SearchOptions.of(self.diagonal, self.heuristic_name, weight, algorithm, self.max_nodes)  # checked
         start = _check_point("start", start, grid.width, grid.height)
         goal = _check_point("goal", goal, grid.width, grid.height)
         if record is not None or trace is not None:
@@ -302,7 +302,7 @@ class AStar:
         caller whose code with JPS is not compiled yet."""
         grid = self.grid
         algorithm = self._algorithm(grid) if jps else "astar"
-        params = grid._params(self._diag_rule, self.heuristic_name, 1.0, algorithm, self.max_nodes)
+        params = grid._params(SearchOptions.of(self.diagonal, self.heuristic_name, 1.0, algorithm, self.max_nodes))
         return CompiledBatch(grid, grid.kernel_args(self._diag_rule, jump_data(params.mode)), params)
 
     @property

@@ -8,11 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 from numba import njit
 
-from sim.pathfinding.rules import DIAGONAL_RULES
-
 Point = tuple[int, int]
-HEURISTICS: tuple[str, ...] = ("octile", "manhattan", "euclidean", "chebyshev", "zero")
-ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps", "jps+")
 #: Expansion counts (``max_nodes``, ``node_budget``) at most: what the kernels count in int64, with room.
 MAX_COUNT = 2**62
 #: Threads one batch may use (the config's ``search.threads`` allows as many).
@@ -35,53 +31,6 @@ def _check_point(name: str, p: object, width: int, height: int) -> Point:
     if not (0 <= x < width and 0 <= y < height):
         raise ValueError(f"{name} {(x, y)} is outside the grid of width {width} and height {height}")
     return x, y
-
-
-_RESOLVED: dict[tuple, tuple] = {}  # options already checked -> their normalised values
-
-
-def resolve_options(
-    diagonal: str, heuristic: str | None, weight: float, algorithm: str, max_nodes: int | None
-) -> tuple[int, str, float, str, int | None]:
-    """Check the option values; return them normalised (the heuristic's default filled in).
-
-    Values that passed once are remembered (keyed with their types, so ``True`` is not
-    taken for ``1``): the demo asks with the same few options thousands of times a second."""
-    key = (diagonal, heuristic, weight, algorithm, max_nodes)
-    key = key + tuple(type(v) for v in key)
-    try:
-        found = _RESOLVED.get(key)
-    except TypeError:  # unhashable (a list): the checks below say what is wrong
-        found, key = None, None
-    if found is None:
-        found = _resolve_options(diagonal, heuristic, weight, algorithm, max_nodes)
-        if key is not None:
-            if len(_RESOLVED) > 256:
-                _RESOLVED.clear()
-            _RESOLVED[key] = found
-    return found
-
-
-def _resolve_options(
-    diagonal: str, heuristic: str | None, weight: float, algorithm: str, max_nodes: int | None
-) -> tuple[int, str, float, str, int | None]:
-    for name, value in (("diagonal", diagonal), ("heuristic", heuristic), ("algorithm", algorithm)):
-        if not isinstance(value, str) and not (name == "heuristic" and value is None):
-            raise TypeError(f"{name} must be a string, got {_short(value)}")
-    if diagonal not in DIAGONAL_RULES:
-        raise ValueError(f"unknown diagonal rule {_short(diagonal)}; expected one of {', '.join(DIAGONAL_RULES)}")
-    if heuristic is None:
-        heuristic = "manhattan" if diagonal == "never" else "octile"
-    elif heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {_short(heuristic)}; expected one of {', '.join(HEURISTICS)}")
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {_short(algorithm)}; expected one of {', '.join(ALGORITHMS)}")
-    if not isinstance(weight, Real) or isinstance(weight, bool):
-        raise TypeError(f"weight must be a number, got {weight!r}")
-    if not (math.isfinite(weight) and weight >= 1.0):
-        raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
-    max_nodes = check_count("max_nodes", max_nodes, 1)
-    return DIAGONAL_RULES[diagonal], heuristic, float(weight), algorithm, max_nodes
 
 
 def _check_max_cost(max_cost: object) -> float:

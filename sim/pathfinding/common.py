@@ -58,6 +58,13 @@ def _metric(kind, dx, dy):
 
 
 @njit(cache=True, inline="always")
+def priority(g, h, prio):
+    """An open node's priority (smaller first) from its cost so far ``g`` and its heuristic ``h``:
+    the one formula of every heap kernel (``prio``: a ``compiled.Priority``)."""
+    return prio.g_mult * g + prio.h_mult * h
+
+
+@njit(cache=True, inline="always")
 def _h_at(node, width, goal_x, goal_y, metric):
     y = node // width
     return _metric(metric, abs(node - y * width - goal_x), abs(y - goal_y))
@@ -144,14 +151,14 @@ def _push(size, key, node, heap_key, heap_node):
 
 
 @njit(cache=True)
-def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats):
+def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats):
     """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new size."""
     j = 0
     for i in range(size):
         v = heap_node[i]
         if mark[v] != open_mark:
             continue
-        if heap_key[i] != g_mult * g[v] + h_mult * _h_at(v, width, goal_x, goal_y, metric):
+        if heap_key[i] != priority(g[v], _h_at(v, width, goal_x, goal_y, metric), prio):
             continue
         heap_key[j] = heap_key[i]
         heap_node[j] = v
@@ -163,14 +170,14 @@ def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_
 
 
 @njit(cache=True)
-def _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record):
+def _begin(start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record):
     """Put the start on the open list (and in the record); returns the heap size, 1."""
     sy = start // width
     sx = start - sy * width
     g[start] = 0.0
     parent[start] = NO_PARENT
     mark[start] = open_mark
-    heap_key[0] = h_mult * _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
+    heap_key[0] = priority(0.0, _metric(metric, abs(sx - goal_x), abs(sy - goal_y)), prio)
     heap_node[0] = start
     if record.shape[0] > 0:
         record[sy - 1, sx - 1] = -1

@@ -26,7 +26,7 @@ from numba import njit
 
 from sim.pathfinding.rules import step_legal
 
-__all__ = ["CompiledBatch", "GridArgs", "KernelParams", "padded_cell", "step_legal"]
+__all__ = ["CompiledBatch", "GridArgs", "KernelParams", "Priority", "padded_cell", "step_legal"]
 
 
 @njit(cache=True, inline="always")
@@ -50,13 +50,21 @@ class GridArgs(NamedTuple):
     blocks: np.ndarray
 
 
+class Priority(NamedTuple):
+    """How the heap kernels order their open list: ``common.priority(g, h, prio)``. A new
+    tie-break is a field here, its value in ``options.kernel_params`` and its use in
+    ``common.priority``: every kernel hands the record on whole."""
+
+    g_mult: float  # priority = g_mult * g + h_mult * h
+    h_mult: float
+
+
 class KernelParams(NamedTuple):
-    """A search's parameters as the kernels take them (see ``PathGrid`` for how they are chosen)."""
+    """A search's parameters as the kernels take them (``options.kernel_params`` chooses them)."""
 
     mode: int  # kernel.MODE_HEAP, MODE_BUCKETS, MODE_JPS or MODE_JPS_PLUS
     metric: int  # the heuristic's distance
-    g_mult: float  # priority = g_mult * g + h_mult * h
-    h_mult: float
+    prio: Priority  # the heap's order
     unit: float  # the grid's smallest multiplier
     max_nodes: int
     heuristic: int  # the bucket queue's heuristic (-1: none; for JPS and JPS+: the heap, kernel.bucketed)

@@ -22,8 +22,8 @@ from sim.pathfinding.checks import (
     _check_points,
     _short,
     check_count,
-    resolve_options,
 )
+from sim.pathfinding.options import check_diagonal
 from sim.pathfinding.rules import DX, DY
 from sim.pathfinding.workspace import workspace
 
@@ -60,7 +60,7 @@ class FieldsAndLines:
         ``trace`` (a writeable 1-D int32 array) gets the settled cells in order, ``y * W + x``.
         Follow it with :meth:`field_steps` or :meth:`descend`.
         """
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        diag = check_diagonal(diagonal)
         gx, gy = _check_point("goal", goal, self.width, self.height)
         limit = _check_max_cost(max_cost)
         order = np.zeros(0, dtype=np.int32) if trace is None else _check_out_array("trace", trace, 1)
@@ -95,7 +95,7 @@ class FieldsAndLines:
         ``diagonal``): int8 ``(H, W)``, a direction index into :data:`STEPS` (``(dx, dy)``),
         -1 at the goal and where the field is ``inf``. Of equally good steps the one listed
         first in :data:`STEPS` wins, so the result never depends on anything else."""
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        diag = check_diagonal(diagonal)
         f = self._check_field(field)
         out = np.empty((self.height, self.width), dtype=np.int8)
         return _f.steps_core(f, self._codes, self._lut, self.moves(diag), self.width + 2, out)
@@ -122,7 +122,7 @@ class FieldsAndLines:
         path of adjacent cells, never costlier than ``path``; ``waypoints`` are the ends of its
         straight segments (start and goal included), for drawing it as an any-angle path.
         """
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        diag = check_diagonal(diagonal)
         if not isinstance(path, list | tuple):
             raise TypeError(f"path must be a list of (x, y) points, got {_short(path)}")
         cells = np.array([_check_point(f"path[{i}]", p, self.width, self.height) for i, p in enumerate(path)],
@@ -142,7 +142,7 @@ class FieldsAndLines:
     ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`smooth_path` for many paths at once, in the batch format (``paths`` int32 flat
         cells ``y * W + x``, path i at ``paths[offsets[i]:offsets[i + 1]]``); returns the same format."""
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        diag = check_diagonal(diagonal)
         _check_batch(paths, offsets)
         problem, i, j = self._check_chain(paths, offsets, diag)  # on the arrays as given: nothing wraps
         if problem == _f.PATH_OFFSETS:
@@ -165,7 +165,7 @@ class FieldsAndLines:
         grid, not next to the cell before, entered by a step ``diagonal`` forbids (an impassable
         cell, a cut corner), or (the first cell) impassable; -1 where the whole path is legal.
         int64 ``(k,)``, one compiled pass."""
-        diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        diag = check_diagonal(diagonal)
         _check_batch(paths, offsets)
         flat, offs = paths.astype(np.int64, copy=False), offsets.astype(np.int64, copy=False)  # no wrapping
         if offs.size == 0 or offs[0] != 0 or offs[-1] > flat.size or (np.diff(offs) < 0).any():
@@ -229,7 +229,7 @@ class FieldGrowth:
 
     def __init__(self, grid: FieldsAndLines, goal: Point, *, diagonal: str = "no-corner-cutting") -> None:
         self._grid = grid
-        self._diag = resolve_options(diagonal, None, 1.0, "astar", None)[0]
+        self._diag = check_diagonal(diagonal)
         self._diagonal = diagonal
         gx, gy = _check_point("goal", goal, grid.width, grid.height)
         self.goal: tuple[int, int] = (gx, gy)

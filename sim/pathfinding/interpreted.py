@@ -4,7 +4,7 @@ kernels are still being compiled (a first start on a machine), never after.
 Same inputs as ``kernel.search_batch`` (a padded, flattened coded grid; see
 :mod:`.kernel`), same costs and rules: the ``moves`` masks say which steps are legal,
 a step into cell ``v`` costs ``lut[codes[v]]`` times its length, and the priority is
-``g_mult * g + h_mult * h`` (or, for the bucket queue's parameters, ``g + unit * h``).
+``common.priority`` (or, for the bucket queue's parameters, ``g + unit * h``).
 So its paths are optimal like the kernels' (ties may go another way: it never serves
 a run that must repeat, such as a headless one). A search that stops short gives the
 path to the closest cell reached, like the kernels. About 10 µs an expansion: a
@@ -18,30 +18,18 @@ import math
 
 import numpy as np
 
-from sim.pathfinding.common import (
-    METRIC_CHEBYSHEV,
-    METRIC_EUCLIDEAN,
-    METRIC_MANHATTAN,
-    STATUS_BLOCKED,
-    STATUS_FOUND,
-    STATUS_HIT_LIMIT,
-    STATUS_UNREACHABLE,
-)
-from sim.pathfinding.compiled import KernelParams
+from sim.pathfinding import common
+from sim.pathfinding.common import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_UNREACHABLE
+from sim.pathfinding.compiled import KernelParams, Priority
 from sim.pathfinding.kernel import MODE_BUCKETS
 from sim.pathfinding.rules import DX, DY
 
 _STEPS = [(k, int(DX[k]), int(DY[k]), math.sqrt(2.0) if k >= 4 else 1.0) for k in range(8)]
 
 
-def _metric(kind: int, dx: int, dy: int) -> float:
-    if kind == METRIC_MANHATTAN:
-        return float(dx + dy)
-    if kind == METRIC_EUCLIDEAN:
-        return math.sqrt(dx * dx + dy * dy)
-    if kind == METRIC_CHEBYSHEV:
-        return float(max(dx, dy))
-    return min(dx, dy) * (math.sqrt(2.0) - 1.0) + max(dx, dy)  # octile
+# The compiled helpers' Python functions: the same formulas, nothing to compile.
+_metric = common._metric.py_func
+_priority = common.priority.py_func
 
 
 def search_interpreted(
@@ -50,19 +38,19 @@ def search_interpreted(
     """One search from padded cell ``start`` to ``goal`` (``width``: the padded width; ``params``
     as the kernels take them). Returns ``(status, expanded, cost, path)``: ``path`` as unpadded
     ``y * (width - 2) + x`` cells from the start, to the goal or (not found) the closest one reached."""
-    metric, g_mult, h_mult, max_nodes = params.metric, params.g_mult, params.h_mult, params.max_nodes
+    metric, prio, max_nodes = params.metric, params.prio, params.max_nodes
     costs = lut.tolist()
     if costs[codes[start]] <= 0.0 or costs[codes[goal]] <= 0.0:
         return STATUS_BLOCKED, 0, math.inf, []
     if params.mode == MODE_BUCKETS:  # the bucket queue's parameters: plain A* (or Dijkstra) with h in units
-        g_mult, h_mult = 1.0, (params.unit if params.heuristic >= 0 else 0.0)
+        prio = Priority(1.0, params.unit if params.heuristic >= 0 else 0.0)
     gx, gy = goal % width, goal // width
     offsets = [(k, dx + dy * width, length) for k, dx, dy, length in _STEPS]
     g = {start: 0.0}
     parent = {start: -1}
     closed: set[int] = set()
     h0 = _metric(metric, abs(start % width - gx), abs(start // width - gy))
-    heap = [(h_mult * h0, h0, start)]
+    heap = [(_priority(0.0, h0, prio), h0, start)]
     best, best_h = start, h0
     expanded = 0
     status = STATUS_UNREACHABLE
@@ -94,7 +82,7 @@ def search_interpreted(
                 g[v] = gv
                 parent[v] = u
                 hv = _metric(metric, abs(v % width - gx), abs(v // width - gy))
-                heapq.heappush(heap, (g_mult * gv + h_mult * hv, hv, v))
+                heapq.heappush(heap, (_priority(gv, hv, prio), hv, v))
     path = []
     node = best
     inner = width - 2

@@ -58,6 +58,7 @@ from sim.pathfinding.common import (
     _pop,
     _push,
     borrowed,
+    priority,
 )
 from sim.pathfinding.jpsplus import table_points
 from sim.pathfinding.rules import DX, DY, NO_PARENT
@@ -242,7 +243,7 @@ def turn_of(node, prev, k, width):
 # unread, and are variables because numba would compile the helpers again for constants.)
 @njit(cache=True, nogil=True)
 def jps_core(
-    codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
+    codes, lut, data, width, start, goal, metric, unit, prio, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
     """A* from jump point to jump point: block-based JPS on a grid's JPS bits (``data``:
@@ -259,7 +260,7 @@ def jps_core(
     no_pairs = links[:0]  # float costs: no prospective-g pruning (see the note above jps_core)
     codes, lut, parent, mark = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark)
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
-    size = _begin(start, width, goal_x, goal_y, metric, h_mult, gj, parent, mark, open_mark, heap_key, heap_node,
+    size = _begin(start, width, goal_x, goal_y, metric, prio, gj, parent, mark, open_mark, heap_key, heap_node,
                   record)  # fmt: skip
     links[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, start, np.inf, 0.0, -1
     status = STATUS_UNREACHABLE
@@ -274,7 +275,7 @@ def jps_core(
                                                    best, best_h, best_g, record, trace, trace_at, width)  # fmt: skip
         if status != STATUS_UNREACHABLE:
             break
-        fu = gu + h_mult * hu  # u's priority, the least on the open list
+        fu = priority(gu, hu, prio)  # u's priority, the least on the open list
         n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark, ux,
                           uy) if data.ndim == 2 else
              _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
@@ -291,12 +292,12 @@ def jps_core(
                 continue
             _open(mark, vu, open_mark, record, trace, vx, vy, width)
             gj[vu], links[vu] = ng, u * 16 + k
-            fv = ng + h_mult * _metric(metric, abs(vx - goal_x), abs(vy - goal_y))
+            fv = priority(ng, _metric(metric, abs(vx - goal_x), abs(vy - goal_y)), prio)
             if nxt < 0 and fv <= fu:  # f(v) = f(u): no open node before v (consistent h), A*'s own order
                 nxt = v
                 continue
             size = _push_or_full(size, fv, v, heap_key, heap_node, gj, mark, open_mark, width, goal_x, goal_y,
-                                 metric, h_mult, stats)  # fmt: skip
+                                 metric, prio, stats)  # fmt: skip
             if size < 0:
                 return _HEAP_FULL, expanded, best
     g[best] = gj[best]  # (the cost, where the caller reads it)
@@ -415,13 +416,12 @@ def _open(mark, v, open_mark, record, trace, vx, vy, width):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push_or_full(size, key, v, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, h_mult,
+def _push_or_full(size, key, v, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio,
                   stats):  # fmt: skip
     """Push ``v`` with ``key``; on a full heap, stale entries are dropped first. Returns the new
     size, or -1 when the heap is still over half full (the caller grows it and searches again)."""
     if size == heap_key.size:
-        size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, 1.0, h_mult,
-                        stats)  # fmt: skip
+        size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats)
         if size > heap_key.size // 2:
             return -1
     return _push(size, key, v, heap_key, heap_node)

@@ -12,7 +12,7 @@ that is a legal step from it under the search's diagonal rule (see ``rules.py``)
 the inner loop never re-checks passability or corner rules.
 
 One kernel serves A*, weighted A*, Dijkstra and greedy best-first; they differ only in
-the priority ``g_mult * g + h_mult * h``. Jump point search has its own kernels (block-based,
+the priority (``common.priority``: ``g_mult * g + h_mult * h``). Jump point search has its own kernels (block-based,
 :mod:`.jps`, JPSW's rules on weighted grids; JPS+, :mod:`.jpsplus`), which take the grid's
 jump data too (``blocks``: bits and tables; an empty array for the other kernels). All are
 called per query by :func:`search_one` and, for many queries on one grid in one call, by
@@ -60,6 +60,7 @@ from sim.pathfinding.common import (
     _metric,
     _sift_down,
     _sift_up,
+    priority,
 )
 from sim.pathfinding.jps import jps_core, jps_pairs_core, turn_of
 from sim.pathfinding.rules import DX, DY, NO_PARENT
@@ -100,8 +101,7 @@ def astar_core(
     start,  # int         padded flat index
     goal,  # int          padded flat index
     metric,  # int        METRIC_* used for h and for "closest node reached"
-    g_mult,  # float      1 for A*/Dijkstra, 0 for greedy best-first
-    h_mult,  # float      multiplier of h in the priority (see search.py)
+    prio,  # Priority     the open list's order: common.priority(g, h, prio)
     max_nodes,  # int     stop after this many expansions
     g,  # float64[:]      workspace: cost from start
     parent,  # uint8[:]   workspace: direction of the step into each cell
@@ -114,7 +114,7 @@ def astar_core(
     trace_at,  # int      where this search's expansions start in ``trace``
     stats,  # int64[:]    workspace statistics (compactions, heap growths)
 ):
-    """Best-first search from ``start`` to ``goal`` with priority ``g_mult*g + h_mult*h``.
+    """Best-first search from ``start`` to ``goal`` in the order of ``common.priority``.
 
     Returns ``(status, expanded, end)``: ``end`` is the goal (status FOUND) or the expanded
     node closest to the goal by ``metric`` (the partial path's end). A status of
@@ -134,7 +134,7 @@ def astar_core(
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
 
-    size = _begin(start, width, goal_x, goal_y, metric, h_mult, g, parent, mark, open_mark, heap_key, heap_node, record)
+    size = _begin(start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record)
     expanded = 0
     best = start
     best_h = np.inf
@@ -209,7 +209,7 @@ def astar_core(
             g[vi] = ng
             parent[vi] = k
             hv = _metric(metric, abs(ux + DX[k] - goal_x), abs(uy + DY[k] - goal_y))
-            key = g_mult * ng + h_mult * hv
+            key = priority(ng, hv, prio)
             if key < hold_key:  # the best successor so far is held; the one it replaces goes on the heap
                 if hold == -1:
                     hold = v
@@ -224,7 +224,7 @@ def astar_core(
             # and runs the search again. One slot stays free for the held successor.
             if size >= heap_key.size - 1:
                 size = _compact(
-                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, g_mult, h_mult, stats
+                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats
                 )
                 if size > heap_key.size // 2:
                     return _HEAP_FULL, expanded, best
@@ -456,7 +456,7 @@ _bucketed = njit(cache=True, inline="always")(bucketed)
 
 
 def jump_search(
-    codes, lut, data, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+    codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
     """A search from jump point to jump point on the grid args' 5th field ``data``: block-based
@@ -473,7 +473,7 @@ def jump_search(
             g, jump_parent, mark, gen, buckets, hgen, record, trace, trace_at,
         )  # fmt: skip
     status, expanded, end = jps_core(
-        codes, lut, data, width, start, goal, metric, unit, h_mult, max_nodes,
+        codes, lut, data, width, start, goal, metric, unit, prio, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     )  # fmt: skip
     return status, expanded, end, hgen
@@ -481,14 +481,14 @@ def jump_search(
 
 @overload(jump_search, jit_options={"nogil": True})
 def _jump_search(
-    codes, lut, data, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+    codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
     """The compiled :func:`jump_search`, chosen by ``data``'s type."""
     is_bits, is_table = data.dtype == types.uint64, data.dtype == types.int32 and data.ndim == 2
 
     def neither(
-        codes, lut, data, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+        codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
     ):  # fmt: skip
         return STATUS_BLOCKED, 0, -1, hgen
@@ -509,14 +509,14 @@ def _search(
     ``buckets`` is ``(kh_key, q32, q64, entries)`` (see :func:`bucket_core`). Returns
     ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
     """
-    mode, metric, g_mult, h_mult, unit, max_nodes, heuristic = params
+    mode, metric, prio, unit, max_nodes, heuristic = params
     while True:
         if hgen > _HGEN_LIMIT and _bucketed(mode, heuristic):
             buckets[1][3, :] = 0
             hgen = 0
         if mode in (MODE_JPS, MODE_JPS_PLUS):  # which of the two: the grid data's type says
             status, expanded, end, hgen = jump_search(
-                codes, lut, blocks, width, start, goal, metric, unit, h_mult, heuristic, max_nodes,
+                codes, lut, blocks, width, start, goal, metric, unit, prio, heuristic, max_nodes,
                 g, parent, jump_parent, mark, gen, heap[0], heap[1], buckets, hgen, record, trace, trace_at, stats,
             )  # fmt: skip
         elif mode == MODE_BUCKETS:
@@ -527,7 +527,7 @@ def _search(
             )  # fmt: skip
         else:
             status, expanded, end = astar_core(
-                codes, lut, moves, width, start, goal, metric, g_mult, h_mult, max_nodes,
+                codes, lut, moves, width, start, goal, metric, prio, max_nodes,
                 g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
             )  # fmt: skip
         if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:

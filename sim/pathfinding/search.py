@@ -17,34 +17,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import FrozenInstanceError
+from typing import Any
 
 import numpy as np
 
 from sim.pathfinding import kernel as _k
 from sim.pathfinding.batch import BatchResult, run_batch
-from sim.pathfinding.checks import (
-    Point,
-    _check_out_array,
-    _check_point,
-    check_budget,
-    check_threads,
-    padded_pairs,
-    resolve_options,
-)
+from sim.pathfinding.checks import Point, _check_out_array, _check_point, check_budget, check_threads, padded_pairs
 from sim.pathfinding.common import _ENTRIES_FULL, _HEAP_FULL
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.grid import CodedGrid
-from sim.pathfinding.rules import DIAG_NEVER, DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES
+from sim.pathfinding.options import SearchOptions, kernel_params
+from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING
 from sim.pathfinding.workspace import thread_count, workspace
 
-_METRICS = {
-    "octile": _k.METRIC_OCTILE,
-    "manhattan": _k.METRIC_MANHATTAN,
-    "euclidean": _k.METRIC_EUCLIDEAN,
-    "chebyshev": _k.METRIC_CHEBYSHEV,
-}
-_TIE_NUDGE = 1e-10
 # No footprint, no trace: empty, so the kernels write nothing to them (one each, not one a search).
 _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
 _NO_TRACE = np.zeros(0, dtype=np.int32)
@@ -145,8 +132,10 @@ class PathGrid(FieldsAndLines, CodedGrid):
         max_nodes: int | None = None,
         record: np.ndarray | None = None,
         trace: np.ndarray | None = None,
+        options: SearchOptions | None = None,
     ) -> SearchResult:
-        """Search from ``start`` to ``goal``; see :func:`find_path` for the options.
+        """Search from ``start`` to ``goal``; see :func:`find_path` for the options (or give them
+        as one :class:`SearchOptions`, ``options=``, and leave their keywords out).
 
         ``record``, if given, must be a writeable int32 array of the grid's shape ``(H, W)``.
         It is cleared, then ``record[y, x]`` is set to ``-1`` for each cell left on the open
@@ -156,9 +145,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         first ``min(len(trace), result.expanded)`` expansions (one write per expansion).
         Not asking for either costs nothing.
         """
-        diag, heuristic, weight, algorithm, max_nodes = resolve_options(
-            diagonal, heuristic, weight, algorithm, max_nodes
-        )
+        opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)
         start = _check_point("start", start, self.width, self.height)
         goal = _check_point("goal", goal, self.width, self.height)
         rec = _NO_RECORD
@@ -168,13 +155,13 @@ class PathGrid(FieldsAndLines, CodedGrid):
                 raise ValueError(f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}")
             record.fill(0)
         tr = _NO_TRACE if trace is None else _check_out_array("trace", trace, 1)
-        if algorithm in ("jps", "jps+"):
-            self._check_jps(diag, algorithm)
+        if opts.algorithm in ("jps", "jps+"):
+            self._check_jps(opts)
         if not (self.passable(*start) and self.passable(*goal)):
             return SearchResult(False, [], math.inf, 0)
         if start == goal:
             return SearchResult(True, [start], 0.0, 0)
-        return self._run(start, goal, diag, self._params(diag, heuristic, weight, algorithm, max_nodes), rec, tr)
+        return self._run(start, goal, opts.rule, self._params(opts), rec, tr)
 
     def search_many(
         self,
@@ -189,6 +176,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         node_budget: int | None = None,
         threads: int | None = None,
         trace: bool = False,
+        options: SearchOptions | None = None,
     ) -> BatchResult:
         """Search many queries in one compiled call; row ``i`` answers ``starts[i]`` -> ``goals[i]``.
 
@@ -200,28 +188,37 @@ class PathGrid(FieldsAndLines, CodedGrid):
         else every core); the answers do not depend on it. ``trace=True`` also returns
         every expanded cell (see :meth:`search_many_traced`).
         """
-        result, _trace = self.search_many_traced(
-            starts, goals, diagonal=diagonal, heuristic=heuristic, weight=weight, algorithm=algorithm,
-            max_nodes=max_nodes, node_budget=node_budget, threads=threads, trace=trace,
-        )  # fmt: skip
+        opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)
+        result, _trace = self.search_many_traced(starts, goals, options=opts, node_budget=node_budget,
+                                                 threads=threads, trace=trace)  # fmt: skip
         return result
 
-    def search_many_traced(self, starts, goals, *, diagonal="no-corner-cutting", heuristic=None, weight=1.0,
-                           algorithm="astar", max_nodes=None, node_budget=None, threads=None, trace=True):  # fmt: skip
+    def search_many_traced(
+        self,
+        starts: np.ndarray,
+        goals: np.ndarray,
+        *,
+        diagonal: str = "no-corner-cutting",
+        heuristic: str | None = None,
+        weight: float = 1.0,
+        algorithm: str = "astar",
+        max_nodes: int | None = None,
+        node_budget: int | None = None,
+        threads: int | None = None,
+        trace: bool = True,
+        options: SearchOptions | None = None,
+    ) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:
         """:meth:`search_many`, and the expanded cells of all served queries in order
         (``(cells, offsets)``: query i's are ``cells[offsets[i]:offsets[i+1]]``, ``y * W + x``)."""
-        diag, heuristic, weight, algorithm, max_nodes = resolve_options(
-            diagonal, heuristic, weight, algorithm, max_nodes
-        )
+        opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)
         flat_s, flat_t = padded_pairs(starts, goals, self.width, self.height)
         node_budget = check_budget(node_budget)
         threads = check_threads("threads", threads, allow_none=True)
-        if algorithm in ("jps", "jps+"):
-            self._check_jps(diag, algorithm)
-        params = self._params(diag, heuristic, weight, algorithm, max_nodes)
-        return self._batch(flat_s, flat_t, diag, params, node_budget, bool(trace), threads)
+        if opts.algorithm in ("jps", "jps+"):
+            self._check_jps(opts)
+        return self._batch(flat_s, flat_t, opts.rule, self._params(opts), node_budget, bool(trace), threads)
 
-    def _batch(self, flat_s: np.ndarray, flat_t: np.ndarray, diag: int, params: tuple, node_budget: int | None,
+    def _batch(self, flat_s: np.ndarray, flat_t: np.ndarray, diag: int, params: KernelParams, node_budget: int | None,
                trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
         """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
         (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
@@ -236,55 +233,26 @@ class PathGrid(FieldsAndLines, CodedGrid):
         return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
 
     # ------------------------------------------------------------------ internals
-    def _check_jps(self, diag: int, algorithm: str = "jps") -> None:
-        if diag != DIAG_NO_CORNER_CUTTING:
-            name = next(k for k, v in DIAGONAL_RULES.items() if v == diag)
-            raise ValueError(f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {name!r}")
+    def _check_jps(self, opts: SearchOptions) -> None:
+        algorithm = opts.algorithm
+        if opts.rule != DIAG_NO_CORNER_CUTTING:
+            raise ValueError(f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {opts.diagonal!r}")
         if algorithm == "jps+" and not self.uniform:
             raise ValueError(
                 f"algorithm {algorithm!r} needs every passable cell to cost the same; this grid's "
                 f"multipliers range from {self.min_cost:g} to {self.max_cost:g}"
             )
 
-    def _params(self, diag: int, heuristic: str, weight: float, algorithm: str, max_nodes: int | None) -> KernelParams:
-        """The kernels' parameters for these options (what each field means: ``KernelParams``),
-        kept per options and multiplier range: made afresh they cost ~1.5 µs of a ~10 µs call."""
-        key = (diag, heuristic, weight, algorithm, max_nodes, self._range)
+    def _params(self, opts: SearchOptions) -> KernelParams:
+        """The kernels' parameters for these options (:func:`~.options.kernel_params`), kept per
+        options and multiplier range: made afresh they cost ~1.5 µs of a ~10 µs call."""
+        key = (opts, self._range)
         params = self._params_kept.get(key)
         if params is None:
             if len(self._params_kept) > 64:
                 self._params_kept.clear()
-            params = self._params_kept[key] = self._make_params(diag, heuristic, weight, algorithm, max_nodes)
+            params = self._params_kept[key] = kernel_params(opts, self.min_cost, self.uniform, self.cells)
         return params
-
-    def _make_params(self, diag: int, heuristic: str, weight: float, algorithm: str,
-                     max_nodes: int | None) -> KernelParams:  # fmt: skip
-        """:meth:`_params`, made."""
-        # The metric orders the open list's ties and picks the "closest node reached";
-        # with the zero heuristic it still does that, it just does not steer.
-        if heuristic == "zero":
-            metric = _k.METRIC_MANHATTAN if diag == DIAG_NEVER else _k.METRIC_OCTILE
-        else:
-            metric = _METRICS[heuristic]
-        cap = max_nodes if max_nodes is not None else self.cells
-        unit = self.min_cost
-        if algorithm == "greedy":
-            return _kernel_params(_k.MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1)
-        dijkstra = algorithm == "dijkstra" or heuristic == "zero"
-        exact = self.uniform and weight == 1.0 and heuristic != "euclidean"  # priorities as exact integer pairs
-        if algorithm not in ("jps", "jps+") and exact:
-            # Exact integer-pair priorities and a bucket queue (kernel.bucket_core): ~1.6x the heap's speed.
-            return _kernel_params(_k.MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric)
-        scale = 0.0 if dijkstra else weight * unit
-        # Ties on f go to the deeper entry (smaller h): on open ground the search then
-        # runs down one line to the goal instead of fanning out over equal-f cells. A
-        # nudge of h by 1e-10 of the smallest multiplier does that with one key per
-        # heap entry; it can change a path's cost by at most that relative amount,
-        # far below what the tests (and floating point sums of √2) can see.
-        mode = {"jps": _k.MODE_JPS, "jps+": _k.MODE_JPS_PLUS}.get(algorithm, _k.MODE_HEAP)
-        # JPS and JPS+ take the bucket queue too where the priorities are exact (jps.jps_pairs_core).
-        pairs = metric if mode != _k.MODE_HEAP and exact and not dijkstra else -1
-        return _kernel_params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, pairs)
 
     def _run(
         self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray, trace: np.ndarray
@@ -326,6 +294,7 @@ def find_path(
     weight: float = 1.0,
     algorithm: str = "astar",
     max_nodes: int | None = None,
+    options: SearchOptions | None = None,
 ) -> SearchResult:
     """Find a cheapest path on ``costs`` (indexed ``[y, x]``) from ``start`` to ``goal`` (``(x, y)``).
 
@@ -350,16 +319,8 @@ def find_path(
     An unreachable goal is a result (``found`` False, ``partial_path`` toward it), not an
     error. This prepares the grid on every call; for many searches use :class:`PathGrid`.
     """
-    resolve_options(diagonal, heuristic, weight, algorithm, max_nodes)
-    return PathGrid(costs).search(
-        start,
-        goal,
-        diagonal=diagonal,
-        heuristic=heuristic,
-        weight=weight,
-        algorithm=algorithm,
-        max_nodes=max_nodes,
-    )
+    opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)  # checked before the grid
+    return PathGrid(costs).search(start, goal, options=opts)
 
 
 def warm_up(algorithms: tuple[str, ...] = ("astar", "jps", "jps+"), fields: bool = True) -> None:
@@ -383,9 +344,18 @@ def warm_up(algorithms: tuple[str, ...] = ("astar", "jps", "jps+"), fields: bool
         grid.smooth_path(grid.descend(field, (0, 0)))
 
 
-def _kernel_params(mode: int, metric: int, g_mult: float, h_mult: float, unit: float, max_nodes: int,
-                   heuristic: int) -> KernelParams:  # fmt: skip
-    """``KernelParams`` in the types the kernels are compiled for (Python ints and floats: a
-    numpy scalar would be another type to numba, and another compiled version)."""
-    return KernelParams(int(mode), int(metric), float(g_mult), float(h_mult), float(unit), int(max_nodes),
-                        int(heuristic))  # fmt: skip
+_DEFAULTS = ("no-corner-cutting", None, 1.0, "astar", None)
+
+
+def _options(options: SearchOptions | None, diagonal: Any, heuristic: Any, weight: Any, algorithm: Any,
+             max_nodes: Any) -> SearchOptions:  # fmt: skip
+    """The options of a call: ``options`` if given (then the option keywords must be left out),
+    else the keywords', checked once per distinct value (:meth:`SearchOptions.of`)."""
+    if options is None:
+        return SearchOptions.of(diagonal, heuristic, weight, algorithm, max_nodes)
+    if not isinstance(options, SearchOptions):
+        raise TypeError(f"options must be a SearchOptions, got {type(options).__name__}")
+    given = (diagonal, heuristic, weight, algorithm, max_nodes)
+    if any(v is not d and v != d for v, d in zip(given, _DEFAULTS, strict=True)):
+        raise TypeError("give either options= or the option keywords (diagonal, heuristic, ...), not both")
+    return options

@@ -68,6 +68,7 @@ class Startup:
         sim.planner.kernels = self.kernels
         if self.kernels.background is not None and self.headless:
             self.kernels.background.wait_ready()
+            self._switched = True  # compiled from the first frame: nothing to switch, nothing to say
             say(f"search round compiled: running ({self.seconds():.1f} s since the start)")
 
     def status(self, sim: Simulation) -> str:

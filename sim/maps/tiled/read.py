@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sim.maps.data import MapData, MapError
+from sim.maps.registry import text_prefix
 from sim.maps.tiled.model import MAX_TILESETS, Reading, TiledDoc, Tileset, compose, map_art, terrain_gids
 from sim.maps.tiled.tmj import read_tmj, tsj_tileset
 from sim.maps.tiled.tmx import read_tmx, tsx_tileset
@@ -25,7 +26,20 @@ __all__ = ["MAX_TILESETS", "TILESET_SUFFIXES", "read_doc", "read_tiled"]
 def read_doc(path: Path, max_size: tuple[int, int] = (2048, 2048)) -> TiledDoc:
     """The parsed map (tilesets, visible tile layers, properties, spawn areas)."""
     reading = Reading(max_size, external_tileset)
-    return (read_tmx if path.suffix.lower() in (".tmx", ".tsx") else read_tmj)(path, reading)
+    return (read_tmx if _is_xml(path) else read_tmj)(path, reading)
+
+
+def _is_xml(path: Path) -> bool:
+    """XML (a .tmx) or JSON (a .tmj): by the ending when it says, else by the first character."""
+    suffix = path.suffix.lower()
+    if suffix in (".tmx", ".tsx", ".tmj", ".tsj", ".json"):
+        return suffix in (".tmx", ".tsx")
+    try:
+        check_file(path, MapError)
+        with open(path, "rb") as fh:
+            return text_prefix(fh.read(64)).startswith("<")
+    except (OSError, MapError):
+        return False  # the JSON reader says what is wrong
 
 
 def read_tiled(path: Path, max_size: tuple[int, int] = (2048, 2048)) -> tuple[MapData, TiledDoc]:

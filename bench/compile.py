@@ -1,0 +1,108 @@
+"""What a first start spends compiling: each stage's CPU and wall seconds, from an empty cache.
+
+    python -m bench.compile [--runs 1] [--json FILE]
+
+Every stage of :data:`sim.prepare.STAGES` (and the view's: the landscape, the drawing) runs in
+a process of its own, in the order a first start runs them, on one numba cache made empty for
+the run (a fresh clone's). Prints each stage's CPU seconds (user + system, its process and
+children) and wall seconds, and the total: the figure a first start costs this machine. With
+``--runs N``, each stage's median over N fresh caches.
+
+Then the first search of each kind in a new process on an empty cache (what a library user's
+first call waits for): ``PathGrid(np.ones((256, 256))).search(..., algorithm=X)`` and a weighted
+grid, wall seconds each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ["model", "searches", "round", "rest", "jps", "jps-round", "jps+", "traces"]
+VIEW = {
+    "landscape": [sys.executable, "-m", "sim.view.draw.landscape"],
+    "drawing": [sys.executable, "-c", "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy'; import pygame; "
+                "pygame.display.init(); s = pygame.display.set_mode((64, 64)); from sim.config import load_config; "
+                "from sim.view.draw.render import rehearse_view; rehearse_view(load_config(), s, False)"],
+}  # fmt: skip
+FIRST_CALL = (
+    "import time, numpy as np; t = time.perf_counter(); from sim.pathfinding import PathGrid; "
+    "costs = np.ones((256, 256)) if '{kind}' != 'weighted' else 1 + (np.arange(256 * 256).reshape(256, 256) % 7 == 0); "
+    "r = PathGrid(costs).search((0, 0), (255, 200), algorithm='{algorithm}'); "
+    "print(round(time.perf_counter() - t, 2), r.cost)"
+)
+FIRST_CALLS = {"astar": "astar", "jps": "jps", "jps+": "jps+", "weighted": "astar", "weighted-jps": "jps"}
+
+
+def timed(cmd: list[str], env: dict) -> tuple[float, float, str]:
+    """Run ``cmd``; its CPU seconds (user + system of the child and its own children) and wall seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"error: {' '.join(cmd[-3:])} failed: {r.stderr.strip().splitlines()[-1:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, r.stdout
+
+
+def one_run() -> dict[str, tuple[float, float]]:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        out = {}
+        for stage in STAGES:
+            cpu, wall, _ = timed([sys.executable, "-m", "sim.prepare", "--stage", stage], env)
+            out[stage] = (cpu, wall)
+        for name, cmd in VIEW.items():
+            cpu, wall, _ = timed(cmd, env)
+            out[name] = (cpu, wall)
+    return out
+
+
+def first_calls() -> dict[str, tuple[float, str]]:
+    out = {}
+    for kind, algorithm in FIRST_CALLS.items():
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            code = FIRST_CALL.format(kind=kind.split("-")[0], algorithm=algorithm)
+            _cpu, wall, stdout = timed([sys.executable, "-W", "ignore", "-c", code], env)
+            out[kind] = (wall, stdout.strip().split()[-1] if stdout.strip() else "?")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--no-first-calls", action="store_true")
+    args = ap.parse_args(argv)
+    if args.runs < 1:
+        ap.error(f"--runs: expected at least 1, got {args.runs}")
+    runs = [one_run() for _ in range(args.runs)]
+    figures = {stage: (statistics.median(r[stage][0] for r in runs), statistics.median(r[stage][1] for r in runs))
+               for stage in runs[0]}  # fmt: skip
+    print(f"{'stage':<12} {'CPU s':>7} {'wall s':>7}")
+    for stage, (cpu, wall) in figures.items():
+        print(f"{stage:<12} {cpu:7.1f} {wall:7.1f}")
+    total_cpu = sum(cpu for cpu, _ in figures.values())
+    print(f"{'total':<12} {total_cpu:7.1f} {sum(w for _, w in figures.values()):7.1f}")
+    calls = {} if args.no_first_calls else first_calls()
+    for kind, (wall, cost) in calls.items():
+        print(f"first call, empty cache, {kind:<13} {wall:6.1f} s  (cost {cost})")
+    if args.json:
+        args.json.write_text(json.dumps({"stages": figures, "total_cpu_s": total_cpu, "first_calls": calls}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
