@@ -39,32 +39,19 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from numba.core import event
 
 from sim.config import Config
 from sim.maps.data import MapData, MapError
 from sim.model.agents import State
 from sim.model.observe import SearchObserver
 from sim.model.planner import Ready
-from sim.pathfinding import warm_up
+from sim.pathfinding import runs_without_compiling, set_first_use, warm_up
 from sim.simulation import Simulation
 from sim.support.lifeline import PARENT_VAR
 from sim.world.terrain import Terrain
 
 #: The line a child prints when what its parent waits for is compiled and cached.
 READY = "ready"
-
-
-class _WouldCompile(Exception):
-    """Raised inside numba when something is not in the cache (see :func:`kernels_cached`)."""
-
-
-class _NoCompiling(event.Listener):
-    def on_start(self, ev: event.Event) -> None:
-        raise _WouldCompile
-
-    def on_end(self, ev: event.Event) -> None:
-        pass
 
 
 def rehearsal(config: Config, jps: bool = False) -> Simulation | None:
@@ -131,18 +118,6 @@ def kernels_cached(config: Config, jps: bool = False) -> bool:
     rehearsal runs, loading what is cached, and stops at the first thing it would compile.
     ``jps``: the first frames search with JPS (the start map chooses it)."""
     return runs_without_compiling(lambda: rehearse_model(config, jps=jps))
-
-
-def runs_without_compiling(work: Callable[[], object]) -> bool:
-    """Run ``work``, loading compiled kernels from numba's cache; stop (False) at the first
-    one it would have to compile."""
-    listener = _NoCompiling()
-    try:
-        with event.install_listener("numba:compile", listener):
-            work()
-    except _WouldCompile:
-        return False
-    return True
 
 
 class Background:
@@ -234,8 +209,10 @@ class Kernels:
         bg = self.background
         if stage == "round":
             return bg is None or bg.ready
-        if stage == "jps-round":
-            return bg is None or (bg.ready if self.jps else bg.done or "jps-round" in self.done_stages)
+        if stage == "jps-round":  # (a headless run's background compiles the round only: JPS compiles here)
+            if bg is None or (not self.jps and "--round-only" in bg.args):
+                return True
+            return bg.ready if self.jps else bg.done or "jps-round" in self.done_stages
         if stage == "model":
             return self.model_stage is None or self.model_stage.ready
         if stage == "landscape":
@@ -482,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    set_first_use("wait")  # a stage compiles on purpose: never an interpreted answer instead
     if args.stage:  # (it ends with its parent: sim.support.lifeline, from its first import)
         t0 = time.perf_counter()
         work, what = STAGES[args.stage]

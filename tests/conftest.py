@@ -22,6 +22,16 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def compiled_answers_from_the_first_call():
+    """Tests compare the engine's own answers (expanded counts, traces): a search whose kernel is
+    not compiled yet in a worker compiles it, instead of answering from the plain-Python search
+    (sim.pathfinding.warm; tests of that policy set it themselves)."""
+    from sim.pathfinding import set_first_use
+
+    set_first_use("wait")
 #: The maps the project ships (tests never depend on maps a user saved into maps/).
 SHIPPED_MAPS = ("archipelago.yaml", "fortress.yaml", "island.yaml", "lagoon.tmx", "river.yaml", "tutorial.yaml")
 #: Files the shipped maps use that are not maps themselves (the Tiled map's tileset and its image).

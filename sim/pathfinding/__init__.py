@@ -23,6 +23,7 @@ from sim.pathfinding.regions import Regions, label_regions
 from sim.pathfinding.rounds import STATUS_OTHER_REGION, RoundKind, RoundResult, RoundShape, SearchRound, gather
 from sim.pathfinding.rules import DIAGONAL_RULES
 from sim.pathfinding.search import PathGrid, SearchResult, find_path, warm_up
+from sim.pathfinding.warm import first_use, runs_without_compiling, set_first_use
 from sim.pathfinding.workspace import run_split, set_threads, thread_count
 
 __all__ = [
@@ -53,10 +54,13 @@ __all__ = [
     "SearchResult",
     "SearchRound",
     "find_path",
+    "first_use",
     "gather",
     "label_regions",
     "padded_cell",
     "run_split",
+    "runs_without_compiling",
+    "set_first_use",
     "set_threads",
     "step_legal",
     "thread_count",

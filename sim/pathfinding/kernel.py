@@ -585,9 +585,12 @@ def search_one(
     :func:`grown_buckets`) and search again with a new stamp. The caller has ruled out
     blocked endpoints and ``start == goal``; the bucket hash's stamp ``hgen`` moves on.
     """
+    # trace_at as an int64, not the literal 0: a literal is a type of its own to numba, and every
+    # kernel below would be compiled a second time for it (the batch passes a variable).
+    trace_at = np.int64(0)
     status, expanded, end, cost, gen, heap, buckets, hgen = _search(
         codes, lut, moves, width, blocks, start, goal, params,
-        g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, 0, stats, False,
+        g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats, False,
     )  # fmt: skip
     if status in (_HEAP_FULL, _ENTRIES_FULL):
         return status, expanded, cost, 0, end, hgen

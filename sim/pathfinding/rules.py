@@ -51,6 +51,29 @@ def diagonal_allowed(rule, side_a_free, side_b_free):
     return False
 
 
+def moves_of(codes: np.ndarray, lut: np.ndarray, width: int, rule: int) -> np.ndarray:
+    """:func:`build_moves` over the whole padded grid, with numpy (nothing to compile): the
+    first searches of a process whose kernels are still compiling use it."""
+    free = (lut[codes] > 0.0).reshape(-1, width)
+    h = free.shape[0]
+    moves = np.zeros((h, width), dtype=np.uint8)
+    inner = (slice(1, h - 1), slice(1, width - 1))
+
+    def at(dx: int, dy: int) -> np.ndarray:
+        return free[1 + dy : h - 1 + dy, 1 + dx : width - 1 + dx]
+
+    here = free[inner]
+    for k in range(4 if rule == DIAG_NEVER else 8):
+        dx, dy = int(DX[k]), int(DY[k])
+        legal = here & at(dx, dy)
+        if k >= 4:
+            a, b = at(dx, 0), at(0, dy)
+            side = {DIAG_ALWAYS: True, DIAG_NO_CORNER_CUTTING: a & b, DIAG_ONE_OBSTACLE: a | b}[rule]
+            legal &= side
+        moves[inner] |= legal.astype(np.uint8) << k
+    return moves.reshape(-1)
+
+
 def eight_connected(rule: int) -> bool:
     """Whether reachability under ``rule`` needs 8-connectivity.
 

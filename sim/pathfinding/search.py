@@ -22,16 +22,21 @@ from typing import Any
 import numpy as np
 
 from sim.pathfinding import kernel as _k
-from sim.pathfinding.batch import BatchResult, run_batch
+from sim.pathfinding.batch import BatchResult, Part, run_batch
 from sim.pathfinding.checks import Point, _check_out_array, _check_point, check_budget, check_threads, padded_pairs
 from sim.pathfinding.common import _ENTRIES_FULL, _HEAP_FULL
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.grid import CodedGrid
+from sim.pathfinding.interpreted import search_interpreted
+from sim.pathfinding.jps import EMPTY_BLOCKS
 from sim.pathfinding.options import SearchOptions, kernel_params
-from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING
+from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, moves_of
+from sim.pathfinding.warm import attempt, kind_of, waiting
 from sim.pathfinding.workspace import thread_count, workspace
 
+_BITS = np.zeros((1, 0, 0), np.uint64)  # stand-ins of JPS's and JPS+'s grid data, by type (warm.kind_of)
+_TABLE = np.zeros((0, 8), np.int32)
 # No footprint, no trace: empty, so the kernels write nothing to them (one each, not one a search).
 _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
 _NO_TRACE = np.zeros(0, dtype=np.int32)
@@ -222,15 +227,59 @@ class PathGrid(FieldsAndLines, CodedGrid):
                trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
         """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
         (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
-        grid_args = self.kernel_args(diag, _k.jump_data(params.mode))
-        part, served = run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
-                                 threads or thread_count())  # fmt: skip
+        def compiled() -> tuple[Part, int]:
+            grid_args = self.kernel_args(diag, _k.jump_data(params.mode))
+            return run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
+                             threads or thread_count())  # fmt: skip
+
+        if trace:  # a trace needs the kernel: it waits for it
+            part, served = compiled()
+        else:
+            kind = kind_of("many", EMPTY_BLOCKS if params.mode in (_k.MODE_HEAP, _k.MODE_BUCKETS) else
+                           (_TABLE if params.mode == _k.MODE_JPS_PLUS else _BITS), self._codes)  # fmt: skip
+            ok, answer = attempt(kind, compiled)
+            part, served = answer if ok and answer is not None else self._interpreted_batch(flat_s, flat_t, diag,
+                                                                                           params, node_budget)
         st = part.status
         result = BatchResult(
             st == _k.STATUS_FOUND, part.cost, part.expanded, st, st == _k.STATUS_HIT_LIMIT,
             part.paths[: part.offsets[-1]], part.offsets, served, self.width,
         )  # fmt: skip
         return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
+
+    def _interpreted_batch(self, flat_s: np.ndarray, flat_t: np.ndarray, diag: int, params: KernelParams,
+                           node_budget: int | None) -> tuple[Part, int]:  # fmt: skip
+        """:meth:`_batch` by the plain-Python search, query by query (the kernel is compiling)."""
+        k = flat_s.size
+        status = np.full(k, _k.STATUS_NOT_SERVED, np.int8)
+        cost = np.full(k, np.inf)
+        expanded = np.zeros(k, np.int64)
+        offsets = np.zeros(k + 1, np.int64)
+        paths: list[np.ndarray] = []
+        spent = served = 0
+        for i in range(k):
+            if node_budget is not None and spent >= node_budget:
+                offsets[i + 1 :] = offsets[i]
+                break
+            if flat_s[i] == flat_t[i] and self._lut[self._codes[flat_s[i]]] > 0:
+                r = SearchResult.of_cells(True, np.array([self._unpad(int(flat_s[i]))], np.int32), self.width, 0.0, 0)
+            else:
+                r = self._interpreted(int(flat_s[i]), int(flat_t[i]), diag, params)
+            cells = r._cells if r._cells is not None else np.zeros(0, np.int32)
+            status[i] = (_k.STATUS_FOUND if r.found else _k.STATUS_HIT_LIMIT if r.hit_limit else
+                         _k.STATUS_UNREACHABLE if r.expanded else _k.STATUS_BLOCKED)  # fmt: skip
+            cost[i], expanded[i] = r.cost, r.expanded
+            paths.append(cells)
+            offsets[i + 1] = offsets[i] + cells.size
+            spent += r.expanded
+            served += 1
+        joined = np.concatenate(paths) if paths else np.zeros(0, np.int32)
+        trace_offsets = np.zeros(k + 1, np.int64)
+        return Part(served, status, cost, expanded, offsets, joined, np.zeros(0, np.int32), trace_offsets), served
+
+    def _unpad(self, flat: int) -> int:
+        wp = self.width + 2
+        return (flat // wp - 1) * self.width + flat % wp - 1
 
     # ------------------------------------------------------------------ internals
     def _check_jps(self, opts: SearchOptions) -> None:
@@ -257,6 +306,35 @@ class PathGrid(FieldsAndLines, CodedGrid):
     def _run(
         self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray, trace: np.ndarray
     ) -> SearchResult:
+        """One search, by the compiled kernel, or while that compiles by the plain-Python search (:mod:`.warm`)."""
+        wp = self.width + 2
+        flat_start = (start[1] + 1) * wp + start[0] + 1
+        flat_goal = (goal[1] + 1) * wp + goal[0] + 1
+        if record.shape[0] == 0 and trace.size == 0:  # (a record or a trace needs the kernel: it waits for it)
+            kind = kind_of("one", EMPTY_BLOCKS if params.mode in (_k.MODE_HEAP, _k.MODE_BUCKETS) else
+                           (_TABLE if params.mode == _k.MODE_JPS_PLUS else _BITS), self._codes)  # fmt: skip
+            ok, result = attempt(kind, lambda: self._compiled(start, goal, diag, params, record, trace))
+            if ok:
+                assert result is not None
+                return result
+            return self._interpreted(flat_start, flat_goal, diag, params)
+        return self._compiled(start, goal, diag, params, record, trace)
+
+    def _interpreted(self, flat_start: int, flat_goal: int, diag: int, params: KernelParams) -> SearchResult:
+        """One search by the engine's plain-Python search (its kernel is still compiling: :mod:`.warm`)."""
+        moves = self._moves.get(diag)
+        if moves is None:
+            moves = moves_of(self._codes, self._lut, self.width + 2, diag)
+        status, expanded, cost, path = search_interpreted(self._codes, self._lut, moves, self.width + 2, flat_start,
+                                                          flat_goal, params)  # fmt: skip
+        cells = np.array(path, dtype=np.int32)
+        found = status == _k.STATUS_FOUND
+        return SearchResult.of_cells(found, cells, self.width, cost if found else math.inf, expanded,
+                                     status == _k.STATUS_HIT_LIMIT)  # fmt: skip
+
+    def _compiled(self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray,
+                  trace: np.ndarray) -> SearchResult:  # fmt: skip
+        """:meth:`_run` by the compiled kernel."""
         ws = workspace()
         ws.ensure(self.cells, jps=_k.jumps(params.mode))
         gen = ws.next_gen()
@@ -329,6 +407,11 @@ def warm_up(algorithms: tuple[str, ...] = ("astar", "jps", "jps+"), fields: bool
 
     Call it while showing a message, so the first real search does not freeze a frame.
     """
+    with waiting():
+        _warm_up(algorithms, fields)
+
+
+def _warm_up(algorithms: tuple[str, ...], fields: bool) -> None:
     grid = PathGrid(np.ones((3, 3)))
     if "jps" in algorithms:  # a weighted grid's JPS data (.jpsw) is compiled code too
         PathGrid(np.array([[1.0, 2.0], [1.0, 1.0]])).search((0, 0), (1, 1), algorithm="jps")

@@ -17,6 +17,7 @@ import pygame
 from sim.config import Config
 from sim.instruments.recorder import SearchInstruments
 from sim.maps import MapData
+from sim.pathfinding import set_first_use
 from sim.simulation import Simulation, check_map, searches_with_jps
 from sim.support.resources import user_maps_dir
 from sim.view.camera import Camera
@@ -76,6 +77,9 @@ class App:
         config_path: Path | None = None,
     ) -> None:
         check_map(config, map_data, counts)  # a map it cannot take: its MapError now, before any compiling
+        # The demo compiles its kernels its own way (sim.prepare.Kernels): an engine search (compare, the
+        # inspector) waits for its kernel rather than answering from the plain-Python search meanwhile.
+        set_first_use("wait")
         self.config = config
         self.maps_dir = maps_dir  # the bundled maps (never written to)
         self.user_maps_dir = user_maps_dir()  # where saved maps go; the picker lists both

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from sim.view.draw.render import WorldView
     from sim.view.draw.search_views import SearchViews
     from sim.view.speed import Speed
-    from sim.view.startup import Startup
 
 T = TypeVar("T")
 Colour = tuple[int, int, int]
@@ -76,7 +75,7 @@ class ViewContext(Protocol):
     running: bool
     progress_frames: int
     files: FileActions  # loading, saving, the map list, unsaved painting, screenshots
-    startup: Startup  # the kernels' owner (what is compiled and ready), as the window shows it
+    startup: Any  # sim.view.startup.Startup: the kernels' owner (what is compiled and ready) as the window shows it
     # What the files part itself reads of the app:
     screenshot_dir: Path
     threaded_loads: bool

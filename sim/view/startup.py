@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.prepare import Kernels, rehearse_model, runs_without_compiling
+from sim.pathfinding import runs_without_compiling
+from sim.prepare import Kernels, rehearse_model
 from sim.simulation import Simulation
 from sim.view.draw import landscape
 from sim.view.draw.panels import GOOD

@@ -1,0 +1,54 @@
+"""A library user's first search on a machine where nothing is compiled: answered at once by the
+plain-Python search (said once through warnings) while another process compiles the kernel;
+then the compiled kernel, loaded from numba's cache. How long each takes is bench.compile's."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+SCRIPT = """
+import json, warnings
+import numpy as np
+from sim.pathfinding import PathGrid, first_use
+from sim.pathfinding import warm
+from tests.helpers import optimum
+
+costs = np.ones((40, 60)) if {weighted} == 0 else 1.0 + (np.arange(2400).reshape(40, 60) % 5 == 0)
+costs[10:30, 20] = 0
+grid = PathGrid(costs)
+with warnings.catch_warnings(record=True) as said:
+    warnings.simplefilter("always")
+    first = grid.search((2, 20), (55, 25), algorithm="{algorithm}")
+    again = grid.search((3, 20), (55, 26), algorithm="{algorithm}")
+started = [p is not None for p in warm._compiling.values()]
+warm.wait_for_background()
+compiled = grid.search((2, 20), (55, 25), algorithm="{algorithm}")
+warm.set_first_use("wait")
+print(json.dumps(dict(policy=first_use(), said=[str(w.message) for w in said], started=started,
+    first=first.cost, again=again.cost, compiled=compiled.cost, ready=sorted(map(list, warm._ready)),
+    want=optimum(costs, (2, 20), (55, 25), "no-corner-cutting"),
+    want_again=optimum(costs, (3, 20), (55, 26), "no-corner-cutting"))))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algorithm, weighted", [("astar", 0), ("jps", 0), ("jps+", 0), ("astar", 1), ("jps", 1)])
+def test_a_first_call_on_an_empty_cache_answers_optimally_then_runs_compiled(tmp_path, algorithm, weighted):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([sys.executable, "-c", SCRIPT.format(algorithm=algorithm, weighted=weighted)],
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)  # fmt: skip
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["first"] == pytest.approx(out["want"], rel=1e-9)  # optimal while the kernel compiles
+    assert out["again"] == pytest.approx(out["want_again"], rel=1e-9)
+    assert out["compiled"] == pytest.approx(out["want"], rel=1e-9)
+    assert len(out["said"]) == 1 and "another process compiles it" in out["said"][0]  # once
+    assert out["started"] == [True]
+    assert ["one", "table" if algorithm == "jps+" else "bits" if algorithm == "jps" else "none", "|u1"] in out["ready"]
