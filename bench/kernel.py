@@ -206,7 +206,8 @@ def _demo_row(sp, starts: np.ndarray, goals: np.ndarray) -> None:
         return grid.search_many(starts, goals, threads=threads, **options)
 
     singles, one = loop(), batch(1)
-    assert all(one.expanded[i] == r.expanded and one.path(i) == r.walk_path for i, r in enumerate(singles))
+    same = [one.expanded[i] == r.expanded and np.array_equal(one.path(i), r.walk_path) for i, r in enumerate(singles)]
+    assert all(same)
     t_loop, t_one, t_two = (statistics.median(best_of(f, 1)[0] for _ in range(5))
                             for f in (loop, lambda: batch(1), lambda: batch(2)))  # fmt: skip
     k = len(pairs)

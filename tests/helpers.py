@@ -92,14 +92,19 @@ def assert_optimal(result, costs: np.ndarray, start: tuple[int, int], goal: tupl
     assert result.found == (best < math.inf)
     if result.found:
         assert result.cost == pytest.approx(best, rel=1e-9)
-        assert result.path[0] == start and result.path[-1] == goal
+        assert tuple(result.path[0]) == start and tuple(result.path[-1]) == goal
         assert path_cost(costs, result.path, rule) == pytest.approx(result.cost, rel=1e-9)
 
 
-def path_cost(costs: np.ndarray, path: list[tuple[int, int]], rule: str) -> float:
+def pts(path) -> list[tuple[int, int]]:
+    """A path (the engine's ``(n, 2)`` array, or a list of points) as a list of ``(x, y)`` tuples."""
+    return [(int(x), int(y)) for x, y in (path.tolist() if isinstance(path, np.ndarray) else path)]
+
+
+def path_cost(costs: np.ndarray, path, rule: str) -> float:
     """Sum of the steps' costs; asserts every step is legal."""
     total = 0.0
-    for a, b in itertools.pairwise(path):
+    for a, b in itertools.pairwise(pts(path)):
         assert step_allowed(costs, a, b, rule), f"illegal step {a} -> {b} under {rule}"
         total += step_cost(costs, a, b)
     return total

@@ -9,7 +9,7 @@ from sim.model.species import BirdAStar, CowAStar, WaterCreatureAStar
 from sim.pathfinding import AStar, find_path
 from sim.world.terrain import Terrain as T
 from sim.world.world import World
-from tests.helpers import EdgeHookCow, JumpingFish, dijkstra
+from tests.helpers import EdgeHookCow, JumpingFish, dijkstra, pts
 
 
 def island() -> np.ndarray:
@@ -37,8 +37,8 @@ def test_cows_take_the_causeway_and_never_swim():
     cow = CowAStar(world)
     r = cow.search((3, 3), (16, 8))
     assert r.found
-    assert all(world.terrain[y, x] not in (T.WATER, T.MOUNTAIN, T.ROCK) for x, y in r.path)
-    assert (9, 5) in r.path or (10, 5) in r.path  # through the sand, not the swamp
+    assert all(world.terrain[y, x] not in (T.WATER, T.MOUNTAIN, T.ROCK) for x, y in pts(r.path))
+    assert (9, 5) in pts(r.path) or (10, 5) in pts(r.path)  # through the sand, not the swamp
     best = dijkstra(cow.grid.costs, (3, 3), "no-corner-cutting")[(16, 8)]
     assert r.cost == pytest.approx(best)  # optimal although grass costs 0.85 < 1
 
@@ -50,7 +50,7 @@ def test_use_jps_searches_uniform_grids_with_jps_and_water_creatures_stay_in_wat
     plain = find_path(fish.grid.costs, (0, 0), (19, 11))
     assert r.found and r.cost == pytest.approx(plain.cost) and r.expanded == plain.expanded
     assert j.found and j.cost == pytest.approx(plain.cost) and j.expanded < plain.expanded
-    assert all(world.terrain[y, x] == T.WATER for x, y in r.path + j.path)
+    assert all(world.terrain[y, x] == T.WATER for x, y in pts(r.path) + pts(j.path))
 
 
 def test_cost_grid_is_cached_and_updated_for_the_painted_region_only():
@@ -60,7 +60,7 @@ def test_cost_grid_is_cached_and_updated_for_the_painted_region_only():
     rect = world.paint(5, 3, 1, T.ROCK)
     assert rect == (4, 2, 7, 5)
     r = cow.search((3, 3), (7, 3))
-    assert r.found and (5, 3) not in r.path and r.cost > 4 * 0.85
+    assert r.found and (5, 3) not in pts(r.path) and r.cost > 4 * 0.85
     assert (cow.rebuilds, cow.region_updates) == (1, 1)
     world.paint(5, 3, 1, None)  # restore the original terrain
     assert cow.search((3, 3), (7, 3)).cost == pytest.approx(4 * 0.85)
@@ -117,7 +117,7 @@ def test_python_reference_honours_the_node_cap_and_fail_path():
     hooked = EdgeHookCow(world, max_nodes=5)
     r = hooked.search((3, 3), (16, 8))
     assert (r.found, r.hit_limit, r.expanded) == (False, True, 5)
-    assert r.partial_path[0] == (3, 3)
+    assert tuple(r.partial_path[0]) == (3, 3)
 
 
 def test_astar_on_a_bare_array_and_bad_terrain():

@@ -18,7 +18,7 @@ from sim.pathfinding import DIAGONAL_RULES, STEPS, PathGrid
 from sim.pathfinding.compiled import padded_cell, step_legal
 from sim.pathfinding.workspace import workspace
 from tests.conftest import ROOT
-from tests.helpers import RULES, dijkstra, passable, path_cost, raises_exactly, step_allowed, step_cost
+from tests.helpers import RULES, dijkstra, passable, path_cost, pts, raises_exactly, step_allowed, step_cost
 
 grids = st.tuples(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**31)).map(
     lambda t: np.random.default_rng(t[2]).choice([0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 6.5], size=(t[0], t[1]))
@@ -43,10 +43,10 @@ def test_the_field_is_the_cheapest_cost_from_every_cell(costs, rule, pick):
             assert field[y, x] == pytest.approx(want, rel=1e-12) if math.isfinite(want) else field[y, x] == math.inf
             if math.isfinite(want):  # the steps down the field are an optimal, legal path
                 path = grid.descend(field, (x, y), diagonal=rule)
-                assert path[0] == (x, y) and path[-1] == goal
+                assert tuple(path[0]) == (x, y) and tuple(path[-1]) == goal
                 assert path_cost(costs, path, rule) == pytest.approx(want, rel=1e-12)
             else:
-                assert grid.descend(field, (x, y), diagonal=rule) == []
+                assert len(grid.descend(field, (x, y), diagonal=rule)) == 0
 
 
 @settings(max_examples=40, deadline=None)
@@ -95,7 +95,7 @@ def test_an_impassable_goal_and_an_island_are_inf_not_errors():
     assert np.isinf(grid.distance_field((3, 2))).all()
     field = grid.distance_field((0, 0))
     assert np.isfinite(field[:, :3]).all() and np.isinf(field[:, 3:]).all()
-    assert grid.descend(field, (6, 4)) == []
+    assert len(grid.descend(field, (6, 4))) == 0
 
 
 def test_the_trace_lists_cells_in_settling_order():
@@ -254,21 +254,21 @@ def test_a_path_pulled_straight_is_legal_and_never_costlier(costs, rule, picks):
     if not r.found:
         return
     cells, ways = grid.smooth_path(r.path, diagonal=rule)
-    assert cells[0] == a and cells[-1] == b and ways[0] == a and ways[-1] == b
+    assert tuple(cells[0]) == a and tuple(cells[-1]) == b and tuple(ways[0]) == a and tuple(ways[-1]) == b
     assert path_cost(costs, cells, rule) <= r.cost * (1 + 1e-12)  # legal (asserted inside) and no costlier
-    it = iter(cells)
-    assert all(any(c == p for c in it) for p in ways)  # the waypoints are cells of it, in order
+    it = iter(pts(cells))
+    assert all(any(c == p for c in it) for p in pts(ways))  # the waypoints are cells of it, in order
     # Pulling again keeps it legal and never costlier. (It need not leave it unchanged: the
     # line to a cell inside a pulled segment can rasterise differently from that segment, so
     # greedy string pulling is not idempotent; hypothesis found such a 9x9 grid.)
     again, _ = grid.smooth_path(cells, diagonal=rule)
-    assert again[0] == a and again[-1] == b
+    assert tuple(again[0]) == a and tuple(again[-1]) == b
     assert path_cost(costs, again, rule) <= path_cost(costs, cells, rule) * (1 + 1e-12)
-    flat = np.array([y * w + x for x, y in r.path], dtype=np.int32)
+    flat = np.array([y * w + x for x, y in pts(r.path)], dtype=np.int32)
     many, offsets = grid.smooth_many(
         np.concatenate([flat, flat]), np.array([0, flat.size, 2 * flat.size]), diagonal=rule
     )
-    want = [y * w + x for x, y in cells]
+    want = [y * w + x for x, y in pts(cells)]
     assert many[offsets[0] : offsets[1]].tolist() == want and many[offsets[1] : offsets[2]].tolist() == want
 
 
@@ -310,11 +310,11 @@ def test_a_straight_line_costs_what_its_rasterised_cells_cost(seed, rule, size):
 def test_on_open_ground_a_path_becomes_one_straight_line():
     grid = PathGrid(np.ones((10, 20)))
     r = grid.search((0, 0), (17, 6))
-    assert len(grid.smooth_path(r.path)[1]) == 2 and r.path != grid.smooth_path(r.path)[0]
+    assert len(grid.smooth_path(r.path)[1]) == 2 and pts(r.path) != pts(grid.smooth_path(r.path)[0])
     cells, _ = grid.smooth_path(r.path)
     for x, y in cells:  # every cell within half a cell of the line
         assert abs(17 * y - 6 * x) / math.hypot(17, 6) <= 0.5 + 1e-9
-    assert grid.smooth_path(cells)[0] == cells  # where every line costs its length, a line stays as it is
+    assert pts(grid.smooth_path(cells)[0]) == pts(cells)  # where every line costs its length, a line stays as it is
 
 
 def test_pulling_a_pulled_path_again_on_mixed_ground_stays_legal_and_as_cheap():
@@ -324,7 +324,7 @@ def test_pulling_a_pulled_path_again_on_mixed_ground_stays_legal_and_as_cheap():
     r = grid.search((0, 0), (0, 7))
     once, _ = grid.smooth_path(r.path)
     twice, _ = grid.smooth_path(once)
-    assert twice[0] == (0, 0) and twice[-1] == (0, 7)
+    assert tuple(twice[0]) == (0, 0) and tuple(twice[-1]) == (0, 7)
     assert path_cost(costs, twice, "no-corner-cutting") == pytest.approx(path_cost(costs, once, "no-corner-cutting"))
     assert path_cost(costs, once, "no-corner-cutting") <= r.cost * (1 + 1e-12)
 
@@ -343,9 +343,16 @@ def test_smooth_path_boundary():
     grid = PathGrid(np.ones((3, 4)))
     with pytest.raises(ValueError, match=r"^path\[1\] \(9, 0\) is outside the grid of width 4 and height 3$"):
         grid.smooth_path([(0, 0), (9, 0)])
-    with pytest.raises(TypeError, match=r"^path must be a list of \(x, y\) points, got 'ab'$"):
+    with pytest.raises(TypeError, match=r"^path must be an \(n, 2\) integer array of \(x, y\) or a list of "
+                                        r"points, got 'ab'$"):  # fmt: skip
         grid.smooth_path("ab")
-    assert grid.smooth_path([]) == ([], [])
+    assert [pts(p) for p in grid.smooth_path([])] == [[], []]
+    cells, ways = grid.smooth_path(np.array([[0, 0], [1, 0], [2, 0]]))  # an array, as the engine's paths are
+    assert pts(cells) == [(0, 0), (1, 0), (2, 0)] and pts(ways) == [(0, 0), (2, 0)]
+    with pytest.raises(TypeError, match=r"got an array of dtype float64 and shape \(2, 2\)$"):
+        grid.smooth_path(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match=r"^path\[1\] \(4, 0\) is outside the grid of width 4 and height 3$"):
+        grid.smooth_path(np.array([[3, 0], [4, 0]]))
 
 
 def test_smoothing_refuses_anything_that_is_not_a_legal_path_of_the_grid():
@@ -363,7 +370,7 @@ def test_smoothing_refuses_anything_that_is_not_a_legal_path_of_the_grid():
     for path, message in cases:
         with pytest.raises(ValueError, match=message):
             grid.smooth_path(path)
-    assert grid.smooth_path([(0, 0), (1, 1)], diagonal="always")[0] == [(0, 0), (1, 1)]
+    assert pts(grid.smooth_path([(0, 0), (1, 1)], diagonal="always")[0]) == [(0, 0), (1, 1)]
     w = grid.width
     with pytest.raises(ValueError, match=r"^path 1: cell 1 \(4, 0\) is not next to cell 0 \(2, 0\)"):
         grid.smooth_many(np.array([22, 33, 2, 4], np.int32), np.array([0, 2, 4]))

@@ -65,7 +65,7 @@ def test_search_many_with_jps_on_weighted_grids_answers_as_search_does(case, dat
         assert bool(batch.found[i]) == one.found
         if one.found:
             assert batch.cost[i] == one.cost and batch.expanded[i] == one.expanded
-            assert batch.path(i) == one.walk_path
+            assert np.array_equal(batch.path(i), one.walk_path)
 
 
 @pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])

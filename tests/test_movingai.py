@@ -40,7 +40,7 @@ def check_scenarios(map_path: Path, scen_path: Path, sample: int | None, algorit
             assert abs(r.cost - s.optimal) <= s.tolerance, (
                 f"{map_path.name}:{s.line} {algorithm}: cost {r.cost} vs optimal {s.optimal}"
             )
-            assert r.path[0] == s.start and r.path[-1] == s.goal
+            assert tuple(r.path[0]) == s.start and tuple(r.path[-1]) == s.goal
             # Every path is a legal walk (no corner cut, no blocked cell) of the cost reported.
             assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(r.cost), (map_path.name, s.line)
         checked += 1

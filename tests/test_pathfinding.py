@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.pathfinding import PathGrid, find_path
-from tests.helpers import RULES, dijkstra, optimum, path_cost
+from tests.helpers import RULES, dijkstra, optimum, path_cost, pts
 
 ADMISSIBLE = ("octile", "euclidean", "chebyshev", "zero")
 
@@ -43,10 +43,10 @@ def test_astar_cost_equals_dijkstra_on_random_weighted_grids(case, rule, heurist
     assert r.found == (best < math.inf)
     if r.found:
         assert r.cost == pytest.approx(best, rel=1e-9, abs=1e-12)
-        assert r.path[0] == start and r.path[-1] == goal
+        assert tuple(r.path[0]) == start and tuple(r.path[-1]) == goal
         assert path_cost(costs, r.path, rule) == pytest.approx(r.cost, rel=1e-9)
     else:
-        assert r.path == [] and r.cost == math.inf
+        assert len(r.path) == 0 and r.cost == math.inf
 
 
 @settings(max_examples=150, deadline=None)
@@ -113,7 +113,7 @@ def test_jps_on_larger_random_uniform_grids():
             if a.found:
                 assert a.cost == pytest.approx(best) and j.cost == pytest.approx(best)
                 # JPS fills in the cells between jump points: the path must be a legal walk of that cost.
-                assert j.path[0] == start and j.path[-1] == goal
+                assert tuple(j.path[0]) == start and tuple(j.path[-1]) == goal
                 assert path_cost(costs, j.path, "no-corner-cutting") == pytest.approx(j.cost)
 
 
@@ -133,7 +133,7 @@ def test_terrain_cheaper_than_one_still_gives_optimal_paths():
 # ------------------------------------------------------------------ special cases
 def test_start_equals_goal():
     r = find_path(np.ones((3, 3)), (1, 1), (1, 1))
-    assert (r.found, r.path, r.cost, r.expanded) == (True, [(1, 1)], 0.0, 0)
+    assert (r.found, pts(r.path), r.cost, r.expanded) == (True, [(1, 1)], 0.0, 0)
 
 
 def test_blocked_start_or_goal_is_not_found_without_searching():
@@ -141,17 +141,17 @@ def test_blocked_start_or_goal_is_not_found_without_searching():
     costs[0, 0] = 0
     for start, goal in (((0, 0), (3, 3)), ((3, 3), (0, 0)), ((0, 0), (0, 0))):
         r = find_path(costs, start, goal)
-        assert (r.found, r.expanded, r.path, r.cost) == (False, 0, [], math.inf)
+        assert (r.found, r.expanded, pts(r.path), r.cost) == (False, 0, [], math.inf)
 
 
 def test_unreachable_goal_gives_partial_path_to_the_closest_cell():
     costs = np.ones((7, 12))
     costs[:, 6] = 0  # a wall: the right half is out of reach
     r = find_path(costs, (0, 3), (11, 3))
-    assert not r.found and not r.hit_limit and r.path == []
-    assert r.partial_path[0] == (0, 3) and r.partial_path[-1] == (5, 3)
+    assert not r.found and not r.hit_limit and len(r.path) == 0
+    assert tuple(r.partial_path[0]) == (0, 3) and tuple(r.partial_path[-1]) == (5, 3)
     assert path_cost(costs, r.partial_path, "no-corner-cutting") == pytest.approx(5.0)
-    assert r.walk_path == r.partial_path
+    assert np.array_equal(r.walk_path, r.partial_path)
     assert r.expanded == 6 * 7  # every reachable cell, once
 
 
@@ -174,10 +174,10 @@ def test_node_cap_stops_the_search_and_still_walks_toward_the_goal():
     r = grid.search((0, 0), (49, 49), max_nodes=30, record=record)
     assert (r.found, r.hit_limit, r.expanded) == (False, True, 30)
     # The partial path is a legal walk from the start to the expanded cell closest to the goal.
-    assert r.partial_path[0] == (0, 0) and len(r.partial_path) > 1
-    assert r.partial_path[-1] == closest_expanded(record, costs, (49, 49), "no-corner-cutting")
+    assert tuple(r.partial_path[0]) == (0, 0) and len(r.partial_path) > 1
+    assert tuple(r.partial_path[-1]) == closest_expanded(record, costs, (49, 49), "no-corner-cutting")
     assert path_cost(costs, r.partial_path, "no-corner-cutting") == pytest.approx(
-        dijkstra(costs, (0, 0), "no-corner-cutting")[r.partial_path[-1]]
+        dijkstra(costs, (0, 0), "no-corner-cutting")[tuple(pts(r.partial_path)[-1])]
     )
     full = find_path(costs, (0, 0), (49, 49))
     assert not full.hit_limit and full.expanded == 25 * 50  # every reachable cell, once
@@ -209,7 +209,7 @@ def test_pathgrid_reuses_its_buffers_and_follows_updates():
     assert not grid.search((0, 2), (19, 2)).found
     grid.update(10, 4, np.ones((1, 1)) * 0.5)  # a gap, cheaper than the rest
     r = grid.search((0, 2), (19, 2))
-    assert r.found and (10, 4) in r.path and grid.min_cost == 0.5
+    assert r.found and (10, 4) in pts(r.path) and grid.min_cost == 0.5
     assert (ws.g, ws.parent, ws.mark) == buffers  # the same arrays, not new ones
     assert all(a is b for a, b in zip((ws.g, ws.parent, ws.mark), buffers, strict=True))
 
@@ -533,7 +533,7 @@ def test_a_path_longer_than_the_workspaces_array_is_written_whole(algorithm, mon
         r = PathGrid(costs).search((0, 3), (299, 3), algorithm=algorithm, record=np.zeros((6, 300), np.int32))
         best = dijkstra(costs, (0, 3), "no-corner-cutting")[(299, 3)]
         assert r.cost == pytest.approx(best) and path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(best)
-        assert r.path[0] == (0, 3) and r.path[-1] == (299, 3)
+        assert tuple(r.path[0]) == (0, 3) and tuple(r.path[-1]) == (299, 3)
         assert ws.path.size >= len(r.path) > 4 and len(calls) == 1  # grown, and searched once
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()

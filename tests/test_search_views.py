@@ -12,7 +12,7 @@ from sim.instruments import fields
 from sim.instruments.recorder import HEAT_TIME_S
 from sim.model.agents import Outcome, State
 from sim.pathfinding import PathGrid, find_path
-from tests.helpers import path_cost
+from tests.helpers import path_cost, pts
 
 STEP = 1 / 60
 
@@ -171,7 +171,7 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
         for run in cmp.runs:
             if run.algorithm == "field":  # grown from the goal: the optimal cost, an optimal path down it
                 assert run.result.cost == pytest.approx(cmp.runs[0].result.cost)
-                assert run.result.path[0] == start and run.result.path[-1] == goal
+                assert tuple(run.result.path[0]) == start and tuple(run.result.path[-1]) == goal
                 assert path_cost(costs, run.result.path, cmp.diagonal) == pytest.approx(run.result.cost)
                 continue
             jps_plus_here = run.algorithm == "jps+" and PathGrid(costs).uniform
@@ -367,7 +367,7 @@ def test_birds_paths_are_pulled_straight_at_the_same_cost_and_compare_shows_both
         # the walked path is legal, as cheap as A*'s, and A*'s path pulled straight
         assert path_cost(np.array(bird.costs), path, bird.astar.diagonal) == pytest.approx(ref.cost, rel=1e-9)
         cells, ways = bird.grid.smooth_path(ref.path, diagonal=bird.astar.diagonal)
-        assert cells == path
+        assert pts(cells) == path
         if len(ways) == 2:  # one straight line: every cell within half a cell of it
             lines += 1
             (x0, y0), (x1, y1) = ways
@@ -381,7 +381,8 @@ def test_birds_paths_are_pulled_straight_at_the_same_cost_and_compare_shows_both
     click(app, goal)
     a_star = app.top.cmp.runs[2]
     assert (
-        a_star.straight[0] == start and a_star.straight[-1] == goal and len(a_star.straight) < len(a_star.result.path)
+        tuple(a_star.straight[0]) == start and tuple(a_star.straight[-1]) == goal
+        and len(a_star.straight) < len(a_star.result.path)
     )
     app.top.cmp.step = app.top.cmp.longest
     app.frame(STEP)

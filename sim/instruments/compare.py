@@ -17,8 +17,9 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import NDArray
 
-from sim.pathfinding import DIAGONAL_RULES, HEURISTICS, PathGrid, SearchResult
+from sim.pathfinding import DIAGONAL_RULES, EMPTY_PATH, HEURISTICS, PathGrid, SearchResult
 
 
 @dataclass
@@ -30,7 +31,7 @@ class StrategyRun:
     ms: float
     record: np.ndarray  # (H, W): k = k-th expanded, -1 = left open
     order: np.ndarray  # (expanded,) flat cells y*W+x in expansion order
-    straight: list[tuple[int, int]] = field(default_factory=list)  # waypoints of the path pulled straight
+    straight: NDArray[np.int32] = field(default_factory=lambda: EMPTY_PATH)  # waypoints of the path pulled straight
     note: str = ""  # why a strategy did not run (JPS on a grid it does not fit)
 
 
@@ -136,7 +137,7 @@ class Comparison:
         order = trace[:n].copy()
         record.reshape(-1)[order] = np.arange(1, n + 1, dtype=np.int32)
         path = grid.descend(dist, self.start, diagonal=self.diagonal)
-        result = SearchResult(bool(path), path, float(dist[sy, sx]), n)
+        result = SearchResult(len(path) > 0, path, float(dist[sy, sx]), n)
         return StrategyRun(label, "field", 1.0, result, ms, record, order)
 
     @property

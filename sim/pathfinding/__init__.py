@@ -19,6 +19,7 @@ from sim.pathfinding.fieldgrid import STEPS, FieldGrowth
 from sim.pathfinding.grid import MAX_COST
 from sim.pathfinding.kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
 from sim.pathfinding.options import ALGORITHMS, HEURISTICS, SearchOptions
+from sim.pathfinding.paths import EMPTY_PATH
 from sim.pathfinding.regions import Regions, label_regions
 from sim.pathfinding.rounds import STATUS_OTHER_REGION, RoundKind, RoundResult, RoundShape, SearchRound, gather
 from sim.pathfinding.rules import DIAGONAL_RULES
@@ -29,6 +30,7 @@ from sim.pathfinding.workspace import run_split, set_threads, thread_count
 __all__ = [
     "ALGORITHMS",
     "DIAGONAL_RULES",
+    "EMPTY_PATH",
     "HEURISTICS",
     "MAX_COST",
     "STATUS_BLOCKED",

@@ -14,9 +14,11 @@ import itertools
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from sim.pathfinding import kernel as _k
 from sim.pathfinding.compiled import KernelParams
+from sim.pathfinding.paths import as_path
 from sim.pathfinding.workspace import run_split, workspace
 
 #: Below this many queries a batch stays in one thread (handing work over costs ~50 µs).
@@ -48,10 +50,9 @@ class BatchResult:
     def __len__(self) -> int:
         return len(self.found)
 
-    def path(self, i: int) -> list[tuple[int, int]]:
-        """Query ``i``'s path (full or partial) as ``(x, y)`` points."""
-        cells = self.paths[self.offsets[i] : self.offsets[i + 1]]
-        return list(zip((cells % self.width).tolist(), (cells // self.width).tolist(), strict=True))
+    def path(self, i: int) -> NDArray[np.int32]:
+        """Query ``i``'s path (full or partial) as an ``(n, 2)`` int32 array of ``(x, y)``."""
+        return as_path(self.paths[self.offsets[i] : self.offsets[i + 1]], self.width)
 
     @classmethod
     def of(cls, results: list, width: int) -> BatchResult:
@@ -60,7 +61,7 @@ class BatchResult:
             [_k.STATUS_FOUND if r.found else _k.STATUS_HIT_LIMIT if r.hit_limit else
              _k.STATUS_UNREACHABLE if r.expanded else _k.STATUS_BLOCKED for r in results], dtype=np.int8,
         )  # fmt: skip
-        walks = [np.array([y * width + x for x, y in r.walk_path], dtype=np.int32) for r in results]
+        walks = [(r.walk_path[:, 1] * width + r.walk_path[:, 0]).astype(np.int32) for r in results]
         offsets = np.concatenate(([0], np.cumsum([len(w) for w in walks]))).astype(np.int64)
         return cls(
             status == _k.STATUS_FOUND, np.array([r.cost for r in results], dtype=np.float64),

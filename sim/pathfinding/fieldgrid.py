@@ -11,6 +11,7 @@ import math
 from numbers import Integral
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from sim.pathfinding import field as _f
 from sim.pathfinding import kernel as _k
@@ -24,6 +25,7 @@ from sim.pathfinding.checks import (
     check_count,
 )
 from sim.pathfinding.options import check_diagonal
+from sim.pathfinding.paths import EMPTY_PATH, as_path
 from sim.pathfinding.rules import DX, DY
 from sim.pathfinding.workspace import workspace
 
@@ -100,21 +102,25 @@ class FieldsAndLines:
         out = np.empty((self.height, self.width), dtype=np.int8)
         return _f.steps_core(f, self._codes, self._lut, self.moves(diag), self.width + 2, out)
 
-    def descend(self, field: np.ndarray, start: Point, *, diagonal: str = "no-corner-cutting") -> list[Point]:
+    def descend(self, field: np.ndarray, start: Point, *, diagonal: str = "no-corner-cutting") -> NDArray[np.int32]:
         """The path from ``start`` down ``field`` to its goal (start and goal included), optimal
-        like :meth:`search`'s; empty when the field does not reach ``start``."""
+        like :meth:`search`'s, as an ``(n, 2)`` int32 array of ``(x, y)``; empty when the field
+        does not reach ``start``."""
         steps = self.field_steps(field, diagonal=diagonal)
         x, y = _check_point("start", start, self.width, self.height)
         if not math.isfinite(field[y, x]):
-            return []
+            return EMPTY_PATH
         paths = np.empty(self.cells, dtype=np.int32)
         offsets = np.zeros(2, dtype=np.int64)
         n = _f.follow_core(steps, np.array([[x, y]], dtype=np.int64), self.cells, paths, offsets)
-        return [(int(c % self.width), int(c // self.width)) for c in paths[:n]]
+        return as_path(paths[:n], self.width)
 
     # ------------------------------------------------------------------ straight lines
-    def smooth_path(self, path: list[Point], *, diagonal: str = "no-corner-cutting") -> tuple[list[Point], list[Point]]:
-        """``path`` with its corners pulled straight: ``(cells, waypoints)``.
+    def smooth_path(
+        self, path: ArrayLike, *, diagonal: str = "no-corner-cutting"
+    ) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+        """``path`` (an ``(n, 2)`` array of ``(x, y)``, or a list of points) with its corners pulled
+        straight: ``(cells, waypoints)``, both ``(n, 2)`` int32 arrays.
 
         Greedy string pulling: from each waypoint, the farthest later cell of the path whose
         straight line of cells is legal under ``diagonal`` and costs no more than the part of
@@ -123,19 +129,17 @@ class FieldsAndLines:
         straight segments (start and goal included), for drawing it as an any-angle path.
         """
         diag = check_diagonal(diagonal)
-        if not isinstance(path, list | tuple):
-            raise TypeError(f"path must be a list of (x, y) points, got {_short(path)}")
-        cells = np.array([_check_point(f"path[{i}]", p, self.width, self.height) for i, p in enumerate(path)],
-                         dtype=np.int64).reshape(-1, 2)  # fmt: skip
+        cells = _path_points(path, self.width, self.height)
         flat = (cells[:, 1] * self.width + cells[:, 0]).astype(np.int32) if len(cells) else np.zeros(0, np.int32)
         offsets = np.array([0, flat.size], dtype=np.int64)
         problem, _i, j = self._check_chain(flat, offsets, diag)
         if problem != _f.PATH_OK:
-            before = f"path[{j - 1}] {path[j - 1]}" if j else ""
-            raise ValueError(_chain_message(problem, f"path[{j}] {path[j]}", before, diagonal))
+            point = lambda i: (int(cells[i, 0]), int(cells[i, 1]))  # noqa: E731
+            before = f"path[{j - 1}] {point(j - 1)}" if j else ""
+            raise ValueError(_chain_message(problem, f"path[{j}] {point(j)}", before, diagonal))
         out, out_offsets, ways = self._smooth(flat, offsets, diag)
-        pts = [(int(c % self.width), int(c // self.width)) for c in out[: out_offsets[1]]]
-        return pts, [p for p, way in zip(pts, ways[: out_offsets[1]], strict=True) if way]
+        pts = as_path(out[: out_offsets[1]], self.width)
+        return pts, pts[ways[: out_offsets[1]].astype(bool)]
 
     def smooth_many(
         self, paths: np.ndarray, offsets: np.ndarray, *, diagonal: str = "no-corner-cutting"
@@ -304,3 +308,22 @@ class FieldGrowth:
     def _drop_work(self) -> None:
         self._g = self._mark = np.zeros(0)
         self._heap = (np.zeros(0), np.zeros(0, dtype=np.int32))
+
+
+def _path_points(path: object, width: int, height: int) -> NDArray[np.int64]:
+    """A path a caller gives (an ``(n, 2)`` integer array, or a list or tuple of ``(x, y)`` points)
+    as an ``(n, 2)`` int64 array, every point inside the grid (exact errors otherwise)."""
+    if isinstance(path, np.ndarray):
+        if path.size and (path.ndim != 2 or path.shape[1] != 2 or not np.issubdtype(path.dtype, np.integer)):
+            raise TypeError(f"path must be an (n, 2) integer array of (x, y) or a list of points, got {_short(path)}")
+        cells = path.reshape(-1, 2)
+        bad = np.flatnonzero((cells[:, 0] < 0) | (cells[:, 0] >= width) | (cells[:, 1] < 0) | (cells[:, 1] >= height))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"path[{i}] {(int(cells[i, 0]), int(cells[i, 1]))} is outside the grid of width {width} "
+                             f"and height {height}")  # fmt: skip
+        return cells.astype(np.int64)
+    if not isinstance(path, list | tuple):
+        raise TypeError(f"path must be an (n, 2) integer array of (x, y) or a list of points, got {_short(path)}")
+    return np.array([_check_point(f"path[{i}]", p, width, height) for i, p in enumerate(path)],
+                    dtype=np.int64).reshape(-1, 2)  # fmt: skip

@@ -16,7 +16,6 @@ overestimates even when some terrain costs less than 1, and A* stays optimal.
 from __future__ import annotations
 
 import math
-from dataclasses import FrozenInstanceError
 from typing import Any
 
 import numpy as np
@@ -31,6 +30,7 @@ from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.interpreted import search_interpreted
 from sim.pathfinding.jps import EMPTY_BLOCKS
 from sim.pathfinding.options import SearchOptions, kernel_params
+from sim.pathfinding.paths import SearchResult
 from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, moves_of
 from sim.pathfinding.warm import attempt, kind_of, waiting
 from sim.pathfinding.workspace import thread_count, workspace
@@ -40,79 +40,6 @@ _TABLE = np.zeros((0, 8), np.int32)
 # No footprint, no trace: empty, so the kernels write nothing to them (one each, not one a search).
 _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
 _NO_TRACE = np.zeros(0, dtype=np.int32)
-
-
-class SearchResult:
-    """What one search found (a value: read-only).
-
-    ``path`` runs from start to goal inclusive (empty when not found); ``cost`` is its
-    total cost (``inf`` when not found); ``expanded`` counts the nodes taken off the open
-    list; ``hit_limit`` tells that ``max_nodes`` stopped the search; ``partial_path``
-    (only when not found) runs from start to the expanded node closest to the goal, so
-    an agent can still walk toward it. The engine's results keep their path as the
-    kernel's array of cells and make the list of points when it is first read: a caller
-    that wants only the cost does not pay for the list (~35 ns a cell).
-    """
-
-    __slots__ = ("_cells", "_partial", "_path", "_width", "cost", "expanded", "found", "hit_limit")
-    __hash__ = None  # type: ignore[assignment]  # (its paths are lists)
-
-    def __init__(self, found: bool, path: list[Point], cost: float, expanded: int, hit_limit: bool = False,
-                 partial_path: list[Point] | None = None) -> None:  # fmt: skip
-        put = object.__setattr__  # (read-only to everyone else)
-        put(self, "found", found)
-        put(self, "cost", cost)
-        put(self, "expanded", expanded)
-        put(self, "hit_limit", hit_limit)
-        put(self, "_path", path)
-        put(self, "_partial", [] if partial_path is None else partial_path)
-        put(self, "_cells", None)
-        put(self, "_width", 0)
-
-    @classmethod
-    def of_cells(cls, found: bool, cells: np.ndarray, width: int, cost: float, expanded: int,
-                 hit_limit: bool = False) -> SearchResult:  # fmt: skip
-        """A result whose path (when found; else its partial path) is ``cells``, flat
-        ``y * width + x``, made into points when first read."""
-        result = cls(found, [], cost, expanded, hit_limit)
-        object.__setattr__(result, "_cells", cells)
-        object.__setattr__(result, "_width", width)
-        return result
-
-    def _points(self) -> None:
-        cells = self._cells
-        if cells is not None:
-            points = list(zip((cells % self._width).tolist(), (cells // self._width).tolist(), strict=True))
-            object.__setattr__(self, "_path" if self.found else "_partial", points)
-            object.__setattr__(self, "_cells", None)
-
-    @property
-    def path(self) -> list[Point]:
-        self._points()
-        return self._path
-
-    @property
-    def partial_path(self) -> list[Point]:
-        self._points()
-        return self._partial
-
-    @property
-    def walk_path(self) -> list[Point]:
-        """The path to follow: the full path if found, else the partial path."""
-        return self.path if self.found else self.partial_path
-
-    def _fields(self) -> tuple:
-        return self.found, self.path, self.cost, self.expanded, self.hit_limit, self.partial_path
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        return self._fields() == other._fields() if isinstance(other, SearchResult) else NotImplemented
-
-    def __repr__(self) -> str:
-        return (f"SearchResult(found={self.found!r}, path={self.path!r}, cost={self.cost!r}, "
-                f"expanded={self.expanded!r}, hit_limit={self.hit_limit!r}, partial_path={self.partial_path!r})")
 
 
 class PathGrid(FieldsAndLines, CodedGrid):
@@ -163,7 +90,7 @@ class PathGrid(FieldsAndLines, CodedGrid):
         if opts.algorithm in ("jps", "jps+"):
             self._check_jps(opts)
         if not (self.passable(*start) and self.passable(*goal)):
-            return SearchResult(False, [], math.inf, 0)
+            return SearchResult(False, None, math.inf, 0)
         if start == goal:
             return SearchResult(True, [start], 0.0, 0)
         return self._run(start, goal, opts.rule, self._params(opts), rec, tr)
@@ -265,7 +192,8 @@ class PathGrid(FieldsAndLines, CodedGrid):
                 r = SearchResult.of_cells(True, np.array([self._unpad(int(flat_s[i]))], np.int32), self.width, 0.0, 0)
             else:
                 r = self._interpreted(int(flat_s[i]), int(flat_t[i]), diag, params)
-            cells = r._cells if r._cells is not None else np.zeros(0, np.int32)
+            walk = r.walk_path
+            cells = (walk[:, 1] * self.width + walk[:, 0]).astype(np.int32)
             status[i] = (_k.STATUS_FOUND if r.found else _k.STATUS_HIT_LIMIT if r.hit_limit else
                          _k.STATUS_UNREACHABLE if r.expanded else _k.STATUS_BLOCKED)  # fmt: skip
             cost[i], expanded[i] = r.cost, r.expanded

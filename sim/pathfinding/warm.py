@@ -126,9 +126,20 @@ def attempt(kind: tuple, compiled: Callable[[], T]) -> tuple[bool, T | None]:
             "compiles it (once: 5-20 s) and searches are answered by the plain-Python search meanwhile "
             "(same optimal costs); set_first_use('wait') compiles here instead",
             RuntimeWarning,
-            stacklevel=4,
+            stacklevel=_callers_level(),
         )
     return False, None
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _callers_level() -> int:
+    """The ``stacklevel`` that names the first caller outside the engine (the user's line)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
 
 
 def _name(kind: tuple) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 if TYPE_CHECKING:
     import pygame
@@ -99,38 +99,58 @@ class ViewContext(Protocol):
 
 
 class ModeContext:
-    """A mode's narrow view of the app: the members named in ``reads`` (the app's own, kept
-    current: a map load replaces ``sim``), those in ``writes`` also settable. Nothing else."""
+    """A mode's narrow view of the app: the members declared here (the app's own, kept current: a
+    map load replaces ``sim``), those in ``writes`` also settable. Nothing else: any other name is
+    an ``AttributeError``. A wider context declares more members (:class:`PlayContext`)."""
 
-    reads: tuple[str, ...] = ("sim", "cam", "view", "text", "files", "mouse", "mods", "message", "push", "pop")
-    writes: tuple[str, ...] = ()
+    sim: Simulation
+    cam: Camera
+    view: WorldView
+    text: Text
+    files: FileActions
+    mouse: tuple[int, int]
+    mods: int
+    message: Callable[..., None]  # (text, colour=INK, seconds=6.0)
+    push: Callable[[Any], None]  # a mode onto the stack
+    pop: Callable[[Any], None]  # that mode off it
+    #: Members the mode may also set (declared above or in a subclass).
+    writes: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         _hand_on(cls)
 
     def __init__(self, app: ViewContext | ModeContext) -> None:
-        self._app = app._app if isinstance(app, ModeContext) else app
+        object.__setattr__(self, "_app", app._app if isinstance(app, ModeContext) else app)
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name != "_app" and name not in self.writes:
+        if name not in self.writes:
             sets = ", ".join(self.writes) or "nothing"
             raise AttributeError(f"{type(self).__name__} does not set {name!r} (it sets {sets})")
         object.__setattr__(self, name, value)
 
     @classmethod
     def members(cls) -> frozenset[str]:
-        return frozenset(cls.reads) | frozenset(cls.writes)
+        """Every member this context hands on: the names declared in it and its bases."""
+        names: set[str] = set()
+        for klass in cls.__mro__:
+            names |= {n for n, kind in getattr(klass, "__annotations__", {}).items() if "ClassVar" not in str(kind)}
+        return frozenset(names)
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        return tuple(sorted(self.members()))
 
 
 def _hand_on(cls: type[ModeContext]) -> None:
     """Give ``cls`` a property per member, reading (and for ``writes``, setting) the app's."""
     for name in cls.members():
+
         def get(self: ModeContext, _n: str = name) -> Any:
-            return getattr(self._app, _n)
+            return getattr(object.__getattribute__(self, "_app"), _n)
 
         def put(self: ModeContext, value: Any, _n: str = name) -> None:
-            setattr(self._app, _n, value)
+            setattr(object.__getattribute__(self, "_app"), _n, value)
 
         setattr(cls, name, property(get, put if name in cls.writes else None))
 
@@ -141,7 +161,8 @@ _hand_on(ModeContext)
 class PickerContext(ModeContext):
     """The map picker's: a mode's, and the folders it lists."""
 
-    reads = (*ModeContext.reads, "maps_dir", "user_maps_dir")
+    maps_dir: Path
+    user_maps_dir: Path
 
 
 class PlayContext(ModeContext):
@@ -149,6 +170,14 @@ class PlayContext(ModeContext):
     views, the live files, the mode on top, the help and overlay switches, the speed, and pauses
     or steps the simulation."""
 
-    reads = (*ModeContext.reads, "instruments", "search_views", "speed", "live", "top", "show_help",
-             "show_overlay", "ask_to_quit")  # fmt: skip
+    instruments: SearchInstruments
+    search_views: SearchViews
+    speed: Speed
+    live: Any
+    top: Any
+    show_help: bool
+    show_overlay: bool
+    ask_to_quit: Callable[[], None]
+    user_paused: bool
+    step_once: bool
     writes = ("user_paused", "step_once")

@@ -38,6 +38,8 @@ class Mode:
         """A new one of this mode, opened from the play mode ``play``."""
         return cls(app)
 
+    app: ModeContext
+
     def __init__(self, app: ViewContext | ModeContext) -> None:
         self.app = self.context(app)
 

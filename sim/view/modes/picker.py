@@ -33,6 +33,7 @@ class MapPickerMode(Mode):
     )
 
     context = PickerContext  # a mode's, and the map folders
+    app: PickerContext
 
     def __init__(self, app: ViewContext | ModeContext) -> None:
         super().__init__(app)

@@ -110,9 +110,9 @@ def inspecting(tool: str, e: pygame.event.Event, mods: int) -> bool:
 class PlayMode(Mode):
     """The base mode: the simulation runs, the mouse paints (or inspects), keys open the views."""
 
-    help_order = 0
-    keys = PLAY_KEYS
+    help_order, keys = 0, PLAY_KEYS
     context = PlayContext  # the home screen: pauses, steps, reads the instruments (sim.view.context)
+    app: PlayContext
 
     def __init__(self, app: ViewContext | ModeContext) -> None:
         super().__init__(app)
