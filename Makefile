@@ -25,17 +25,20 @@ run: $(VENV)/.run-installed
 test: $(VENV)/.dev-installed
 	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4 -m "not slow"
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 # Everything, the slow runs too (first starts from an empty cache, the installed wheel).
 test-all: $(VENV)/.dev-installed
 	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 test-slow: $(VENV)/.dev-installed
 	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4 -m slow
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 # Benchmarks run on the three Moving AI maps in tests/data; for the whole suite:
 # make bench MAPS=path/to/movingai

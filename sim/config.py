@@ -10,6 +10,8 @@ so a bad file gets one clear line:
 
 from __future__ import annotations
 
+import copy
+import functools
 import typing
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
@@ -35,7 +37,7 @@ def _f(default: Any, *, lo: float | None = None, hi: float | None = None, colour
     """A field with a range (``colour``: RGB values); mutable defaults are copied per instance."""
     meta = {"lo": lo, "hi": hi, "colour": colour}
     if isinstance(default, dict | list):
-        return field(default_factory=lambda d=default: type(d)(d), metadata=meta)
+        return field(default_factory=functools.partial(copy.copy, default), metadata=meta)
     return field(default=default, metadata=meta)
 
 
@@ -99,7 +101,7 @@ class Config:
 # ------------------------------------------------------------------ validation
 def _value(check: Checker, key: str, value: Any, hint: Any, meta: dict) -> Any:
     """``value`` checked against the declared type ``hint`` (and the field's range)."""
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):
         return _section(check, key, value, hint)
     if meta.get("colour") and typing.get_origin(hint) is tuple:
         return check.colour(key, value)

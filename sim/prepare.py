@@ -386,7 +386,7 @@ def jps_args(jps: bool) -> list[str]:
 
 
 def config_args(config_path: object | None) -> list[str]:
-    return [] if config_path is None else ["--config", os.fspath(config_path)]  # type: ignore[arg-type]
+    return [] if config_path is None else ["--config", str(config_path)]
 
 
 def compile_rest(config: Config, jps: bool = False) -> None:
@@ -426,7 +426,7 @@ def compile_traces(config: Config, jps: bool = False) -> None:
 #: Each runs in a process of its own (compiling several in one takes it past 300 MB, and
 #: what one process compiled, the next loads from numba's cache).
 #: A stage's function takes the config and whether the start map's round searches with JPS.
-STAGES: dict[str, tuple[Callable[[Config, bool], None], str]] = {
+STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
     "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps), "the model's other kernels"),
     "searches": (compile_searches, "the engine's batch search"),
     "round": (lambda c, jps: compile_round(c, jps=jps), "the search round"),

@@ -46,6 +46,8 @@ class Simulation(Protocol):
 
     def remove(self, keep: np.ndarray) -> Any: ...
 
+    def choose_searches(self) -> list[str]: ...
+
 
 def apply_config(sim: Simulation, config: Config) -> list[str]:
     """Use ``config`` from now on; returns what changed, in words (for a message)."""
@@ -60,12 +62,12 @@ def apply_config(sim: Simulation, config: Config) -> list[str]:
         sim.species[i] = SpeciesRuntime(i, sp.kind, config.species[sp.key], sim.world, config.search)
     for herd in sim.herds.herds:
         if herd.species in rebuilt:
-            herd.revision = -1  # new costs: its field is grown again
+            herd.changes = None  # new costs: its field is grown again (Herds.update restarts it)
     if rebuilt:
         sim._species_tables()
         a = sim.agents
-        for i in np.flatnonzero((a.state == State.WALKING) & np.isin(a.species, rebuilt)):
-            stop_for_replan(a, sim.species[a.species[i]], sim.world.width, int(i))  # planned with old costs
+        for row in np.flatnonzero((a.state == State.WALKING) & np.isin(a.species, rebuilt)).tolist():
+            stop_for_replan(a, sim.species[a.species[row]], sim.world.width, row)  # planned with old costs
         rescue_stranded(a, sim.species)
         said.append("costs and speeds of " + ", ".join(sim.species[i].label for i in rebuilt))
     kept_out = sim.choose_searches()  # JPS asked for where the diagonal rule rules it out

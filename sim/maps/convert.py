@@ -57,7 +57,8 @@ def _check_target(src: Path, dst: Path, force: bool, colours: dict[Terrain, tupl
     if dst.exists() and not force:
         raise MapError(f"{dst}: already exists; add --force to replace it")
     image = image_path(dst)
-    if format_of(dst) is None or format_of(dst).name != "Tiled" or not _regular_if_there(image):
+    fmt = format_of(dst)
+    if fmt is None or fmt.name != "Tiled" or not _regular_if_there(image):
         return
     # The same picture (t.tmx and t.tmj share t-tiles.png) is no loss; another one is.
     if not force and not _holds(image, tileset_png(colours or DEFAULT_COLOURS)):

@@ -293,7 +293,7 @@ def save_map(
     from sim.support.resources import is_bundled
 
     beside = source is not None and not is_bundled(source) and os.access(source.parent, os.W_OK)
-    directory = source.parent if beside else fallback_dir
+    directory = source.parent if source is not None and beside else fallback_dir
     directory.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"-edited(-\d+)?$", "", source.stem if source is not None else re.sub(r"\W+", "-", name).lower())
     title = f"{name} (edited)" if "(edited)" not in name else name

@@ -164,7 +164,7 @@ def _terrain(terrain: object) -> int | None:
     if isinstance(terrain, str):
         return int(parse_terrain(terrain))
     if terrain is not None and (
-        isinstance(terrain, bool) or not isinstance(terrain, Integral) or not 0 <= terrain < len(Terrain)
+        isinstance(terrain, bool) or not isinstance(terrain, Integral) or not 0 <= int(terrain) < len(Terrain)
     ):
         raise ValueError(
             f"terrain must be a terrain id from 0 to {len(Terrain) - 1}, a name or None, got {short(terrain)}"

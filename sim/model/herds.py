@@ -27,6 +27,7 @@ from sim.pathfinding import ChangeCursor
 
 if TYPE_CHECKING:
     from sim.model.agents import Agents
+    from sim.model.scheduler import SearchQueue
     from sim.model.species import SpeciesRuntime
     from sim.pathfinding import FieldGrowth
     from sim.world.world import World
@@ -38,6 +39,7 @@ class HerdHost(Protocol):
     world: World
     species: list[SpeciesRuntime]
     agents: Agents
+    queue: SearchQueue
 
 
 MAX_HERDS = 4  # fields kept at once (each holds ~20 bytes a cell while it is grown); the oldest goes
@@ -158,11 +160,12 @@ class Herds:
 
     def _grow(self, herd: Herd, cells: int) -> int:
         t0 = time.perf_counter()
+        assert herd.growth is not None  # (started by _restart)
         settled = herd.growth.grow(cells)
         ms = (time.perf_counter() - t0) * 1000.0
         herd.ms += ms
         self.field_ms += ms
-        if herd.growth.done:
+        if herd.growth.done:  # (asserted above)
             herd.steps = herd.growth.steps
             self._send(herd, everyone=True)
         return settled
@@ -210,6 +213,7 @@ def follow(sim: HerdHost, herd: Herd, rows: np.ndarray) -> None:
     """Give animals ``rows`` the path down ``herd``'s field from their cells (compiled, no search)."""
     a = sim.agents
     a.pos[rows] = a.cell[rows]  # from the cell itself (one mid-step is abandoned), so every step is legal
+    assert herd.growth is not None  # (a herd's animals follow it once its field is complete)
     cells, offsets = herd.growth.paths(a.cell[rows], max_len=a.path_capacity)
     lengths = np.diff(offsets)
     a.set_paths(rows, cells, offsets[:-1], lengths)

@@ -7,7 +7,7 @@ override any value.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -24,13 +24,13 @@ if TYPE_CHECKING:
 class CowAStar(AStar):
     """Cows walk on land: they prefer grass (cheaper than 1), avoid swamp, never swim or climb."""
 
-    terrain_costs: ClassVar[Mapping[int, float]] = COW.costs
+    terrain_costs: ClassVar[Mapping[Any, float]] = COW.costs
 
 
 class BirdAStar(AStar):
     """Birds fly over everything but rock; climbing over mountains costs them more."""
 
-    terrain_costs: ClassVar[Mapping[int, float]] = BIRD.costs
+    terrain_costs: ClassVar[Mapping[Any, float]] = BIRD.costs
 
 
 class WaterCreatureAStar(AStar):
@@ -43,7 +43,7 @@ class WaterCreatureAStar(AStar):
     is several times faster.
     """
 
-    terrain_costs: ClassVar[Mapping[int, float]] = WATER.costs
+    terrain_costs: ClassVar[Mapping[Any, float]] = WATER.costs
 
 
 class SpeciesKind:
@@ -195,8 +195,8 @@ class SpeciesRuntime:
         if changes is None or self._regions is None or self._regions.labels.shape != (grid.height, grid.width):
             self._regions = Regions(grid.passable_mask(), self.astar.diagonal)
         else:
-            for rect in changes:
-                self._regions.update(rect.x0, rect.y0, grid.cost_block(*rect) > 0)
+            for x0, y0, x1, y1 in changes:
+                self._regions.update(x0, y0, grid.cost_block(x0, y0, x1, y1) > 0)
 
     def habitable(self) -> np.ndarray:
         """Cells this species may stand on, as (k, 2) ``(x, y)``."""

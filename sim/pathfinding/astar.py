@@ -15,8 +15,8 @@ algorithm and results, one to two orders of magnitude slower.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import ClassVar, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -35,7 +35,7 @@ class TerrainSource(Protocol):
     terrain: np.ndarray  # integer terrain ids, indexed [y, x]
     revision: int  # bumped on every change
 
-    def changes_since(self, revision: int) -> list[tuple[int, int, int, int]] | None:
+    def changes_since(self, revision: int) -> Sequence[tuple[int, int, int, int]] | None:
         """Rectangles ``(x0, y0, x1, y1)`` (exclusive ends) changed since ``revision``;
         ``None`` when unknown (then everything is rebuilt)."""
         ...
@@ -50,7 +50,7 @@ class ChangeCursor:
         self.source = source
         self.revision: int | None = None  # None: never looked (the first take says: everything)
 
-    def take(self) -> list[tuple[int, int, int, int]] | None:
+    def take(self) -> Sequence[tuple[int, int, int, int]] | None:
         """The rectangles ``(x0, y0, x1, y1)`` changed since the last take (``[]``: nothing),
         or ``None`` when everything must be rebuilt (the first take, a new map, a long gap)."""
         rev = self.source.revision
@@ -87,7 +87,7 @@ class AStar:
     """
 
     #: terrain id -> cost multiplier for entering such a cell; missing ids are impassable.
-    terrain_costs: ClassVar[Mapping[int, float]] = {}
+    terrain_costs: ClassVar[Mapping[Any, float]] = {}  # keys: terrain ids (ints, or an IntEnum's)
     #: diagonal rule used when the constructor is not told one.
     diagonal: ClassVar[str] = "no-corner-cutting"
     #: search plain A* queries with jump point search (``no-corner-cutting`` kinds; JPSW's rules
@@ -103,7 +103,7 @@ class AStar:
         diagonal: str | None = None,
         heuristic: str | None = None,
         max_nodes: int | None = None,
-        terrain_costs: Mapping[int, float] | None = None,
+        terrain_costs: Mapping[Any, float] | None = None,
     ) -> None:
         if isinstance(world, np.ndarray):
             if world.ndim != 2 or not np.issubdtype(world.dtype, np.integer):

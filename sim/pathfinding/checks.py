@@ -51,7 +51,7 @@ def check_threads(name: str, value: object, allow_none: bool) -> int | None:
     """A thread count a caller gives: 1 to :data:`MAX_THREADS` (or None), else an exact error."""
     if value is None and allow_none:
         return None
-    if not isinstance(value, Integral) or isinstance(value, bool) or not 1 <= value <= MAX_THREADS:
+    if not isinstance(value, Integral) or isinstance(value, bool) or not 1 <= int(value) <= MAX_THREADS:
         what = " or None" if allow_none else ""
         raise ValueError(f"{name} must be a whole number from 1 to {MAX_THREADS}{what}, got {_short(value)}")
     return int(value)
@@ -69,11 +69,12 @@ def check_count(name: str, value: object, lo: int) -> int | None:
         return None
     if not isinstance(value, Integral) or isinstance(value, bool):
         raise TypeError(f"{name} must be an int or None, got {_short(value)}")
-    if value < lo:
+    n = int(value)
+    if n < lo:
         raise ValueError(f"{name} must be >= {lo}, got {_short(value)}")
-    if value > MAX_COUNT:
+    if n > MAX_COUNT:
         raise ValueError(f"{name} must be <= {MAX_COUNT}, got {_short(value)}")
-    return int(value)
+    return n
 
 
 def _short(value: object, limit: int = 80) -> str:

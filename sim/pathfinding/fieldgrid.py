@@ -24,6 +24,7 @@ from sim.pathfinding.checks import (
     _short,
     check_count,
 )
+from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.options import check_diagonal
 from sim.pathfinding.paths import EMPTY_PATH, as_path
 from sim.pathfinding.rules import DX, DY
@@ -33,8 +34,8 @@ from sim.pathfinding.workspace import workspace
 STEPS: tuple[tuple[int, int], ...] = tuple((int(dx), int(dy)) for dx, dy in zip(DX, DY, strict=True))
 
 
-class FieldsAndLines:
-    """The grid's distance fields and straight lines (needs the :class:`CodedGrid` state)."""
+class FieldsAndLines(CodedGrid):
+    """The grid's distance fields and straight lines (on the :class:`CodedGrid` state)."""
 
     width: int
     height: int
@@ -293,7 +294,7 @@ class FieldGrowth:
         steps = self.steps
         grid = self._grid
         pts = _check_points("starts", starts, grid.width, grid.height)
-        cap = grid.cells if max_len is None else check_count("max_len", max_len, 1)
+        cap = grid.cells if max_len is None else int(check_count("max_len", max_len, 1) or 1)
         reached = np.isfinite(self.field[pts[:, 1], pts[:, 0]])
         on = np.ascontiguousarray(pts[reached])
         cells = np.empty(on.shape[0] * min(cap, grid.cells), dtype=np.int32)
@@ -306,7 +307,8 @@ class FieldGrowth:
         return cells[:n], offsets
 
     def _drop_work(self) -> None:
-        self._g = self._mark = np.zeros(0)
+        self._g = np.zeros(0)
+        self._mark = np.zeros(0, dtype=np.uint16)
         self._heap = (np.zeros(0), np.zeros(0, dtype=np.int32))
 
 

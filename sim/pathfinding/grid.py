@@ -112,7 +112,7 @@ class CodedGrid:
         if not self._shift:
             return c
         if c.dtype == np.uint8:  # terrain ids: one table lookup, no wider temporary (maps can be 4M cells)
-            table = np.zeros(256, dtype=_code_dtype(n))
+            table: np.ndarray = np.zeros(256, dtype=_code_dtype(n))
             table[: min(256, n - 1)] = np.arange(1, min(256, n - 1) + 1)
             return table[c]
         c = c.astype(np.int64)

@@ -77,7 +77,7 @@ class SearchOptions:
         weight: Any = self.weight
         if not isinstance(weight, Real) or isinstance(weight, bool):
             raise TypeError(f"weight must be a number, got {weight!r}")
-        if not (math.isfinite(weight) and weight >= 1.0):
+        if not (math.isfinite(float(weight)) and float(weight) >= 1.0):
             raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
         object.__setattr__(self, "weight", float(weight))
         object.__setattr__(self, "max_nodes", check_count("max_nodes", self.max_nodes, 1))

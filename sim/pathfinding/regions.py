@@ -243,7 +243,7 @@ class Regions:
             count = _label_all(free, self.dirs, labels, stack, np.iinfo(dtype).max)
             if count >= 0:
                 break
-        self.labels = labels
+        self.labels: np.ndarray = labels
         self.sizes = np.bincount(labels.reshape(-1), minlength=count + 1).astype(np.int64)
         self.sizes[0] = 0
         self.next_label = count + 1

@@ -218,7 +218,10 @@ class SearchRound:
             done = run_split(_job, [(kinds[s], pos, *common) for s, pos in jobs], threads)
         else:
             done = [_job(kinds[s], pos, *common) for s, pos in jobs]
-        pieces, traces, kind_ms, base = [], {}, {}, 0
+        pieces: list[np.ndarray] = []
+        traces: dict[int, tuple] = {}
+        kind_ms: dict[int, float] = {}
+        base = 0
         for (s, _pos), (searched, paths, traced, ms) in zip(jobs, done, strict=True):
             if base:  # each job's paths start at 0 in its own array: place them after the previous ones
                 out.path_at[searched] += base

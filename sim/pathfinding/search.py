@@ -26,7 +26,6 @@ from sim.pathfinding.checks import Point, _check_out_array, _check_point, check_
 from sim.pathfinding.common import _ENTRIES_FULL, _HEAP_FULL
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.fieldgrid import FieldsAndLines
-from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.interpreted import search_interpreted
 from sim.pathfinding.jps import EMPTY_BLOCKS
 from sim.pathfinding.options import SearchOptions, kernel_params
@@ -42,7 +41,7 @@ _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
 _NO_TRACE = np.zeros(0, dtype=np.int32)
 
 
-class PathGrid(FieldsAndLines, CodedGrid):
+class PathGrid(FieldsAndLines):
     """A cost grid prepared once for many searches.
 
     Use this rather than :func:`find_path` when searching the same grid repeatedly: the

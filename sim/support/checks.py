@@ -129,11 +129,12 @@ def whole_number(name: str, value: object, minimum: int | None = None, maximum: 
     """``value`` as an int for a scripting call (bool is no number), or an exact error."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a whole number, got {short(value)}")
-    if minimum is not None and value < minimum:
+    n = int(value)
+    if minimum is not None and n < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {short(value)}")
-    if maximum is not None and value > maximum:
+    if maximum is not None and n > maximum:
         raise ValueError(f"{name} must be <= {maximum}, got {short(value)}")
-    return int(value)
+    return n
 
 
 def real_number(name: str, value: object, minimum: float | None = None, maximum: float | None = None) -> float:

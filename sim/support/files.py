@@ -272,12 +272,12 @@ def _scan_events(text: str, path: Path | str, error: type[ValueError]) -> None:
             if isinstance(ev, yaml.MappingStartEvent | yaml.SequenceStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise error(f"{path}:{ev.start_mark.line + 1}: nested more than {MAX_DEPTH} levels deep")
+                    raise error(f"{path}:{_line(ev)}: nested more than {MAX_DEPTH} levels deep")
             elif isinstance(ev, yaml.MappingEndEvent | yaml.SequenceEndEvent):
                 depth -= 1
             elif isinstance(ev, yaml.AliasEvent):
                 raise error(
-                    f"{path}:{ev.start_mark.line + 1}: YAML aliases ({short('*' + str(ev.anchor), 40)[1:-1]}) "
+                    f"{path}:{_line(ev)}: YAML aliases ({short('*' + str(ev.anchor), 40)[1:-1]}) "
                     "are not supported; write the value out"
                 )
     except yaml.YAMLError as exc:
@@ -339,3 +339,8 @@ def _no_surrogate(text: str, path: Path | str, line: int, error: type[ValueError
     bad = _SURROGATE.search(text)
     if bad:
         raise error(f"{path}:{line}: invalid character (lone surrogate {bad.group()!r})")
+
+
+def _line(ev: yaml.Event) -> str:
+    """The 1-based line a YAML parse event starts on ("?" when the parser did not say)."""
+    return str(ev.start_mark.line + 1) if ev.start_mark is not None else "?"

@@ -33,7 +33,7 @@ Colour = tuple[int, int, int]
 class FileActions(Protocol):
     """The app's file actions (``app.files``: :class:`sim.view.mapfiles.MapFiles`)."""
 
-    def long_work(self, label: str, work: Callable[..., T]) -> T: ...
+    def long_work(self, label: str, work: Callable[[Callable[[str, float | None], None]], T]) -> T: ...
 
     def load(self, path: Path) -> bool: ...
 
@@ -49,7 +49,7 @@ class FileActions(Protocol):
 
     def save_map(self) -> Path | None: ...
 
-    def screenshot(self) -> Path: ...
+    def screenshot(self) -> Path | None: ...
 
 
 class ViewContext(Protocol):
@@ -74,7 +74,6 @@ class ViewContext(Protocol):
     show_overlay: bool
     running: bool
     progress_frames: int
-    files: FileActions  # loading, saving, the map list, unsaved painting, screenshots
     startup: Any  # sim.view.startup.Startup: the kernels' owner (what is compiled and ready) as the window shows it
     # What the files part itself reads of the app:
     screenshot_dir: Path
@@ -82,6 +81,10 @@ class ViewContext(Protocol):
     progress_delay_s: float
 
     def draw(self) -> None: ...
+
+    @property
+    def files(self) -> FileActions:
+        """Loading, saving, the map list, unsaved painting, screenshots."""
 
     @property
     def screen(self) -> pygame.Surface: ...
@@ -115,6 +118,7 @@ class ModeContext:
     pop: Callable[[Any], None]  # that mode off it
     #: Members the mode may also set (declared above or in a subclass).
     writes: ClassVar[tuple[str, ...]] = ()
+    _app: ViewContext  # the app itself (not handed on)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -134,7 +138,8 @@ class ModeContext:
         """Every member this context hands on: the names declared in it and its bases."""
         names: set[str] = set()
         for klass in cls.__mro__:
-            names |= {n for n, kind in getattr(klass, "__annotations__", {}).items() if "ClassVar" not in str(kind)}
+            declared = getattr(klass, "__annotations__", {}).items()
+            names |= {n for n, kind in declared if "ClassVar" not in str(kind) and not n.startswith("_")}
         return frozenset(names)
 
     @property

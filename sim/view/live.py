@@ -69,7 +69,8 @@ class LiveFiles:
             self.reload()
         else:
             self.map_changed = True
-            self.app.message(f"{self.map_path.name} changed on disk: L reloads it (your painting goes)", WARN, 30)
+            name = self.map_path.name if self.map_path is not None else "the map"
+            self.app.message(f"{name} changed on disk: L reloads it (your painting goes)", WARN, 30)
 
     def reload(self) -> bool:
         """Load the current map's file again; a bad file is reported and the current map stays."""

@@ -47,7 +47,7 @@ def write_tiled(
     xml = path.suffix.lower() == ".tmx"
     for key, value in (("name", name), ("description", description)):
         check_writable_text(path, key, value, xml)
-    props = [("name", "string", name), ("description", "string", description)]
+    props: list[tuple[str, str, str | int]] = [("name", "string", name), ("description", "string", description)]
     props += [(f"animals.{k}", "int", int(v)) for k, v in (animals or {}).items()]
     props += [(f"search.{k}", "string", v) for k, v in (search or {}).items()]
     areas = [(k, CellRect(*r)) for k, rects in (spawn or {}).items() for r in rects]

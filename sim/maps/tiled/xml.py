@@ -13,6 +13,7 @@ import re
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 from xml.parsers import expat
 
 from sim.support.checks import parse_whole, short
@@ -57,7 +58,7 @@ class _Builder:
         self.count = 0
         self.gids = 0
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str) -> NoReturn:
         raise self.error(f"{self.path}:{self.parser.CurrentLineNumber}: {message}")
 
     def doctype(self, *_args: object) -> None:

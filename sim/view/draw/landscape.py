@@ -97,7 +97,11 @@ def _spread(d: np.ndarray) -> np.ndarray:
 def _blur(a: np.ndarray) -> np.ndarray:
     p = np.pad(a, 1, mode="edge")
     h, w = a.shape
-    return sum(p[dy : dy + h, dx : dx + w] for dy in (0, 1, 2) for dx in (0, 1, 2)) / 9.0
+    total = np.zeros(a.shape, dtype=np.float64)
+    for dy in (0, 1, 2):
+        for dx in (0, 1, 2):
+            total += p[dy : dy + h, dx : dx + w]
+    return total / 9.0
 
 
 def _scale2x(a: np.ndarray) -> np.ndarray:

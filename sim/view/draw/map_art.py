@@ -104,7 +104,7 @@ class TileArt:
         self._tiles[raw] = out
         return out
 
-    def draw_cells(self, rect: CellRect, terrain: np.ndarray) -> None:
+    def draw_cells(self, rect: tuple[int, int, int, int], terrain: np.ndarray) -> None:
         """Redraw the cells of ``rect``: their own tiles, layer by layer, where the terrain is
         as loaded; a tile of the new terrain where it was painted."""
         tw, th = self.art.tile_size

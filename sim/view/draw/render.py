@@ -58,6 +58,7 @@ class TerrainLayer:
         self.clock = 0.0
         self._chunks: dict[tuple, tuple[pygame.Surface, np.ndarray]] = {}
         self.tiles: TileArt | None = None  # the map's own tiles, built when that look is picked
+        self._key: tuple | None = None  # what the view was drawn for (camera, look, version)
         self.rebuild(terrain)
 
     @property
@@ -90,7 +91,7 @@ class TerrainLayer:
         for t, rgb in self.colours.items():
             for level in range(SHADES):
                 f = 0.93 + 0.07 * level / (SHADES - 1)
-                out[int(t) * SHADES + level] = tuple(int(c * f) for c in rgb)
+                out[int(t) * SHADES + level] = (int(rgb[0] * f), int(rgb[1] * f), int(rgb[2] * f))
         return out
 
     version = 0  # changes whenever the picture changes (terrain, colours)
@@ -115,7 +116,7 @@ class TerrainLayer:
         self.tiles = None  # a new map, or the whole map replaced: its tiles are built again if wanted
         self.update(CellRect(0, 0, w, h))
 
-    def update(self, rect: CellRect) -> None:
+    def update(self, rect: tuple[int, int, int, int]) -> None:
         """Re-colour the cells of ``rect`` (and, in the landscape, what they blend into)."""
         x0, y0, x1, y1 = rect
         with Pixels(self.base) as pixels:  # [y, x]
@@ -364,12 +365,14 @@ class WorldView:
         n = ks.size
         cheap = 4 * n * per_sprite < screen.get_width() * screen.get_height() // 2
         known = bool(self._last) and self._last[0].size == n  # last frame's sprites, item by item
-        erase = plain and cheap and known and self._background is not None and self._background_key == key
+        background = self._background
+        erase = plain and cheap and known and background is not None and self._background_key == key
         cleared = np.zeros((len(self.dirty), 4), dtype=np.int64)
         if erase:
+            assert background is not None  # (erase says so)
             for j, rect in enumerate(self.dirty):
-                screen.blit(self._background, rect, rect)
-                cleared[j] = rect.clip(screen.get_rect())
+                screen.blit(background, rect, rect)
+                cleared[j] = tuple(rect.clip(screen.get_rect()))
         else:
             self.terrain.draw(screen, self.cam)
             self._background = self.terrain.view if plain and cheap else None  # the same pixels, not a copy
@@ -383,7 +386,8 @@ class WorldView:
             self._tiles = np.zeros(tiles_shape, dtype=np.bool_)
         with Pixels(screen) as img:
             if erase:
-                with Pixels(self._background) as bg:
+                assert background is not None
+                with Pixels(background) as bg:
                     render_animals(img, bg, px, py, ks, order, self.cam.x, self.cam.y, tile, runs, colours, starts,
                                    box, reach, *self._last, cleared, self._tiles)  # fmt: skip
             else:

@@ -167,6 +167,7 @@ def compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, i
     for run in cmp.runs:
         touched |= run.record != 0
     ys, xs = np.nonzero(touched)
+    assert cmp.start is not None and cmp.goal is not None  # (a query was run)
     xs = np.append(xs, [cmp.start[0], cmp.goal[0]])
     ys = np.append(ys, [cmp.start[1], cmp.goal[1]])
     pad = 3
@@ -296,6 +297,7 @@ def _draw_run(
         pygame.draw.lines(screen, (255, 255, 255), False, [at(*p) for p in r.path], 1 if thin else width)
         if thin:  # the path pulled straight (birds): its segments over the grid path
             pygame.draw.lines(screen, (90, 230, 255), False, [at(*p) for p in run.straight], width)
+    assert cmp.start is not None and cmp.goal is not None  # (a query was run)
     _marker(screen, font, at(*cmp.start), max(5.0, scale * 1.2), (60, 220, 90), "S")
     _marker(screen, font, at(*cmp.goal), max(5.0, scale * 1.2), (235, 60, 50), "G")
 

@@ -12,6 +12,7 @@ needs blending per frame. Screens that are not 32-bit use SDL's ``fblits``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import pygame
@@ -35,7 +36,7 @@ class Pixels:
         s = self.surface
         self._buffer = s.get_buffer()
         dtype = {8: np.uint8, 32: np.uint32}[s.get_bytesize() * 8]
-        rows = np.frombuffer(self._buffer, dtype=dtype).reshape(s.get_height(), -1)
+        rows = np.frombuffer(cast(Any, self._buffer), dtype=dtype).reshape(s.get_height(), -1)
         return rows[:, : s.get_width()]
 
     def __exit__(self, *exc: object) -> None:
@@ -316,12 +317,14 @@ class SpriteBank:
             # Heading k points 22.5°·k clockwise from east on screen (y grows downward).
             turned = [pygame.transform.rotozoom(frame, -360 / TURNS * k, scale) for k in range(TURNS)]
             surfaces += [_shadow(s) for s in turned] if key.endswith(SHADOW) else turned
-        runs, cols, starts, boxes = [], [], [0], []
+        runs: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        starts, boxes = [0], []
         for surf in surfaces:
             xs, ys = np.nonzero(pygame.surfarray.array_alpha(surf) > 127)
             dx, dy = xs - surf.get_width() // 2, ys - surf.get_height() // 2
             r, order = _runs(dx, dy)
-            r[:, _C] += sum(len(c) for c in cols)
+            r[:, _C] += int(sum(len(c) for c in cols))
             runs.append(r)
             cols.append(pygame.surfarray.array3d(surf)[xs, ys][order])
             starts.append(starts[-1] + len(r))

@@ -91,7 +91,7 @@ class CellReadout:
         key = (cell, sim.world, *sim.species)
         old = self._key
         same = old is not None and old[0] == cell and len(old) == len(key)
-        same = same and all(a is b for a, b in zip(old[1:], key[1:], strict=True))
+        same = same and old is not None and all(a is b for a, b in zip(old[1:], key[1:], strict=True))
         if self._changes is None or self._changes.source is not sim.world:
             self._changes, same = ChangeCursor(sim.world), False
         if self._changes.take() != [] or not same:  # (a new cursor's first take says: everything)
@@ -324,8 +324,8 @@ class PlayMode(Mode):
         incremental one puts back only what animals and ``view.dirty`` covered), so a layer added here
         cannot leave stale pixels; what is drawn over the scene marks its rectangle in ``view.dirty``."""
         views, ins, field = self.app.search_views, self.app.instruments, self.field_species
-        on = [(field is not None, lambda s: views.draw_cost_field(s, field)), (ins.heat is not None, views.draw_heat),
-              (self.herding.shown() is not None, self.herding.draw_field),
+        on = [(field is not None, lambda s: views.draw_cost_field(s, field or 0)), (ins.heat is not None,
+              views.draw_heat), (self.herding.shown() is not None, self.herding.draw_field),
               (self.selected is not None, lambda s: views.draw_last_search(s, ins.record, ins.record_event)),
               (self.show_paths, self.app.view.draw_paths)]  # fmt: skip
         return [draw for shown, draw in on if shown]
