@@ -25,12 +25,14 @@ run: $(VENV)/.run-installed
 test: $(VENV)/.dev-installed
 	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4 -m "not slow"
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # Everything, the slow runs too (first starts from an empty cache, the installed wheel).
 test-all: $(VENV)/.dev-installed
 	SDL_VIDEODRIVER=dummy $(PY) -m pytest -q -n auto --maxprocesses=4
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 test-slow: $(VENV)/.dev-installed
@@ -38,6 +40,7 @@ test-slow: $(VENV)/.dev-installed
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # Benchmarks run on the three Moving AI maps in tests/data; for the whole suite:

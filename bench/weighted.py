@@ -104,8 +104,10 @@ def summary(name: str, rows: list[dict]) -> str:
 def run(maps: list[Path], queries: int, repeat: int, seed: int, size: int = 24, demo: bool = True) -> None:
     """Print the weighted table for ``maps`` (per map and pooled), then the demo's own queries."""
     rng = np.random.default_rng(seed)
-    print(f"weighted terrain (blobs of 1.5/2/3 over 40 % of the ground, radii up to 1/{size} of the side):"
-          " median µs per query; exp = expansions;")
+    print(
+        f"weighted terrain (blobs of 1.5/2/3 over 40 % of the ground, radii up to 1/{size} of the side):"
+        " median µs per query; exp = expansions;"
+    )
     print("ratios of medians (pya = pyastar2d, an easier problem); equal = share of JPSW / tcod costs equal to A*'s")
     print(f"{'map':<16}{'n':>4} {'A* µs':>9} {'JPSW µs':>9} {'tcod µs':>9} {'pyastar2d':>9} {'A* exp':>8} "
           f"{'JPSW exp':>8} {'JPSW/A*':>8} {'/tcod':>8} {'/pya':>8}   equal")  # fmt: skip

@@ -32,6 +32,8 @@ def compiled_answers_from_the_first_call():
     from sim.pathfinding import set_first_use
 
     set_first_use("wait")
+
+
 #: The maps the project ships (tests never depend on maps a user saved into maps/).
 SHIPPED_MAPS = ("archipelago.yaml", "fortress.yaml", "island.yaml", "lagoon.tmx", "river.yaml", "tutorial.yaml")
 #: Files the shipped maps use that are not maps themselves (the Tiled map's tileset and its image).

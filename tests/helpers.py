@@ -18,6 +18,9 @@ import numpy as np
 import pygame
 import pytest
 
+from sim.model.agents import Outcome
+from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
+from sim.simulation import Simulation
 from tests.conftest import ROOT
 
 RULES = ("never", "no-corner-cutting", "one-obstacle", "always")
@@ -274,3 +277,119 @@ class Hold:
         """Let the reader go if nothing was held (a writer that opens and closes: end of file)."""
         with contextlib.suppress(OSError):  # nobody reads any more: nothing to let go
             os.close(os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+
+# ------------------------------------------------------------------ shared builders
+def sim_on(name: str = "island.yaml", counts: dict | None = None, animals: int | None = None, config=None,
+           **search) -> Simulation:  # fmt: skip
+    """A simulation on a shipped map (``maps/NAME``) with the bundled config (or ``config``), its
+    ``search`` settings overridden; ``counts`` per species, or ``animals`` split in the config's ratio."""
+    from dataclasses import replace
+
+    from sim.config import load_config
+    from sim.maps import load_map
+    from sim.simulation import species_counts
+
+    config = config or load_config(ROOT / "config.yaml")
+    if search:
+        config = replace(config, search=replace(config.search, **search))
+    if counts is None and animals is not None:
+        counts = species_counts(config, animals)
+    return Simulation(config, load_map(ROOT / "maps" / name), counts=counts)
+
+
+def press(app, k, mod=0) -> None:
+    """A key pressed and released, then one frame: what a person's key press does."""
+    key(k, mod)
+    app.frame(STEP)
+
+
+def click(app, cell, button=1, mod=0) -> None:
+    """A click on map cell ``cell`` (``(x, y)``), then one frame."""
+    x, y = app.cam.to_screen(*cell)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=button, mod=mod))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(int(x), int(y)), button=button, mod=mod))
+    app.frame(STEP)
+
+
+def run_main(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    """``main.py ARGS`` in a child process, on SDL's dummy drivers."""
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT,
+                          env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})  # fmt: skip
+
+
+# ------------------------------------------------------------------ a round, against the engine's batch API
+def expected_round(sim: Simulation, rows: np.ndarray, traces: dict | None = None) -> list:
+    """Per row: (outcome, expanded, cost or nan, path cells), from ``AStar.search_many`` and
+    ``PathGrid.smooth_many`` (for kinds that fly), one species at a time. Into ``traces``, per
+    species: (positions searched, the cells each expanded, as lists)."""
+    a = sim.agents
+    out: list = [None] * rows.size
+    for sp in sim.species:
+        mine = np.flatnonzero(a.species[rows] == sp.index)
+        labels = sp.regions
+        cells, goals = a.cell[rows[mine]], a.goal[rows[mine]]
+        here = labels[cells[:, 1], cells[:, 0]]
+        same = (here != 0) & (here == labels[goals[:, 1], goals[:, 0]])
+        for j in mine[~same]:
+            out[j] = (int(Outcome.OTHER_REGION), 0, np.nan, [])
+        if not same.any():
+            continue
+        result, (trace, trace_offsets) = sp.astar.search_many(cells[same], goals[same], threads=1, trace=True)
+        if traces is not None:
+            cut = trace_offsets.tolist()
+            traces[sp.index] = (mine[same].tolist(), [trace[i:j].tolist() for i, j in itertools.pairwise(cut)])
+        paths, offsets = result.paths, result.offsets
+        if sp.kind.straight_paths:
+            paths, offsets = sp.grid.smooth_many(paths, offsets, diagonal=sp.astar.diagonal)
+        for q, j in enumerate(mine[same]):
+            st = int(result.status[q])
+            outcome = {STATUS_FOUND: Outcome.FOUND, STATUS_HIT_LIMIT: Outcome.CAPPED}.get(st, Outcome.FAILED)
+            cost = float(result.cost[q]) if st == STATUS_FOUND else np.nan
+            out[j] = (int(outcome), int(result.expanded[q]), cost, paths[offsets[q] : offsets[q + 1]].tolist())
+    return out
+
+
+def got_round(rnd) -> list[tuple[int, int, float, list[int]]]:
+    return [
+        (int(rnd.outcome[j]), int(rnd.expanded[j]), float(rnd.cost[j]),
+         rnd.paths[rnd.path_at[j] : rnd.path_at[j] + rnd.path_n[j]].tolist())
+        for j in range(rnd.rows.size)
+    ]  # fmt: skip
+
+
+def check_round(sim: Simulation, threads: int, seed: int = 7, k: int | None = None,
+                trace: bool = False) -> tuple[int, list]:  # fmt: skip
+    """Every animal (or ``k`` of them) asks at once, for a random goal (many in other regions);
+    the round's answers (and with ``trace``, the cells each search expanded) must be the
+    engine's. Returns how the planner says it served the round (``Planner.round_shape``): the
+    per-species jobs and the rows of each compiled round call."""
+    a = sim.agents
+    rng = np.random.default_rng(seed)
+    h, w = sim.world.terrain.shape
+    a.goal[:] = np.stack((rng.integers(0, w, a.n), rng.integers(0, h, a.n)), axis=1)
+    rows = rng.permutation(a.n).astype(np.int64)[:k]  # queue order mixes the species
+    sim.planner.threads = threads
+    rnd = sim.planner.search_rows(rows, trace)
+    jobs, compiled = sim.planner.round_shape.jobs, list(sim.planner.round_shape.calls)
+    present = {int(s) for s in a.species[rows]}
+    assert set(rnd.species_ms) == present and all(ms >= 0.0 for ms in rnd.species_ms.values())
+    # Measured inside the compiled call(s), in ms: within the round's wall time (per thread).
+    assert sum(rnd.species_ms.values()) <= rnd.ms * threads
+    traces: dict = {}
+    want = expected_round(sim, rows, traces)
+    if trace:
+        assert set(rnd.trace) == present
+        for s, (pos, cells, offsets) in rnd.trace.items():
+            got_trace = (pos.tolist(), [cells[i:j].tolist() for i, j in itertools.pairwise(offsets.tolist())])
+            assert got_trace == traces[s], s
+    else:
+        assert rnd.trace == {}
+    got = got_round(rnd)
+    if rows.size >= 40:  # the check covers both
+        assert {int(Outcome.FOUND), int(Outcome.OTHER_REGION)} <= {e[0] for e in want}
+    for j, (g, e) in enumerate(zip(got, want, strict=True)):
+        assert g[:2] == e[:2] and g[3] == e[3], (j, g, e)
+        assert (np.isnan(g[2]) and np.isnan(e[2])) or g[2] == pytest.approx(e[2], rel=1e-12), (j, g[2], e[2])
+    return jobs, compiled

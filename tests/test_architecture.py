@@ -401,7 +401,12 @@ def test_config_yaml_and_the_docs_say_what_the_species_table_says():
             continue
         row = shipped[key]
         assert (row["count"], row["speed"], row["wander_radius"], tuple(row["idle_s"]), tuple(row["colour"])) == (
-            facts.count, facts.speed, facts.wander_radius, facts.idle_s, facts.colour), key
+            facts.count,
+            facts.speed,
+            facts.wander_radius,
+            facts.idle_s,
+            facts.colour,
+        ), key
         assert row["costs"] == {t.label: facts.costs.get(t, 0) for t in Terrain}, key
     docs = (ROOT / "docs" / "engine.md").read_text()
     assert cost_table() in docs
@@ -417,7 +422,44 @@ def test_the_model_and_the_config_take_every_species_fact_from_the_table():
     for key, kind in SPECIES.items():
         f = FAUNA[key]
         assert (kind.label, kind.default_speed, kind.default_colour, kind.layer, kind.straight_paths) == (
-            f.label, f.speed, f.colour, f.layer, f.straight_paths)
+            f.label,
+            f.speed,
+            f.colour,
+            f.layer,
+            f.straight_paths,
+        )
         assert dict(kind.astar_class.terrain_costs) == dict(f.costs)
         assert (defaults[key].count, defaults[key].speed, defaults[key].wander_radius) == (
-            f.count, f.speed, f.wander_radius)
+            f.count,
+            f.speed,
+            f.wander_radius,
+        )
+
+
+# ------------------------------------------------------------------ the tests' own shape
+LAYERS = ("engine", "model", "maps", "view", "cli")
+
+
+def test_tests_mirror_the_layers_and_no_test_module_imports_another():
+    tests = ROOT / "tests"
+    loose = sorted(p.name for p in tests.glob("test_*.py"))
+    assert loose == ["test_architecture.py", "test_kernel_cache.py", "test_types.py"]  # the whole package's
+    assert all((tests / layer / "__init__.py").is_file() for layer in LAYERS)
+    wrong = []
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            wrong += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.rpartition(".")[2].startswith("test_")]
+    assert wrong == []
+
+
+def test_model_tests_use_the_planners_public_names():
+    found = []
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        found += [f"{path.name}:{i}" for i, line in enumerate(path.read_text().splitlines(), 1)
+                  if re.search(r"planner_?\._[a-z]", line)]  # fmt: skip
+    assert found == []

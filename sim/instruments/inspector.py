@@ -45,10 +45,7 @@ def cell_info(sim: Simulation, x: int, y: int) -> CellInfo | None:
     """What is at cell ``(x, y)``, or None outside the map."""
     if not sim.world.inside(x, y):
         return None
-    each = tuple(
-        SpeciesAtCell(sp.label, sp.grid.multiplier(x, y), int(sp.regions[y, x]))
-        for sp in sim.species
-    )
+    each = tuple(SpeciesAtCell(sp.label, sp.grid.multiplier(x, y), int(sp.regions[y, x])) for sp in sim.species)
     return CellInfo(x, y, Terrain(int(sim.world.terrain[y, x])), each)
 
 

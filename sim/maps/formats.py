@@ -32,6 +32,7 @@ def __getattr__(name: str) -> object:
         return formats()
     raise AttributeError(name)
 
+
 def load_map(
     path: str | os.PathLike, *, max_size: tuple[int, int] = (2048, 2048), progress: Progress = None
 ) -> MapData:

@@ -211,8 +211,10 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
                 sx, sy = ax - bx, ay - by
                 if abs(sx) > 1 or abs(sy) > 1:
                     continue
-                if sx != 0 and sy != 0 and not (
-                    _open(terrain, stands, s, ax, by) and _open(terrain, stands, s, bx, ay)
+                if (
+                    sx != 0
+                    and sy != 0
+                    and not (_open(terrain, stands, s, ax, by) and _open(terrain, stands, s, bx, ay))
                 ):
                     continue
                 nx, ny = _along_path(i, nx, ny, px, py, pos, leg, aim, w)
@@ -304,4 +306,3 @@ class Crowd:
 
             moved = run_split(part, [(j,) for j in range(len(pairs))], threads)
         return int(sum(moved))
-

@@ -340,9 +340,11 @@ def jps_pairs_core(
         if status != STATUS_UNREACHABLE:
             break
         _, _, fu = _f_pair(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
-             if data.ndim == 2 else
-             _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq))
+        n = (
+            table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
+            if data.ndim == 2
+            else _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
+        )
         for j in range(n):
             v, k, vu, mv = _found_at(found, j, mark)
             if mv == closed_mark:
@@ -513,8 +515,14 @@ def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, co
     from ``(ux, uy)`` (reached for ``gu``) to there: JPSW's prospective-g pruning. (A function
     of its own, though its loop begins as that one's: folded into one, uniform JPS ran ~10 %
     slower, for the extra arguments and the weighted tests at every diagonal step.)"""
-    blocks, found, codes, lut, g, mark = (borrowed(blocks), borrowed(found), borrowed(codes), borrowed(lut),
-                                          borrowed(g), borrowed(mark))  # (for the helpers: see jps_core)
+    blocks, found, codes, lut, g, mark = (
+        borrowed(blocks),
+        borrowed(found),
+        borrowed(codes),
+        borrowed(lut),
+        borrowed(g),
+        borrowed(mark),
+    )  # (for the helpers: see jps_core)
     n = 0
     flat = blocks.reshape(-1)
     base = PLANES * blocks.shape[1] * blocks.shape[2]

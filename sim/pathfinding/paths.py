@@ -150,8 +150,10 @@ class SearchResult:
 
     def __repr__(self) -> str:
         path, partial = self.path.tolist(), self.partial_path.tolist()
-        return (f"SearchResult(found={self.found!r}, path={path!r}, cost={self.cost!r}, "
-                f"expanded={self.expanded!r}, hit_limit={self.hit_limit!r}, partial_path={partial!r})")
+        return (
+            f"SearchResult(found={self.found!r}, path={path!r}, cost={self.cost!r}, "
+            f"expanded={self.expanded!r}, hit_limit={self.hit_limit!r}, partial_path={partial!r})"
+        )
 
 
 def _points(path: Any) -> NDArray[np.int32]:

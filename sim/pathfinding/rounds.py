@@ -501,4 +501,3 @@ def _scatter(pos, status, expanded, cost, offsets, out):
         out.cost[r] = cost[j]
         out.path_at[r] = offsets[j]
         out.path_n[r] = offsets[j + 1] - offsets[j]
-

@@ -153,6 +153,7 @@ class PathGrid(FieldsAndLines):
                trace: bool, threads: int | None) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
         """:meth:`search_many_traced` once its arguments are checked: int64 padded cells
         (``(y + 1) * (W + 2) + x + 1``) inside the grid, and the kernels' parameters."""
+
         def compiled() -> tuple[Part, int]:
             grid_args = self.kernel_args(diag, _k.jump_data(params.mode))
             return run_batch(grid_args, flat_s, flat_t, params, node_budget, trace, self.cells,
@@ -164,8 +165,11 @@ class PathGrid(FieldsAndLines):
             kind = kind_of("many", EMPTY_BLOCKS if params.mode in (_k.MODE_HEAP, _k.MODE_BUCKETS) else
                            (_TABLE if params.mode == _k.MODE_JPS_PLUS else _BITS), self._codes)  # fmt: skip
             ok, answer = attempt(kind, compiled)
-            part, served = answer if ok and answer is not None else self._interpreted_batch(flat_s, flat_t, diag,
-                                                                                           params, node_budget)
+            part, served = (
+                answer
+                if ok and answer is not None
+                else self._interpreted_batch(flat_s, flat_t, diag, params, node_budget)
+            )
         st = part.status
         result = BatchResult(
             st == _k.STATUS_FOUND, part.cost, part.expanded, st, st == _k.STATUS_HIT_LIMIT,

@@ -91,4 +91,3 @@ def markdown(tables: list[KeyTable]) -> str:
 
 BEGIN = "<!-- key tables: made by `python -m sim.view.keydocs --write docs/demo.md` from the modes; do not edit -->"
 END = "<!-- end of the key tables -->"
-

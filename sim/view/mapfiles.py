@@ -116,8 +116,16 @@ class MapFiles:
         source = Path(sim.world.source) if sim.world.source else None
         try:
             m = sim.map
-            path = save_map(sim.world.name, sim.world.terrain, source, self.app.user_maps_dir, m.spawn, m.animals,
-                            m.description, m.search)
+            path = save_map(
+                sim.world.name,
+                sim.world.terrain,
+                source,
+                self.app.user_maps_dir,
+                m.spawn,
+                m.animals,
+                m.description,
+                m.search,
+            )
         except (OSError, MapError) as exc:
             self.app.message(f"could not save the map: {exc}", WARN, 10)
             return None

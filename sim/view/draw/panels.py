@@ -42,8 +42,12 @@ class Text:
         return self._fonts[size]
 
     def panel(
-        self, screen: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int],
-        size: int = 14, opaque: bool = False,
+        self,
+        screen: pygame.Surface,
+        lines: list[tuple[str, tuple[int, int, int]]],
+        at: tuple[int, int],
+        size: int = 14,
+        opaque: bool = False,
     ) -> pygame.Rect:
         """Lines of text on a translucent panel (``opaque``: on the panel colour, not
         translucent); returns the panel's rectangle.

@@ -49,7 +49,7 @@ def preview(path: Path, colours: dict[Terrain, tuple[int, int, int]] | None = No
         except MapError as exc:
             why = str(exc).removeprefix(f"{path}")
             line = re.match(r":(\d+): ", why)
-            why = f"line {line.group(1)}: {why[line.end():]}" if line else why.lstrip(": ")
+            why = f"line {line.group(1)}: {why[line.end() :]}" if line else why.lstrip(": ")
             found = Preview(path, path.name, "", "", None, why)
         else:
             h, w = data.terrain.shape

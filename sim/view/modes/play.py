@@ -50,8 +50,9 @@ PLAY_KEYS = KeyTable(
         key("[  ]", "brush size", "painting.brush_size", pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET),
         key("arrows / W A S D", "pan", "hold_pan", *PAN_KEYS),
         key("Space", "pause", "toggle_pause", pygame.K_SPACE),
-        key(", (comma)  . (period)", "slower / faster: ½x 1x 2x 4x 8x", "change_speed",
-            pygame.K_COMMA, pygame.K_PERIOD),
+        key(
+            ", (comma)  . (period)", "slower / faster: ½x 1x 2x 4x 8x", "change_speed", pygame.K_COMMA, pygame.K_PERIOD
+        ),
         key("/", "pause and step one frame", "step_frame", pygame.K_SLASH),
         key("ctrl+Z", "undo the last stroke (or reset)", "painting.undo", pygame.K_z, mods=CTRL),
         key("ctrl+Y / ctrl+shift+Z", "redo", "painting.redo", pygame.K_y, mods=CTRL),

@@ -37,7 +37,7 @@ from sim.pathfinding import PathGrid, set_threads
 from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT
 from tests.helpers import assert_one_line, raises_exactly, run_cli
-from tests.tiled_fuzz import check_files, tiled_files
+from tests.maps.tiled_fuzz import check_files, tiled_files
 
 BIG = "9" * 5000
 GRASS = [{"id": 0, "properties": [{"name": "terrain", "type": "string", "value": "grass"}]}]
@@ -126,8 +126,9 @@ def test_small_hostile_inputs_are_one_line_not_a_traceback(tmp_path, name):
     refused(tmp_path / name, *SMALL[name])
 
 
-@pytest.mark.parametrize("text", [f"seed: {BIG}\n", f"search:\n  max_nodes: {BIG}\n",
-                                  f"species:\n  cow:\n    count: {BIG}\n"])
+@pytest.mark.parametrize(
+    "text", [f"seed: {BIG}\n", f"search:\n  max_nodes: {BIG}\n", f"species:\n  cow:\n    count: {BIG}\n"]
+)
 def test_a_config_with_a_number_of_thousands_of_digits_is_one_line(tmp_path, text):
     refused(tmp_path / "config.yaml", text, "has more than 24 digits", ConfigError)
 
@@ -388,7 +389,9 @@ def test_control_characters_cannot_go_into_xml_and_say_so(tmp_path, char):
     for suffix in (".yaml", ".tmj"):
         write_map(MapData(f"a{char}b", np.zeros((2, 2), np.uint8), f"d{char}"), tmp_path / f"x{suffix}")
         assert (load_map(tmp_path / f"x{suffix}").name, load_map(tmp_path / f"x{suffix}").description) == (
-            f"a{char}b", f"d{char}")
+            f"a{char}b",
+            f"d{char}",
+        )
 
 
 def test_tabs_returns_and_newlines_survive_xml(tmp_path):
@@ -465,8 +468,11 @@ def test_an_xml_file_that_is_not_a_tileset_is_never_echoed(tmp_path):
 def test_firstgid_below_1_is_refused_in_both_formats(tmp_path, firstgid):
     ts = [{"firstgid": firstgid, "name": "t", "tilecount": 2, "tiles": [dict(GRASS[0], id=1)]}]
     refused(tmp_path / "m.tmj", json.dumps(tmj(tilesets=ts)), "tilesets[0].firstgid: must be at least 1")
-    refused(tmp_path / "m.tmx", tmx(tileset=f'<tileset firstgid="{firstgid}" name="t">{TSX_GRASS}</tileset>'),
-            "<tileset> 'firstgid' must be at least 1")
+    refused(
+        tmp_path / "m.tmx",
+        tmx(tileset=f'<tileset firstgid="{firstgid}" name="t">{TSX_GRASS}</tileset>'),
+        "<tileset> 'firstgid' must be at least 1",
+    )
 
 
 # ------------------------------------------------------------------ 9. the scripting API

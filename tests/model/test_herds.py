@@ -3,27 +3,20 @@ grown within the frame budget, repaired after painting, and dropped when everyon
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pygame
 import pytest
 
-from sim.config import load_config
 from sim.instruments.inspector import describe
-from sim.maps import load_map
 from sim.model.agents import State
 from sim.simulation import Simulation
-from tests.conftest import ROOT
-from tests.helpers import STEP, key, path_cost
+from tests.helpers import STEP, key, path_cost, sim_on
 
 GOAL = (87, 40)  # grass in the middle of the island's main land
 
 
 def island(**search) -> Simulation:
-    config = load_config(ROOT / "config.yaml")
-    config = replace(config, search=replace(config.search, **search))
-    return Simulation(config, load_map(ROOT / "maps" / "island.yaml"))
+    return sim_on("island.yaml", **search)
 
 
 def walking_paths(sim, rows):

@@ -7,7 +7,7 @@ swapped for hostile ones (numbers with thousands of digits, Unicode digits, 2^63
 and, sometimes, the bytes are cut or flipped. Whatever comes out, loading it must
 either work or raise ``MapError`` with one short line that starts with the file.
 
-``python -m tests.tiled_fuzz --minutes 10`` runs it for that long (new examples every
+``python -m tests.maps.tiled_fuzz --minutes 10`` runs it for that long (new examples every
 run, with a 2 GB address-space limit so that an oversized allocation is a crash, not
 a swap storm) and prints how many documents it tried and every failure.
 """

@@ -5,8 +5,6 @@ grid makes."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,9 +14,10 @@ from bench.weighted import BLOB_COSTS, blob_costs
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, find_path
 from sim.pathfinding.rules import DX, DY
+from tests.conftest import ROOT
 from tests.helpers import assert_optimal, path_cost
 
-DATA = Path(__file__).parent / "data"
+DATA = ROOT / "tests" / "data"
 RULE = "no-corner-cutting"
 
 

@@ -50,8 +50,11 @@ def block_jump(blocks, free, x, y, k, goal):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), density=st.floats(0.0, 0.6), shape=st.tuples(st.integers(1, 150),
-                                                                                       st.integers(1, 150)))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    density=st.floats(0.0, 0.6),
+    shape=st.tuples(st.integers(1, 150), st.integers(1, 150)),
+)
 def test_the_block_scan_finds_what_a_cell_by_cell_scan_finds(seed, density, shape):
     """Every free cell, every straight direction, on grids from 1 to 150 cells a side (scans
     that cross several 64-bit words and their seams), with a goal somewhere."""
@@ -68,8 +71,11 @@ def test_the_block_scan_finds_what_a_cell_by_cell_scan_finds(seed, density, shap
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), density=st.floats(0.0, 0.6), shape=st.tuples(st.integers(1, 140),
-                                                                                       st.integers(1, 140)))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    density=st.floats(0.0, 0.6),
+    shape=st.tuples(st.integers(1, 140), st.integers(1, 140)),
+)
 def test_the_diagonal_planes_say_where_a_diagonal_step_is_legal(seed, density, shape):
     """Plane 4 + k, bit x of row y: the step k (4-7) from (x, y) is legal under no corner
     cutting, for every cell of a padded grid (words and their seams included)."""

@@ -12,25 +12,13 @@ from sim.instruments import fields
 from sim.instruments.recorder import HEAT_TIME_S
 from sim.model.agents import Outcome, State
 from sim.pathfinding import PathGrid, find_path
-from tests.helpers import path_cost, pts
+from tests.helpers import click, path_cost, press, pts
 
 STEP = 1 / 60
 
 
 def post(t, **kw):
     pygame.event.post(pygame.event.Event(t, **kw))
-
-
-def key(app, k, mod=0):
-    post(pygame.KEYDOWN, key=k, mod=mod, unicode="")
-    app.frame(STEP)
-
-
-def click(app, cell, button=1, mod=0):
-    x, y = app.cam.to_screen(*cell)
-    post(pygame.MOUSEBUTTONDOWN, pos=(int(x), int(y)), button=button, mod=mod)
-    post(pygame.MOUSEBUTTONUP, pos=(int(x), int(y)), button=button, mod=mod)
-    app.frame(STEP)
 
 
 def shot(app) -> np.ndarray:
@@ -50,7 +38,7 @@ def test_click_on_an_animal_selects_it_and_the_panel_reports_its_last_search(mak
     for _ in range(90):
         app.frame(STEP)
     i = searched_walker(app)
-    key(app, pygame.K_SPACE)  # pause so it stays under the cursor
+    press(app, pygame.K_SPACE)  # pause so it stays under the cursor
     click(app, tuple(app.sim.agents.pos[i]), mod=pygame.KMOD_CTRL)
     assert app.play.selected == i
     a = app.sim.agents
@@ -63,7 +51,7 @@ def test_click_on_an_animal_selects_it_and_the_panel_reports_its_last_search(mak
     # The footprint shown is that search's: as many closed cells as it expanded.
     assert (app.instruments.record > 0).sum() == a.last_expanded[i] == app.instruments.record_event.result.expanded
     # The next search of this animal is recorded live.
-    key(app, pygame.K_SPACE)
+    press(app, pygame.K_SPACE)
     before = app.instruments.record_event
     for _ in range(60 * 8):
         app.frame(STEP)
@@ -76,9 +64,9 @@ def test_click_on_an_animal_selects_it_and_the_panel_reports_its_last_search(mak
 def test_inspect_tool_deselect_follow_and_escape(make_app):
     app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
     app.frame(STEP)
-    key(app, pygame.K_i)
+    press(app, pygame.K_i)
     assert app.play.tool == "inspect"
-    key(app, pygame.K_SPACE)
+    press(app, pygame.K_SPACE)
     click(app, tuple(app.sim.agents.pos[2]))
     assert app.play.selected == 2
     click(app, (0, 0))  # water, no animal there: deselects
@@ -86,16 +74,16 @@ def test_inspect_tool_deselect_follow_and_escape(make_app):
     click(app, tuple(app.sim.agents.pos[1]))
     assert app.play.selected == 1
     # Esc closes the innermost thing open: the animal, then the inspect tool; then it asks.
-    key(app, pygame.K_ESCAPE)
+    press(app, pygame.K_ESCAPE)
     assert app.play.selected is None and app.play.tool == "inspect" and app.running
-    key(app, pygame.K_ESCAPE)
+    press(app, pygame.K_ESCAPE)
     assert app.play.tool == "paint" and app.top is app.play and app.running
-    key(app, pygame.K_ESCAPE)
+    press(app, pygame.K_ESCAPE)
     assert type(app.top).__name__ == "ConfirmMode" and app.running  # "quit? (Esc again / Enter)"
-    key(app, pygame.K_SPACE)  # any other key: no
+    press(app, pygame.K_SPACE)  # any other key: no
     assert app.top is app.play and app.running
-    key(app, pygame.K_ESCAPE)
-    key(app, pygame.K_ESCAPE)  # Esc again: yes
+    press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_ESCAPE)  # Esc again: yes
     assert not app.running
 
 
@@ -106,15 +94,15 @@ def test_a_click_near_a_sprite_selects_its_animal_and_a_miss_says_so(make_app):
     app = make_app("maps/island.yaml", counts={"cow": 1, "bird": 0, "water": 0})
     app.cam.zoom_to(8)
     app.frame(STEP)
-    key(app, pygame.K_SPACE)
-    key(app, pygame.K_i)
+    press(app, pygame.K_SPACE)
+    press(app, pygame.K_i)
     sx, sy = app.cam.to_screen(*app.sim.agents.pos[0])
     edge = SpriteBank.size_for(app.cam.tile) / 2 + 5  # just beside it: beyond 10 px and a cell at tile 8
     assert edge > max(10, app.cam.tile)
     post(pygame.MOUSEBUTTONDOWN, pos=(int(sx + edge), int(sy)), button=1, mod=0)
     app.frame(STEP)
     assert app.play.selected == 0
-    key(app, pygame.K_ESCAPE)
+    press(app, pygame.K_ESCAPE)
     assert app.play.selected is None
     post(pygame.MOUSEBUTTONDOWN, pos=(int(sx + 6 * edge), int(sy)), button=1, mod=0)
     app.frame(STEP)
@@ -132,7 +120,7 @@ def test_camera_follows_the_selected_animal(make_app):
     central = np.flatnonzero((np.abs(a.pos[:, 0] - 80) < 30) & (np.abs(a.pos[:, 1] - 50) < 15))
     i = int(central[0])
     app.play.select(i)
-    key(app, pygame.K_f)
+    press(app, pygame.K_f)
     assert app.play.follow
     for _ in range(90):
         app.frame(STEP)
@@ -153,9 +141,9 @@ def far_cells(sp):
 def test_compare_mode_reports_what_find_path_gives(make_app):
     app = make_app("maps/fortress.yaml", counts={"cow": 10, "bird": 10, "water": 10})
     app.frame(STEP)
-    key(app, pygame.K_c)
+    press(app, pygame.K_c)
     assert app.top.cmp is not None and app.paused
-    key(app, pygame.K_1)  # cows
+    press(app, pygame.K_1)  # cows
     sp = app.sim.species[app.top.cmp.species]
     assert sp.key == "cow"
     start, goal = far_cells(sp)
@@ -197,9 +185,9 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
         assert astar_run.expanded < dijkstra_run.expanded  # A* saves work
 
     check()
-    key(app, pygame.K_d)  # one-obstacle
-    key(app, pygame.K_e)  # manhattan
-    key(app, pygame.K_EQUALS)  # weight 2.5
+    press(app, pygame.K_d)  # one-obstacle
+    press(app, pygame.K_e)  # manhattan
+    press(app, pygame.K_EQUALS)  # weight 2.5
     assert (cmp.diagonal, cmp.heuristic, cmp.weight) == ("one-obstacle", "manhattan", 2.5)
     check()
     app.sim.paint(start[0] + 1, start[1], 0, 6)  # a rock that a right-drag would restore
@@ -212,7 +200,7 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
     assert (app.sim.world.terrain == terrain).all()  # no painting while comparing
     app.sim.paint(start[0] + 1, start[1], 0, None)
     t = app.sim.time
-    key(app, pygame.K_c)
+    press(app, pygame.K_c)
     assert app.top is app.play and not app.paused
     app.frame(STEP)
     assert app.sim.time > t  # the simulation resumed
@@ -221,14 +209,14 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
 def test_replay_reveals_cells_in_the_kernels_expansion_order(make_app):
     app = make_app("maps/river.yaml", counts={"cow": 5, "bird": 5, "water": 5})
     app.frame(STEP)
-    key(app, pygame.K_c)
-    key(app, pygame.K_2)  # birds
+    press(app, pygame.K_c)
+    press(app, pygame.K_2)  # birds
     sp = app.sim.species[app.top.cmp.species]
     start, goal = far_cells(sp)
     click(app, start)
     click(app, goal)
     cmp = app.top.cmp
-    key(app, pygame.K_SPACE)  # pause the replay
+    press(app, pygame.K_SPACE)  # pause the replay
     cmp.step = 0
     grid = PathGrid(np.array(sp.costs))
     for run in cmp.runs:
@@ -254,16 +242,16 @@ def test_replay_reveals_cells_in_the_kernels_expansion_order(make_app):
     cmp.step = 0
     seen: list[int] = []
     for _ in range(min(40, a_star.result.expanded)):
-        key(app, pygame.K_RIGHT)  # one expansion per press
+        press(app, pygame.K_RIGHT)  # one expansion per press
         seen = cmp.revealed(a_star).tolist()
     assert seen == a_star.order[: len(seen)].tolist() and len(seen) == min(40, a_star.result.expanded)
 
 
 def test_cost_field_matches_each_species_cost_grid(make_app):
     app = make_app("maps/island.yaml")
-    key(app, pygame.K_SPACE)
+    press(app, pygame.K_SPACE)
     for k in range(3):
-        key(app, pygame.K_v)
+        press(app, pygame.K_v)
         sp = app.sim.species[app.play.field_species]
         assert app.play.field_species == k
         rgb, alpha = fields.cost_field(sp.costs, sp.regions)
@@ -286,7 +274,7 @@ def test_cost_field_matches_each_species_cost_grid(make_app):
         img = shot(app)
         px, py = (int(v) for v in app.cam.to_screen(x, y))
         assert tuple(img[px, py]) == tuple(rgb[y, x])
-    key(app, pygame.K_v)
+    press(app, pygame.K_v)
     assert app.play.field_species is None
 
 
@@ -307,7 +295,7 @@ def test_heat_fades_over_about_ten_seconds_as_documented(make_app):
 
 def test_heat_map_counts_the_expansions(make_app):
     app = make_app("maps/island.yaml")
-    key(app, pygame.K_x)
+    press(app, pygame.K_x)
     assert app.instruments.heat is not None
     app.instruments.heat[...] = 0
     app.frame(STEP)
@@ -316,7 +304,7 @@ def test_heat_map_counts_the_expansions(make_app):
     for _ in range(120):
         app.frame(STEP)
     assert app.instruments.heat.max() > 1
-    key(app, pygame.K_x)
+    press(app, pygame.K_x)
     assert app.instruments.heat is None
 
 
@@ -325,7 +313,7 @@ def test_a_screenshot_of_each_mode_differs_from_the_plain_map(make_app):
     for _ in range(120):
         app.frame(STEP)
     i = searched_walker(app)
-    key(app, pygame.K_SPACE)
+    press(app, pygame.K_SPACE)
     plain = shot(app)
 
     def differs(img, least=2000):
@@ -334,9 +322,9 @@ def test_a_screenshot_of_each_mode_differs_from_the_plain_map(make_app):
     app.play.select(i)
     assert differs(shot(app))
     app.play.select(None)
-    key(app, pygame.K_v)
+    press(app, pygame.K_v)
     assert differs(shot(app), 50_000)
-    key(app, pygame.K_v), key(app, pygame.K_v), key(app, pygame.K_v)
+    press(app, pygame.K_v), press(app, pygame.K_v), press(app, pygame.K_v)
     app.instruments.enable_heat(True)
     app.user_paused = False
     for _ in range(60):
@@ -344,7 +332,7 @@ def test_a_screenshot_of_each_mode_differs_from_the_plain_map(make_app):
     app.user_paused = True
     assert differs(shot(app))
     app.instruments.enable_heat(False)
-    key(app, pygame.K_c)
+    press(app, pygame.K_c)
     sp = app.sim.species[app.top.cmp.species]
     start, goal = far_cells(sp)
     click(app, start)
@@ -374,14 +362,15 @@ def test_birds_paths_are_pulled_straight_at_the_same_cost_and_compare_shows_both
             d = np.abs((x1 - x0) * (np.array(path)[:, 1] - y0) - (y1 - y0) * (np.array(path)[:, 0] - x0))
             assert (d / max(np.hypot(x1 - x0, y1 - y0), 1) <= 0.5 + 1e-9).all()
     assert lines > walking.size // 3  # over the sea most flights are one straight line
-    key(app, pygame.K_c)
-    key(app, pygame.K_2)  # birds
+    press(app, pygame.K_c)
+    press(app, pygame.K_2)  # birds
     start, goal = far_cells(bird)
     click(app, start)
     click(app, goal)
     a_star = app.top.cmp.runs[2]
     assert (
-        tuple(a_star.straight[0]) == start and tuple(a_star.straight[-1]) == goal
+        tuple(a_star.straight[0]) == start
+        and tuple(a_star.straight[-1]) == goal
         and len(a_star.straight) < len(a_star.result.path)
     )
     app.top.cmp.step = app.top.cmp.longest

@@ -125,5 +125,3 @@ def test_astar_on_a_bare_array_and_bad_terrain():
     assert cow.search((3, 3), (4, 3)).found
     with pytest.raises(ValueError, match="terrain must be a 2-D integer array, got 2-D float64"):
         AStar(np.ones((3, 3)))
-
-

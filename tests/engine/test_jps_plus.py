@@ -4,8 +4,6 @@ made on first use and, after the grid changes, repaired to exactly the table a n
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,9 +12,10 @@ from hypothesis import strategies as st
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, find_path
 from sim.pathfinding.jpsplus import build_table
+from tests.conftest import ROOT
 from tests.helpers import assert_optimal, path_cost, pts
 
-DATA = Path(__file__).parent / "data"
+DATA = ROOT / "tests" / "data"
 RULE = "no-corner-cutting"
 
 
@@ -81,7 +80,7 @@ def test_a_repaired_table_is_the_table_a_new_grid_makes(case, data):
     for _ in range(data.draw(st.integers(1, 3))):  # strokes one after another
         x0, y0 = data.draw(st.integers(0, w - 1)), data.draw(st.integers(0, h - 1))
         x1, y1 = data.draw(st.integers(x0, w - 1)), data.draw(st.integers(y0, h - 1))
-        patch = (np.random.default_rng(data.draw(st.integers(0, 999))).random((y1 - y0 + 1, x1 - x0 + 1)) > 0.5)
+        patch = np.random.default_rng(data.draw(st.integers(0, 999))).random((y1 - y0 + 1, x1 - x0 + 1)) > 0.5
         grid.update(x0, y0, patch.astype(np.float64))
         costs[y0 : y1 + 1, x0 : x1 + 1] = patch
         fresh = build_table(np.pad(costs > 0, 1))

@@ -6,8 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,8 +13,7 @@ import pytest
 from sim.maps import parse_map
 from sim.model.agents import Outcome, State
 from sim.world.terrain import Terrain as T
-from tests.conftest import ROOT
-from tests.helpers import STEP, EdgeHookCow, drag, remaining_steps_legal, step_allowed
+from tests.helpers import STEP, EdgeHookCow, drag, remaining_steps_legal, run_main, step_allowed
 
 
 def check_invariants(sim, last_search_at, log):
@@ -231,17 +228,6 @@ def test_every_shipped_map_runs(make_app):
         assert sim.agents.n == 90
         assert (sim.agents.searches > 0).mean() >= 0.95, name  # (nearly) every animal has asked for a path
         assert (np.abs(sim.agents.pos - start).max(axis=1) > 0.5).sum() >= 45, name  # and most of them walked it
-
-
-def run_main(*args, timeout=900):
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=ROOT,
-        env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
-    )
 
 
 def test_same_seed_same_checksum_and_json_figures(tmp_path):

@@ -20,14 +20,13 @@ from sim.view.draw.panels import bars_height
 from sim.world.history import EditHistory
 from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT
-from tests.helpers import STEP, drag, key, raises_exactly, remaining_steps_legal
+from tests.helpers import STEP, drag, key, raises_exactly, remaining_steps_legal, sim_on
 
 CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
 
 
 def small_sim(**counts) -> Simulation:
-    return Simulation(load_config(ROOT / "config.yaml"), load_map(ROOT / "maps" / "tutorial.yaml"),
-                      counts=counts or {"cow": 30, "bird": 10, "water": 10})  # fmt: skip
+    return sim_on("tutorial.yaml", counts=counts or {"cow": 30, "bird": 10, "water": 10})
 
 
 # ------------------------------------------------------------------ undo / redo in the model

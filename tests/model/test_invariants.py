@@ -121,7 +121,7 @@ def test_a_stroke_paints_its_part_inside_the_map_and_undo_restores_the_exact_gri
             covered |= (xs - cx) ** 2 + (ys - cy) ** 2 <= r * r + r
     expect[covered] = sim.world.original[covered] if terrain is None else Terrain[terrain.upper()]
     assert (after == expect).all()
-    changed = (after != before)
+    changed = after != before
     if rect is None:
         assert not changed.any() and len(sim.history.undo_stack) == history
     else:

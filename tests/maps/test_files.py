@@ -19,6 +19,7 @@ from sim.maps.generate import generate_island
 from sim.world.geometry import CellRect
 from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT, SHIPPED_MAPS
+from tests.helpers import key
 
 SHARED = ROOT.parent / "shared" / "benchmarks" / "movingai"
 
@@ -149,8 +150,8 @@ def test_shipped_config_names_every_setting():
     missing = [f.name for f in fields(Config) if f.name != "source" and f.name not in shipped]
     for name, cls in sections.items():
         missing += [f"{name}.{f.name}" for f in fields(cls) if f.name not in shipped[name]]
-    for key, spec in shipped["species"].items():
-        missing += [f"species.{key}.{f.name}" for f in fields(SpeciesConfig) if f.name not in spec]
+    for species, spec in shipped["species"].items():
+        missing += [f"species.{species}.{f.name}" for f in fields(SpeciesConfig) if f.name not in spec]
     assert missing == []
 
 
@@ -275,33 +276,29 @@ def test_movingai_map_runs_without_the_species_it_cannot_hold(make_app):
     assert (np.abs(app.sim.agents.pos - start).max(axis=1) > 0.5).sum() >= 20  # the animals really roam
 
 
-def post_key(k, mod=0):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""))
-
-
 def test_next_map_key_swaps_and_respawns_on_valid_cells(make_app):
     app = make_app("maps/archipelago.yaml", counts={"cow": 40, "bird": 40, "water": 40})
-    post_key(pygame.K_n)  # next after archipelago (sorted): fortress
+    key(pygame.K_n)  # next after archipelago (sorted): fortress
     app.frame(1 / 60)
     sim = app.sim
     assert sim.world.name == "Fortress" and sim.agents.n == 500  # the config's counts
     for sp in sim.species:
         mine = sim.agents.species == sp.index
         assert (sp.costs[sim.agents.cell[mine, 1], sim.agents.cell[mine, 0]] > 0).all()
-    post_key(pygame.K_TAB)
+    key(pygame.K_TAB)
     app.frame(1 / 60)
     assert sim.world.name == "Island"
 
 
 def test_picker_lists_maps_and_enter_loads(make_app):
     app = make_app("maps/tutorial.yaml")
-    post_key(pygame.K_m)
+    key(pygame.K_m)
     app.frame(1 / 60)
     picker = app.top
     assert [p.stem for p in picker.maps][:2] == ["archipelago", "fortress"]
     assert picker.maps[picker.selected].stem == "tutorial"
-    post_key(pygame.K_UP)
-    post_key(pygame.K_RETURN)
+    key(pygame.K_UP)
+    key(pygame.K_RETURN)
     app.frame(1 / 60)
     assert app.top is app.play and app.sim.world.name == "River and lakes"
 
@@ -326,7 +323,7 @@ def test_ctrl_s_saves_next_to_the_original(make_app, tmp_path):
     src.write_text((ROOT / "maps" / "tutorial.yaml").read_text())
     app = make_app(load_map(src))
     app.sim.paint(20, 12, 1, T.ROCK)
-    post_key(pygame.K_s, pygame.KMOD_CTRL)
+    key(pygame.K_s, pygame.KMOD_CTRL)
     app.frame(1 / 60)
     saved = tmp_path / "tut-edited.yaml"
     assert saved.exists() and (load_map(saved).terrain == app.sim.world.terrain).all()
@@ -365,6 +362,7 @@ def test_one_registry_of_formats_serves_loading_converting_the_picker_and_the_he
     assert set(map_suffixes()) == {".yaml", ".yml", ".tmx", ".tmj", ".json", ".map"}
     with pytest.raises(MapError, match=r"unknown map format '\.txt'; use one of \.yaml, \.yml, \.tmx"):
         convert(src, tmp_path / "out.txt")
+
     def run_main(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
                               cwd=ROOT, timeout=900)  # fmt: skip

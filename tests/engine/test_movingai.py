@@ -10,10 +10,11 @@ import pytest
 
 from sim.maps.movingai import GROUND, MapFormatError, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid
+from tests.conftest import ROOT
 from tests.helpers import path_cost, raises_exactly
 
-DATA = Path(__file__).parent / "data"
-SUITE = Path(os.environ.get("MOVINGAI_DIR", Path(__file__).parents[2] / "shared" / "benchmarks" / "movingai"))
+DATA = ROOT / "tests" / "data"
+SUITE = Path(os.environ.get("MOVINGAI_DIR", ROOT.parent / "shared" / "benchmarks" / "movingai"))
 SUITE_MAPS = sorted(p.stem for p in SUITE.glob("*.map")) if SUITE.is_dir() else []
 
 

@@ -17,10 +17,10 @@ from sim.maps.data import MapError
 from sim.model.agents import Outcome
 from sim.model.planner import Ready
 from sim.prepare import jps_args, rehearsal
-from sim.simulation import Simulation, searches_with_jps, species_counts
+from sim.simulation import Simulation, searches_with_jps
+from tests import helpers
 from tests.conftest import ROOT
-from tests.helpers import raises_exactly
-from tests.test_planner import check_round
+from tests.helpers import check_round, raises_exactly
 
 TINY = "name: t\nrows: |\n  ~~~~~~\n  ~::..~\n  ~....~\n  ~~~~~~\n"
 
@@ -32,8 +32,7 @@ def config_with(**species_search) -> object:
 
 
 def sim_on(name: str, config=None, animals: int = 300) -> Simulation:
-    config = config or load_config(ROOT / "config.yaml")
-    return Simulation(config, load_map(ROOT / "maps" / name), counts=species_counts(config, animals))
+    return helpers.sim_on(name, animals=animals, config=config)
 
 
 def test_the_shipped_maps_choose_where_jps_won_their_queries():
@@ -145,8 +144,11 @@ def test_a_bad_tiled_choice_names_the_property(tmp_path):
 
 
 def test_a_bad_config_choice_names_the_key():
-    raises_exactly(lambda: parse_config({"species": {"cow": {"search": "fastest"}}}, "c.yaml"), ConfigError,
-                   "c.yaml: key 'species.cow.search': expected one of map, astar, jps, got 'fastest'")
+    raises_exactly(
+        lambda: parse_config({"species": {"cow": {"search": "fastest"}}}, "c.yaml"),
+        ConfigError,
+        "c.yaml: key 'species.cow.search': expected one of map, astar, jps, got 'fastest'",
+    )
 
 
 def test_the_first_start_compiles_the_round_the_start_map_needs():
