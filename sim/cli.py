@@ -170,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, MapError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    _say_start(app)
     try:
         if args.headless:
             from sim.view import headless
@@ -187,3 +188,12 @@ def main(argv: list[str] | None = None) -> int:
         print("astar-island: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _say_start(app) -> None:
+    """The one line every start prints: the map, the animals, where the user's folder is."""
+    from sim.support.resources import user_dir
+    from sim.view.startup import say
+
+    w, h = app.sim.world.width, app.sim.world.height
+    say(f"{app.sim.world.name} ({w}x{h}), {app.sim.agents.n} animals; your maps and settings: {user_dir()}")

@@ -70,7 +70,7 @@ class SearchInstruments(SearchObserver):
 
     def frame(self, t: float, stats: FrameStats) -> None:
         """One frame of the demo at time ``t`` (its own clock): the overlay's graph scrolls."""
-        self.history.push(t, stats.search_ms, stats.latency)
+        self.history.push(t, stats.search_ms, stats.latency, stats)
 
     def enable_heat(self, on: bool) -> None:
         """Start (or stop) counting expansions per cell for the heat map."""

@@ -48,6 +48,7 @@ class FrameStats:
     crowd_ms: float = 0.0  # wall ms of the separation step (sim.model.crowd)
     per_species: dict[str, SpeciesCounts] = field(default_factory=dict)
     latency: np.ndarray = field(default_factory=lambda: np.zeros(0))  # s from request to path, per search
+    latency_species: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))  # each one's species
 
     def merge(self, other: FrameStats) -> None:
         """Add ``other``'s figures (a later step of the same frame): sums, its queue length."""
@@ -60,6 +61,7 @@ class FrameStats:
             for name in ("searches", "expanded", "ms", "failed", "capped"):
                 setattr(mine, name, getattr(mine, name) + getattr(c, name))
         self.latency = np.concatenate((self.latency, other.latency))
+        self.latency_species = np.concatenate((self.latency_species, other.latency_species))
 
     def add_round(
         self, species: list[SpeciesRuntime], species_of: np.ndarray, outcome: np.ndarray, expanded: np.ndarray,
@@ -84,6 +86,7 @@ class FrameStats:
         self.searches += take
         self.search_ms += rnd.ms
         self.latency = np.concatenate((self.latency, latency))
+        self.latency_species = np.concatenate((self.latency_species, species_of.astype(np.int8)))
 
 
 @njit(cache=True)
@@ -102,8 +105,24 @@ def _count(species_of, outcome, expanded, n_species):
     return table
 
 
+@dataclass
+class Rates:
+    """What the searches did per second over a recent window (the overlay's figures)."""
+
+    seconds: float  # the window actually covered
+    searches: float  # per second, all species
+    expanded: float
+    failed: float
+    capped: float
+    replans: float
+    search_ms: float  # mean search ms per frame
+    per_species: dict[str, tuple[float, float, float]]  # key -> (searches/s, expanded/s, latency p95 ms)
+    latency_p95_ms: float
+
+
 class History:
-    """Search ms of the frames in the last ``seconds`` (for the overlay's rolling graph).
+    """The frames of the last ``seconds``: each one's search ms (the overlay's rolling graph) and its
+    counts, from which :meth:`rates` makes per-second figures.
 
     Times are whatever clock the caller steps (the app: wall time; headless: fixed steps).
     """
@@ -113,17 +132,45 @@ class History:
         self.times: deque[float] = deque()
         self.search_ms: deque[float] = deque()
         self.latency: deque[np.ndarray] = deque()  # per frame: each served request's wait, seconds
+        self.frames: deque[FrameStats] = deque()
 
-    def push(self, t: float, search_ms: float, latency: np.ndarray | None = None) -> None:
+    def push(self, t: float, search_ms: float, latency: np.ndarray | None = None,
+             stats: FrameStats | None = None) -> None:  # fmt: skip
         self.times.append(t)
         self.search_ms.append(search_ms)
         self.latency.append(np.zeros(0) if latency is None else latency)
+        self.frames.append(stats if stats is not None else FrameStats())
         while self.times and self.times[0] < t - self.seconds:
             self.times.popleft()
             self.search_ms.popleft()
             self.latency.popleft()
+            self.frames.popleft()
 
     def latency_p95_ms(self) -> float:
         """The 95th percentile of request-to-path latency over the window, in ms (0 without searches)."""
         waits = np.concatenate(list(self.latency)) if self.latency else np.zeros(0)
         return float(np.percentile(waits, 95) * 1000.0) if waits.size else 0.0
+
+    def rates(self, species: list[str], window: float = 2.0) -> Rates:
+        """Per-second figures over the last ``window`` seconds (less when the history is shorter);
+        ``species``: the keys, in index order."""
+        if not self.times:
+            return Rates(0.0, 0, 0, 0, 0, 0, 0, dict.fromkeys(species, (0.0, 0.0, 0.0)), 0.0)
+        now = self.times[-1]
+        recent = [f for t, f in zip(self.times, self.frames, strict=True) if t > now - window]
+        span = max(min(window, now - self.times[0]), 1e-3) if len(self.times) > 1 else 1.0
+        total = {n: sum(getattr(f, n) for f in recent) / span for n in ("searches", "expanded", "failed", "capped",
+                                                                      "replans")}  # fmt: skip
+        waits = np.concatenate([f.latency for f in recent]) if recent else np.zeros(0)
+        who = np.concatenate([f.latency_species for f in recent]) if recent else np.zeros(0, np.int8)
+        per = {}
+        for i, key in enumerate(species):
+            mine = waits[who == i] if who.size == waits.size else np.zeros(0)
+            p95 = float(np.percentile(mine, 95) * 1000.0) if mine.size else 0.0
+            s = sum(f.per_species[key].searches for f in recent if key in f.per_species) / span
+            e = sum(f.per_species[key].expanded for f in recent if key in f.per_species) / span
+            per[key] = (s, e, p95)
+        p95_all = float(np.percentile(waits, 95) * 1000.0) if waits.size else 0.0
+        ms = sum(f.search_ms for f in recent) / max(1, len(recent))
+        return Rates(span, total["searches"], total["expanded"], total["failed"], total["capped"], total["replans"],
+                     ms, per, p95_all)  # fmt: skip

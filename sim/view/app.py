@@ -20,22 +20,14 @@ from sim.maps import MapData
 from sim.pathfinding import set_first_use
 from sim.simulation import Simulation, check_map, searches_with_jps
 from sim.support.resources import user_maps_dir
+from sim.view import compose, events
 from sim.view.camera import Camera
-from sim.view.draw.panels import (
-    DIM,
-    INK,
-    WARN,
-    Text,
-    bars_height,
-    help_panel,
-    log_panel,
-    message_panel,
-    overlay,
-    status_line,
-)
-from sim.view.draw.render import WorldView
+from sim.view.draw.overlay import Overlay
+from sim.view.draw.panels import INK, WARN, Text
+from sim.view.draw.render import WorldView, land_box
 from sim.view.draw.search_views import SearchViews
 from sim.view.keys import KeyTable, key
+from sim.view.layout import Frame, Layout
 from sim.view.live import LiveFiles
 from sim.view.mapfiles import MapFiles
 from sim.view.messages import Messages
@@ -57,7 +49,7 @@ class App:
         [
             key("F1 / H", "this help", "toggle_help", pygame.K_F1, pygame.K_h),
             key("F2", "message log: the last 50 messages", "toggle_log", pygame.K_F2),
-            key("F3", "search-cost overlay", "toggle_overlay", pygame.K_F3),
+            key("F3", "search-cost overlay: compact, detailed, off", "toggle_overlay", pygame.K_F3),
             key("F11", "fullscreen / window", "toggle_fullscreen", pygame.K_F11),
             key("F12", "save a screenshot (screenshots/)", "screenshot_key", pygame.K_F12),
             key("Esc", "close the help, or what the mode says", "escape", pygame.K_ESCAPE),
@@ -98,32 +90,37 @@ class App:
         )
         self.startup.begin(self.sim)
         self.instruments = SearchInstruments(self.sim)
+        self._layout: Layout | None = None  # the regions of the window (sim.view.layout), per size
+        self.plan: Frame = compose.begin(self)  # this frame's parts: where each went
         w, h = self.screen.get_size()
-        self.cam = Camera(w, h - bars_height(self.text), self.sim.world.width, self.sim.world.height)
+        self.cam = Camera(w, self.plan.layout.map.h, self.sim.world.width, self.sim.world.height,
+                          focus=land_box(self.sim.world.terrain))  # fmt: skip
         self.cam.zoom_to_fit()
         self.view = WorldView(self.sim, self.cam, art=self.startup.art)
         self.search_views = SearchViews(self.sim, self.view, self.instruments)
-        self.user_paused = False  # Space; a mode may pause the simulation too
-        self.speed = Speed()  # , and . (½x to 8x)
-        self.step_once = False  # / while paused: the next frame runs one step
-        self.show_overlay = False
-        self.show_help = False
-        self.mouse = (w // 2, h // 2)
-        self.messages = Messages(errors=(WARN,))  # errors are printed to stderr too
-        self.welcome = Welcome(enabled=not headless)  # the first-start card
-        self.mods = 0  # modifier keys held, from the key events in order (a click reads them as of itself)
-        self.show_log = False
+        self._ui_state(headless, (w // 2, h // 2))
         self.play = PlayMode(self)
         self.modes: list[Mode] = [self.play]
         for notice in self.sim.notices:
             self.message(notice, WARN)
-        self.fps = 0.0
-        self.frame_ms = 0.0
-        self._ema_ms: float | None = None
-        self.clock_s = 0.0  # the app's own clock: sum of frame steps
-        self.clock = pygame.time.Clock()
         self.live = LiveFiles(self)
         self.draw()  # the first picture, not shown yet: the view's caches are built before the first frame
+
+    def _ui_state(self, headless: bool, mouse: tuple[int, int]) -> None:
+        """What the window itself keeps: pause, speed, the overlay, help and log, input, the clocks."""
+        self.user_paused = False  # Space; a mode may pause the simulation too
+        self.speed = Speed()  # , and . (½x to 8x)
+        self.step_once = False  # / while paused: the next frame runs one step
+        self.overlay = Overlay()  # F3: off, compact, detailed
+        self.show_help = self.show_log = False
+        self.help_page = 0
+        self.mouse = mouse
+        self.messages = Messages(errors=(WARN,))  # errors are printed to stderr too
+        self.welcome = Welcome(enabled=not headless)  # the first-start card
+        self.mods = 0  # modifier keys held, from the key events in order (a click reads them as of itself)
+        self.fps = self.frame_ms = self.clock_s = 0.0  # clock_s: the app's own clock, the sum of frame steps
+        self._ema_ms: float | None = None
+        self.clock = pygame.time.Clock()
 
     # ---------------------------------------------------------------- modes
     @property
@@ -154,32 +151,9 @@ class App:
 
     # ---------------------------------------------------------------- input
     def handle(self, e: pygame.event.Event) -> None:
-        if e.type == pygame.QUIT:  # the window's close button: asks only for unsaved painting
-            if self.files.unsaved() and not isinstance(self.top, ConfirmMode):
-                self.ask_to_quit()
-            else:
-                self.running = False
-            return
-        if e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self._resized()
-            return
-        if hasattr(e, "pos") and e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            self.mouse = e.pos
-        if e.type in (pygame.KEYDOWN, pygame.KEYUP):  # the modifiers as of this event, in event order
-            self.mods = getattr(e, "mod", self.mods)
-            if e.key in _MOD_KEYS:  # the modifier key itself: down sets it, up clears it
-                self.mods = self.mods | _MOD_KEYS[e.key] if e.type == pygame.KEYDOWN else self.mods & ~_MOD_KEYS[e.key]
-        if self.welcome.showing:
-            self.welcome.handle(e)
-            if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE:
-                return  # Esc closed the card, the innermost thing open
-        if e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE and (self.show_help or self.show_log):
-            self.show_help = self.show_log = False  # Esc closes the innermost thing open
-            return
-        if self.top.handle(e):
-            return
-        if e.type == pygame.KEYDOWN:
-            self.keys.dispatch(self, e)
+        """One event: the window's own (quit, resize, modifiers, the card, help and log), else the
+        mode on top, else the global keys (:func:`sim.view.events.handle`)."""
+        events.handle(self, e)
 
     def toggle_help(self, _e: object = None) -> None:
         self.show_help = not self.show_help
@@ -187,19 +161,23 @@ class App:
     def toggle_log(self, _e: object = None) -> None:
         self.show_log = not self.show_log
 
+    @property
+    def show_overlay(self) -> bool:
+        return self.overlay.level > 0
+
     def toggle_overlay(self, _e: object = None) -> None:
-        self.show_overlay = not self.show_overlay
+        self.overlay.cycle()
 
     def toggle_fullscreen(self, _e: object = None) -> None:
-        problem = self.window.toggle_fullscreen()
-        if problem:
+        if problem := self.window.toggle_fullscreen():
             self.message(problem, WARN)
         self._resized()
 
     def _resized(self) -> None:
         self.window.resized()
-        w, h = self.screen.get_size()
-        self.cam.resize(w, h - bars_height(self.text))
+        self.plan = compose.begin(self)
+        w, _h = self.screen.get_size()
+        self.cam.resize(w, self.plan.layout.map.h)
         self.view.invalidate()
 
     @property
@@ -210,8 +188,7 @@ class App:
     def screenshot_key(self, _e: object = None) -> None:
         self.files.screenshot()
 
-    def escape(self, _e: object = None) -> None:
-        self.ask_to_quit()
+    escape = lambda self, _e=None: self.ask_to_quit()  # noqa: E731  (Esc with nothing open asks to quit)
 
     def ask_to_quit(self) -> None:
         """Quit after a yes (Esc again or Enter), offering to save unsaved painting."""
@@ -239,33 +216,31 @@ class App:
         self.view.sync()
 
     def draw(self) -> None:
-        first = max(i for i, m in enumerate(self.modes) if i == 0 or m.opaque)
-        for mode in self.modes[first:]:
+        """The frame: the modes (the world, their panels), the overlay, the messages, a modal over a
+        dimmed rest, the bars; each part in its region (:mod:`sim.view.compose`)."""
+        self.plan = compose.begin(self)
+        modal = compose.modal(self)
+        self.messages.hold(modal is not None)  # messages wait while a modal is up
+        draw_overlay = compose.overlay(self) if self.show_overlay and modal is None else None  # (its place first)
+        below = [m for m in self.modes if not m.modal]
+        first = max(i for i, m in enumerate(below) if i == 0 or m.opaque)
+        for mode in below[first:]:
             mode.draw(self.screen)
-        if self.show_overlay:
-            overlay(self.screen, self.text, self.sim, self.instruments, self.fps, self.frame_ms, self.paused)
-        w, h = self.sim.world.width, self.sim.world.height
-        parts = [(f"{self.sim.world.name} {w}x{h}", INK)]
-        parts += [(word, INK) for mode in self.modes for word in mode.status()]
-        speed = self.speed.label if self.speed.factor != 1 else ""
-        parts += [(f"{self.sim.agents.n} animals", INK), (speed, WARN), ("PAUSED" if self.paused else "", WARN)]
-        parts += [(self.startup.status(self.sim), WARN)]
-        parts += [("F1 help  F2 messages  F3 overlay", DIM)]
-        # Opaque, full width and drawn every frame: nothing under it needs putting back (not "dirty").
-        status_line(self.screen, self.text, [p for p in parts if p[0]])
-        # Panels over the scene: each says what it covered, so the next frame puts the scene back.
-        shown = self.messages.shown()
-        if shown is not None and not self.show_log:
-            self.view.dirty.append(message_panel(self.screen, self.text, shown.text, shown.colour))
-        if self.show_log:
-            now = time.monotonic()
-            entries = [(m.text, m.colour, _age(now - m.at)) for m in self.messages]
-            self.view.dirty.append(log_panel(self.screen, self.text, entries))
-        if self.show_help:
-            self.view.dirty.append(help_panel(self.screen, self.text, self.tables()))
-        card = self.welcome.draw(self.screen, self.text)
-        if card is not None:
-            self.view.dirty.append(card)
+        if draw_overlay is not None:
+            draw_overlay()
+        if modal is None:
+            compose.messages(self)
+        else:
+            compose.dim(self)
+            if self.top.modal:
+                self.top.draw(self.screen)
+            elif modal == "help":
+                compose.help_page(self)
+            elif modal == "log":
+                compose.message_log(self)
+            else:
+                self.welcome.draw(self)
+        compose.status_bar(self)
 
     def frame(self, dt: float) -> float:
         """One frame: events, update, draw, flip. Returns its wall time in ms."""
@@ -298,10 +273,3 @@ class App:
 def _age(seconds: float) -> str:
     """How long ago, short: 12 s, 4 min."""
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
-
-
-#: Modifier keys -> their bits: a key event for the modifier itself may not carry it in ``mod`` yet.
-_MOD_KEYS = {
-    pygame.K_LCTRL: pygame.KMOD_LCTRL, pygame.K_RCTRL: pygame.KMOD_RCTRL,
-    pygame.K_LSHIFT: pygame.KMOD_LSHIFT, pygame.K_RSHIFT: pygame.KMOD_RSHIFT,
-}  # fmt: skip

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 #: Zoom levels in pixels per cell (whole numbers keep the pixel art crisp).
-ZOOMS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48)
+ZOOMS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 20, 24, 32, 40, 48)
 
 
 @dataclass
@@ -20,6 +20,8 @@ class Camera:
     tile: int = 8
     x: float = 0.0
     y: float = 0.0
+    #: What "fit" fits: ``(x0, y0, x1, y1)`` cells (the land: sea margins stay small), or None: the map.
+    focus: tuple[int, int, int, int] | None = None
 
     def __post_init__(self) -> None:
         self.tile = max(min(ZOOMS, key=lambda z: abs(z - self.tile)), self.fit_tile())
@@ -31,13 +33,19 @@ class Camera:
             self.zoom_to_fit()
         self.clamp()
 
-    def set_world(self, world_w: int, world_h: int, preferred: int = 8) -> None:
-        self.world_w, self.world_h = world_w, world_h
+    def set_world(self, world_w: int, world_h: int, preferred: int = 8,
+                  focus: tuple[int, int, int, int] | None = None) -> None:  # fmt: skip
+        self.world_w, self.world_h, self.focus = world_w, world_h, focus
         self.start_view(preferred)
 
+    def _box(self) -> tuple[int, int, int, int]:
+        return self.focus if self.focus is not None else (0, 0, self.world_w, self.world_h)
+
     def fit_tile(self) -> int:
-        """The largest zoom that shows the whole map in the view (at least the smallest zoom)."""
-        fitting = [z for z in ZOOMS if z * self.world_w <= self.view_w and z * self.world_h <= self.view_h]
+        """The largest zoom that shows the whole focus (the land, else the map) in the view (at
+        least the smallest zoom)."""
+        x0, y0, x1, y1 = self._box()
+        fitting = [z for z in ZOOMS if z * (x1 - x0) <= self.view_w and z * (y1 - y0) <= self.view_h]
         return fitting[-1] if fitting else ZOOMS[0]
 
     def start_view(self, preferred: int | None = None) -> None:
@@ -46,10 +54,11 @@ class Camera:
         self.zoom_to_fit()
 
     def zoom_to_fit(self) -> None:
-        """Home: the whole map, as large as it fits, centred."""
+        """Home: the focus (the land, else the whole map), as large as it fits, centred."""
         self.tile = self.fit_tile()
-        self.x = (self.world_w * self.tile - self.view_w) / 2
-        self.y = (self.world_h * self.tile - self.view_h) / 2
+        x0, y0, x1, y1 = self._box()
+        self.x = (x0 + x1) / 2 * self.tile - self.view_w / 2
+        self.y = (y0 + y1) / 2 * self.tile - self.view_h / 2
         self.clamp()
 
     def clamp(self) -> None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from sim.view.draw.panels import Text
     from sim.view.draw.render import WorldView
     from sim.view.draw.search_views import SearchViews
+    from sim.view.layout import Frame
     from sim.view.speed import Speed
 
 T = TypeVar("T")
@@ -71,7 +72,6 @@ class ViewContext(Protocol):
     user_paused: bool
     step_once: bool
     show_help: bool
-    show_overlay: bool
     running: bool
     progress_frames: int
     startup: Any  # sim.view.startup.Startup: the kernels' owner (what is compiled and ready) as the window shows it
@@ -81,6 +81,9 @@ class ViewContext(Protocol):
     progress_delay_s: float
 
     def draw(self) -> None: ...
+
+    @property
+    def show_overlay(self) -> bool: ...
 
     @property
     def files(self) -> FileActions:
@@ -116,6 +119,8 @@ class ModeContext:
     message: Callable[..., None]  # (text, colour=INK, seconds=6.0)
     push: Callable[[Any], None]  # a mode onto the stack
     pop: Callable[[Any], None]  # that mode off it
+    plan: Frame  # this frame's layout and the parts placed so far (sim.view.layout)
+    screen: pygame.Surface
     #: Members the mode may also set (declared above or in a subclass).
     writes: ClassVar[tuple[str, ...]] = ()
     _app: ViewContext  # the app itself (not handed on)

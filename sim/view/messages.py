@@ -47,6 +47,7 @@ class Messages:
         self.echo = echo
         self.log: deque[Message] = deque(maxlen=LOG_SIZE)
         self.current: Message | None = None
+        self._held_since: float | None = None  # a modal is up: messages wait (their time stands still)
 
     def post(self, text: str, colour: Colour, seconds: float = 6.0) -> None:
         now = time.monotonic()
@@ -64,6 +65,28 @@ class Messages:
         if self.current is not None and self.current.until <= now:
             self.current = None
         return self.current
+
+    def hold(self, held: bool, now: float | None = None) -> None:
+        """While ``held`` (a modal is up) the messages' time stands still: they wait, then show for
+        as long as they had left."""
+        now = time.monotonic() if now is None else now
+        if held and self._held_since is None:
+            self._held_since = now
+        elif not held and self._held_since is not None:
+            waited = now - self._held_since
+            for m in self.log:
+                m.until += waited
+            self._held_since = None
+
+    def clear(self) -> None:
+        """Forget every message (the log too)."""
+        self.log.clear()
+        self.current = None
+
+    def recent(self, now: float | None = None, most: int = 3) -> list[Message]:
+        """The messages still showing, newest first (at most ``most``)."""
+        now = time.monotonic() if now is None else now
+        return [m for m in reversed(self.log) if m.until > now][:most]
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.log)

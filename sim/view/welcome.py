@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from sim.support.resources import user_dir
-from sim.view.draw.panels import GOOD, INK, Text
+from sim.view.draw.panels import GOOD, INK
 
 LINES = (
     "Welcome to astar-island: every animal finds its way with A*.",
@@ -41,12 +41,13 @@ class Welcome:
         except OSError:
             pass  # a read-only home: the card comes back next time, nothing worse
 
-    def draw(self, surface: pygame.Surface, text: Text) -> pygame.Rect | None:
+    def draw(self, app) -> pygame.Rect | None:
+        """The card in the middle of the window (a modal: the rest is dimmed under it)."""
         if not self.showing:
             return None
+        from sim.view.compose import modal_panel
+
         lines = [(LINES[0], GOOD), (LINES[1], INK), (LINES[2], (160, 164, 160))]
-        box = text.panel_surface(lines, 16, opaque=True)
-        rect = box.get_rect(center=(surface.get_width() // 2, surface.get_height() // 2))
-        surface.blit(box, rect)
-        pygame.draw.rect(surface, GOOD, rect, 2)
+        rect = modal_panel(app, "welcome", lines, app.plan.layout.metrics.title, GOOD)
+        app.view.dirty.append(rect)
         return rect

@@ -16,7 +16,6 @@ from sim.config import load_config
 from sim.instruments.inspector import cell_info
 from sim.maps import load_map
 from sim.simulation import Simulation
-from sim.view.draw.panels import bars_height
 from sim.world.history import EditHistory
 from sim.world.terrain import Terrain as T
 from tests.conftest import ROOT
@@ -196,7 +195,7 @@ def test_the_cell_readout_names_terrain_costs_and_regions(make_app, monkeypatch)
     shown = []
     import sim.view.modes.play as play
 
-    monkeypatch.setattr(play, "readout_bar", lambda s, t, line: shown.append(line) or pygame.Rect(0, 0, 1, 1))
+    monkeypatch.setattr(play, "readout_bar", lambda s, t, rect, line, size: shown.append(line) or line or "")
     pos = tuple(int(v) for v in app.cam.to_screen(x, y))
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
     app.frame(STEP)
@@ -270,11 +269,13 @@ def test_f11_goes_fullscreen_and_back_and_the_camera_follows(make_app):
     key(pygame.K_F11)
     app.frame(STEP)
     assert app.window.fullscreen and app.screen.get_size() == pygame.display.get_desktop_sizes()[0]
-    bars = bars_height(app.text)  # the map's view ends above the bars at the bottom
-    assert (app.cam.view_w, app.cam.view_h + bars) == app.screen.get_size()
+    lay = app.plan.layout  # the map's view ends above the bars at the bottom: the layout's map region
+    assert (app.cam.view_w, app.cam.view_h) == lay.map.size and lay.size == app.screen.get_size()
     key(pygame.K_F11)
     app.frame(STEP)
-    assert not app.window.fullscreen and app.screen.get_size() == windowed == (app.cam.view_w, app.cam.view_h + bars)
+    lay = app.plan.layout
+    assert not app.window.fullscreen and app.screen.get_size() == windowed == lay.size
+    assert (app.cam.view_w, app.cam.view_h) == lay.map.size
 
 
 def test_a_failing_fullscreen_is_a_message_not_a_crash(make_app, monkeypatch):

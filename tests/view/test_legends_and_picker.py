@@ -27,14 +27,17 @@ def test_the_cost_field_legend_has_a_swatch_per_terrain_in_the_fields_own_colour
     key(pygame.K_v)
     app.frame(STEP)
     sp = app.sim.species[0]
-    rect = app.search_views.cost_field_legend(app.screen, app.text, 0)
+    placed = next(p for p in app.plan.placed if p.name == "legend")  # where the layout put it this frame
+    rect, size = placed.rect, placed.size
     # The swatch of the cheapest terrain has the colour the field gives its cells.
     cheapest = min((m, t) for t, m in sp.spec.costs.items() if m > 0)
     expected = tuple(int(v) for v in fields.ramp(__import__("numpy").array(0.0)))
-    line = app.text.font(13).get_linesize()
+    line, pad = app.text.font(size).get_linesize(), max(4, size // 2)
     costs = sorted(sp.spec.costs.items(), key=lambda kv: kv[1])
     row = [t for t, _ in costs].index(cheapest[1])
-    swatch = app.screen.get_at((rect.x + 16, rect.y + 6 + line * (row + 1) + line // 2))[:3]
+    label = f"{cheapest[1]}: x{cheapest[0]:g}"
+    title_lines = placed.lines.index(label) - row  # the title may take more than one line
+    swatch = app.screen.get_at((rect.x + pad + 4, rect.y + pad + line * (title_lines + row) + line // 2))[:3]
     assert tuple(swatch) == expected
     assert rect.h >= line * (len(costs) + 2)
 

@@ -158,25 +158,30 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
 
 
 @pytest.mark.parametrize(("name", "animals"), [("island.yaml", 500), ("island.yaml", 20000), ("lagoon.tmx", 500)])
-def test_overlay_figures_stand_under_their_headings(name, animals):
-    # "water creatures (4000)" is longer than "cows (250)": the columns must not shift with it.
-    # The last column says what serves the species: the lagoon chooses JPS for all three.
-    from sim.view.draw.panels import _species_lines
+def test_overlay_gives_per_second_figures_per_species_in_columns(name, animals):
+    """Each species' searches and cells expanded per second over the last two seconds (counted here
+    from the frames' own figures), its latency, and what serves it (A* or JPS), in aligned columns."""
+    from sim.instruments.recorder import SearchInstruments
+    from sim.view.draw.overlay import overlay_lines
 
     config = load_config()
     sim = Simulation(config, load_map(ROOT / "maps" / name), counts=species_counts(config, animals))
-    for _ in range(30):
+    ins = SearchInstruments(sim)
+    frames, t = [], 0.0
+    for _ in range(240):  # 4 s at 60 frames a second
         sim.step(STEP)
-    header, *rows = [text for text, _colour in _species_lines(sim)]
-    ends = [header.index(word) + len(word) for word in ("searches", "expanded", "ms", "failed", "capped", "by")]
+        t += STEP
+        ins.frame(t, sim.stats)
+        frames.append((t, sim.stats))
+    _head, tail = overlay_lines(sim, ins, 60.0, 4.0, False, detailed=True)
+    rows = [text for text, _colour in tail[1 : 1 + len(sim.species)]]
     by = {"island.yaml": ["A*", "A*", "A*"], "lagoon.tmx": ["JPS", "JPS", "JPS"]}[name]
+    recent = [stats for when, stats in frames if when > t - 2.0]
+    assert len({row.index("/s") for row in rows}) == 1  # the columns line up
     for sp, row, search in zip(sim.species, rows, by, strict=True):
-        c = sim.stats.per_species.get(sp.key)
-        figures = (0, 0, "0.00", 0, 0) if c is None else (c.searches, c.expanded, f"{c.ms:.2f}", c.failed, c.capped)
-        figures = (*figures, search)
-        assert row.startswith(f"{sp.label} ({int((sim.agents.species == sp.index).sum())})")
-        for end, value in zip(ends, figures, strict=True):
-            assert row[:end].endswith(f" {value}"), (row, value)  # right-aligned under its heading
+        searches = sum(s.per_species[sp.key].searches for s in recent if sp.key in s.per_species) / 2.0
+        want = f"{searches / 1e3:.1f}k" if 1e3 <= searches < 1e4 else f"{searches:.0f}"
+        assert row.startswith(sp.label) and f" {want}/s" in row and row.endswith(f"  {search}"), (row, want)
 
 
 def test_each_mode_that_names_its_key_is_opened_by_it_and_listed_with_the_play_keys(make_app):

@@ -15,7 +15,7 @@ from sim.instruments import fields
 from sim.model.herds import Herd
 from sim.pathfinding import STEPS
 from sim.view.camera import Camera
-from sim.view.draw.panels import DIM, GOOD, INK, Text, panel_right
+from sim.view.draw.legends import Legend
 from sim.view.draw.search_views import blit_cells
 
 ARROW_PX = 28  # about one flow arrow per this many pixels
@@ -66,13 +66,13 @@ class FieldView:
                 pygame.draw.polygon(screen, (20, 20, 30), (tip, left, right))
 
 
-def field_legend(screen: pygame.Surface, text: Text, herd: Herd, species_label: str, members: int) -> None:
+def field_legend(herd: Herd, species_label: str, members: int) -> Legend:
+    """What a herd's field shows, and how far it has grown."""
     reached = int(np.isfinite(herd.field).sum())
     state = "complete" if herd.ready else "growing"
-    lines = [
-        (f"herd field: {species_label} to {herd.goal} (B: next, off)", GOOD),
-        (f"  {state}: {reached} cells, {herd.ms:.1f} ms so far", INK),
-        (f"  {members} animals walking down it, {herd.arrived} arrived", INK),
-        ("green near -> red far; dark lines: equal cost; arrows: next step", DIM),
-    ]
-    panel_right(screen, text, lines, 8, 13)
+    return Legend(
+        f"herd field: {species_label} to {herd.goal} (B: next, off)",
+        notes=[f"{state}: {reached} cells, {herd.ms:.1f} ms so far",
+               f"{members} animals walking down it, {herd.arrived} arrived",
+               "green near, red far; dark lines: equal cost; arrows: the next step"],
+    )  # fmt: skip

@@ -32,7 +32,9 @@ class Minimap:
         return self.enabled and (cam.world_w * cam.tile > cam.view_w or cam.world_h * cam.tile > cam.view_h)
 
     def draw(self, surface: pygame.Surface, cam: Camera, terrain: np.ndarray, revision: int,
-             colours: dict[Terrain, tuple[int, int, int]]) -> pygame.Rect | None:  # fmt: skip
+             colours: dict[Terrain, tuple[int, int, int]], room: pygame.Rect) -> pygame.Rect | None:  # fmt: skip
+        """Draw it at the bottom right of ``room`` (what is left of the layout's right column);
+        returns the rectangle it covered (None: not wanted, or no room)."""
         if not self.wanted(cam):
             self.rect = None
             return None
@@ -41,8 +43,10 @@ class Minimap:
             self._picture = self._render(terrain, colours)
             self._key = key
         pic = self._picture
-        # Bottom right of the map's view: the inspector and the overlay take the top corners.
-        self.rect = pic.get_rect(bottomright=(surface.get_width() - MARGIN, cam.view_h - MARGIN))
+        if pic.get_width() + 4 > room.w or pic.get_height() + 4 > room.h:
+            self.rect = None
+            return None
+        self.rect = pic.get_rect(bottomright=(room.right - 2, room.bottom - 2))
         frame = self.rect.inflate(4, 4)
         surface.fill(PANEL[:3], frame)
         surface.blit(pic, self.rect)

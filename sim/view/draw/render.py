@@ -69,7 +69,7 @@ class TerrainLayer:
     def use_tiles(self, art: MapArt | None, original: np.ndarray) -> str | None:
         """Draw the map's own tiles from now on; returns why not (None when it does)."""
         if art is None:
-            return "this map has no tileset image (only Tiled maps with one do)"
+            return "this map has no tileset image; only Tiled maps with one have their own tiles"
         try:
             self.tiles = TileArt(art, original, self.terrain, {int(t): c for t, c in self.colours.items()})
         except ArtError as exc:
@@ -266,7 +266,8 @@ class WorldView:
         self.terrain.rebuild(self.sim.world.terrain)
         if tiles and self.terrain.use_tiles(self.sim.map.art, self.sim.world.original) is not None:
             self.terrain.set_look("landscape")  # the new map has none
-        self.cam.set_world(self.sim.world.width, self.sim.world.height, self.sim.config.window.tile_px)
+        self.cam.set_world(self.sim.world.width, self.sim.world.height, self.sim.config.window.tile_px,
+                           land_box(self.sim.world.terrain))  # fmt: skip
         self._cursor = ChangeCursor(self.sim.world)  # the world may be a new one
         self._cursor.take()
 
@@ -280,7 +281,7 @@ class WorldView:
             why = layer.use_tiles(self.sim.map.art, self.sim.world.original)
             if why is not None:
                 layer.set_look("landscape")
-                return f"terrain: landscape (no map tiles: {why})"
+                return f"terrain: landscape. No map tiles: {why}"
         else:
             layer.set_look("landscape")
         words = {"landscape": "landscape", "flat": "flat colours", "tiles": "the map's own tiles"}
@@ -466,3 +467,15 @@ def rehearse_view(config: Config, screen: pygame.Surface, art: bool = True) -> N
         if frame == 1:
             sim.paint(5, 4, 0, int(Terrain.ROCK))
         view.draw_scene(surface, True)  # the first draws everything, the next only what changed
+
+
+def land_box(terrain: np.ndarray, margin: int = 2) -> tuple[int, int, int, int] | None:
+    """The cells ``(x0, y0, x1, y1)`` that hold every cell that is not water, grown by ``margin`` and
+    kept in the map (None when the map is all water, or all land: fit the whole of it)."""
+    land = terrain != int(Terrain.WATER)
+    if not land.any() or land.all():
+        return None
+    ys, xs = np.nonzero(land)
+    h, w = terrain.shape
+    return (max(0, int(xs.min()) - margin), max(0, int(ys.min()) - margin),
+            min(w, int(xs.max()) + 1 + margin), min(h, int(ys.max()) + 1 + margin))  # fmt: skip

@@ -9,11 +9,12 @@ import pygame
 
 from sim.instruments import fields
 from sim.instruments.compare import REPLAY_S, Comparison, StrategyRun
-from sim.instruments.recorder import SearchInstruments
+from sim.instruments.recorder import HEAT_TIME_S, SearchInstruments
 from sim.model.observe import SearchEvent
 from sim.simulation import Simulation
 from sim.view.camera import Camera
-from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, panel_right, scale_panel, status_height, swatch_panel, wrap
+from sim.view.draw.legends import Legend
+from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, wrap
 from sim.view.draw.render import WorldView
 
 
@@ -74,7 +75,7 @@ class SearchViews:
         screen.blit(hatch(screen.get_size()), (0, 0))
         blit_cells(screen, self.view.cam, *self._field)
 
-    def cost_field_legend(self, screen: pygame.Surface, text: Text, species: int) -> pygame.Rect:
+    def cost_field_legend(self, species: int) -> Legend:
         """Each terrain's multiplier with the colour it gets (the same log scale as the field)."""
         sp = self.sim.species[species]
         n_regions = int(sp.regions.max())
@@ -90,17 +91,25 @@ class SearchViews:
             r, g, b = fields.ramp(np.array(t)).astype(np.uint8).tolist()
             rows.append(((r, g, b), f"{name}: x{m:g}"))
         title = f"how {sp.label} see the island (V: next, off)"
-        return swatch_panel(screen, text, title, rows, f"outlined: {n_regions} connected regions")
+        return Legend(title, rows, notes=[f"outlined: {n_regions} connected regions"])
 
-    def heat_legend(self, screen: pygame.Surface, text: Text) -> pygame.Rect | None:
-        """The heat map's scale: expansions per cell over the last ~10 s, log-scaled."""
+    def heat_legend(self) -> Legend | None:
+        """The heat map's scale: cells expanded per map cell, recent searches weighing most, log-scaled."""
         heat = self.instruments.heat
         if heat is None:
             return None
-        top = float(heat.max())
+        top = max(float(heat.max()), 0.0)
         colours = fields.ramp(np.linspace(0.0, 1.0, 64)).astype(np.uint8)
-        title = "heat map: search work per cell, last ~10 s (X: off)"
-        return scale_panel(screen, text, title, colours, "little", f"{top:.1f} expansions (log scale)")
+        ticks = [_number(math.expm1(f * math.log1p(top))) for f in (0.0, 1 / 3, 2 / 3, 1.0)]
+        unit = f"expansions per cell, fading by 1/e in {HEAT_TIME_S:g} s (log scale)"
+        return Legend("heat map: where searches work (X: off)", bar=colours, ticks=ticks, unit=unit)
+
+    def paths_legend(self) -> Legend:
+        """P's key: each species' paths in its colour, a ring at its goal."""
+        rows: list[tuple[tuple[int, int, int] | None, str]] = [
+            (sp.spec.colour, f"{sp.label}: path to walk, ring at its goal") for sp in self.sim.species
+        ]
+        return Legend("every path (P: off)", rows)
 
     def draw_heat(self, screen: pygame.Surface) -> None:
         heat = self.instruments.heat
@@ -145,10 +154,15 @@ def _ring_rect(x: float, y: float, r: float) -> pygame.Rect:
     return pygame.Rect(int(x - r - 4), int(y - r - 4), int(2 * r + 9), int(2 * r + 9))
 
 
-def inspector_panel(screen: pygame.Surface, text: Text, lines: list[str], colour) -> None:
+def inspector_lines(lines: list[str], colour) -> list[tuple[str, tuple[int, int, int]]]:
+    """The inspector's panel: the animal's description (``instruments.inspector.describe``), the keys."""
     rows = [(lines[0], colour)] + [(t, INK if not t.startswith("  ") else DIM) for t in lines[1:]]
-    rows += [("", INK), ("F follow  Esc / click ground: deselect", DIM), ("magenta: closed  orange: left open", DIM)]
-    panel_right(screen, text, rows, 8, 14)
+    keys = [("", INK), ("F follow  Esc / click ground: deselect", DIM), ("magenta: closed  orange: left open", DIM)]
+    return [*rows, *keys]
+
+
+def _number(v: float) -> str:
+    return f"{v:.0f}" if v >= 10 or v == 0 else f"{v:.1f}"
 
 
 # ----------------------------------------------------------------- compare mode
@@ -179,47 +193,52 @@ def compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, i
     )
 
 
+Panels = list[tuple[int, pygame.Rect]]
+
+
 def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Comparison,
-                 species_label: str) -> list[tuple[int, pygame.Rect]]:  # fmt: skip
-    """The comparison screen: every strategy's panel side by side, or one large (Tab or a
-    click). Three header lines (settings, keys, replay), then the panels, ending above the
-    status bar. Returns ``(run, panel)`` for each panel drawn (what a click picks)."""
-    sw, sh = screen.get_size()
-    bottom = sh - status_height(text) - 6
+                 species_label: str, area: pygame.Rect, metrics) -> tuple[Panels, list[str]]:  # fmt: skip
+    """The comparison screen in ``area`` (the layout's content region): every strategy's panel side
+    by side, or one large (Tab or a click). Header lines (settings, keys, replay), then the panels.
+    Returns ``(run, panel)`` for each panel drawn (what a click picks), and the header's lines."""
+    big, small = metrics.body, metrics.small
+    sw = area.w
+    bottom = area.bottom - metrics.margin
     head = [f"compare — {species_label}", f"diagonal (D): {cmp.diagonal}", f"heuristic (E): {cmp.heuristic}",
             f"weight (+/-): {cmp.weight:g}"]  # fmt: skip
     picking = "click the start" if cmp.start is None else "click the goal" if not cmp.runs else "click a panel: large"
     keys = [f"1-{len(view.sim.species)} species", picking, "right click or N: new query", "Space play/pause",
             "← → step", "↑ ↓ speed", "R replay", "Tab one/all", "Esc or C: back"]  # fmt: skip
-    lines = [(fit_words(head, text.font(15), sw - 24), GOOD, 15)]
-    lines += [(line, DIM, 13) for line in wrap(text.font(13), fit_words(keys, text.font(13), sw - 24), sw - 24)]
+    lines = [(line, GOOD, big) for line in wrapped_words(head, text.font(big), sw - 24)]
+    lines += [(line, DIM, small) for line in wrapped_words(keys, text.font(small), sw - 24)]
     if cmp.runs:
         state = "playing" if cmp.playing else "done" if cmp.done else "paused"
         status = (f"replay: each search at its own pace, all ending together ({REPLAY_S / cmp.speed:g} s)   "
                   f"{state}   closed: magenta   left open: orange   jump points: rings")  # fmt: skip
-        lines += [(line, INK, 13) for line in wrap(text.font(13), status, sw - 24)]
-    top = 6 + sum(text.font(size).get_linesize() for _t, _c, size in lines) + 6
-    pygame.draw.rect(screen, (14, 18, 26), (0, 0, sw, bottom + 6 if cmp.runs else top))
-    y = 6
+        lines += [(line, INK, small) for line in wrap(text.font(small), status, sw - 24)]
+    top = area.y + 6 + sum(text.font(size).get_linesize() for _t, _c, size in lines) + 6
+    pygame.draw.rect(screen, (14, 18, 26), (area.x, area.y, sw, (bottom + 6 - area.y) if cmp.runs else top - area.y))
+    y = area.y + 6
     for line, colour, size in lines:
-        screen.blit(text.font(size).render(line, True, colour), (12, y))
+        screen.blit(text.font(size).render(line, True, colour), (area.x + 12, y))
         y += text.font(size).get_linesize()
+    header = [t for t, _c, _s in lines]
     if cmp.start is None or cmp.goal is None or not cmp.runs:
-        return []
+        return [], header
     region = compare_region(cmp, view.sim.world.terrain.shape)
     c0, r0, c1, r1 = region
     terrain = view.terrain.base.subsurface((c0, r0, c1 - c0, r1 - r0))
-    area = pygame.Rect(8, top, sw - 16, bottom - top)
+    area = pygame.Rect(area.x + 8, top, sw - 16, bottom - top)
     shown = list(range(len(cmp.runs))) if cmp.shown is None else [cmp.shown]
     cols, rows = panel_grid(len(shown), area.w, area.h)
     cw, ch = area.w // cols, area.h // rows
-    font = text.font(13)
+    font = text.font(small)
     panels = []
     for slot, k in enumerate(shown):
         cell = pygame.Rect(area.x + (slot % cols) * cw, area.y + (slot // cols) * ch, cw - 8, ch - 8)
         _draw_run(screen, font, cmp, k, cell, region, terrain)
         panels.append((k, cell))
-    return panels
+    return panels, header
 
 
 def panel_grid(n: int, width: int, height: int) -> tuple[int, int]:
@@ -248,6 +267,13 @@ def fit_words(words: list[str], font: pygame.font.Font, width: int) -> str:
         if font.size(line)[0] <= width:
             return line
     return " ".join(words)
+
+
+def wrapped_words(words: list[str], font: pygame.font.Font, width: int) -> list[str]:
+    """``words`` (groups of words) on as many lines of ``width`` pixels as they need, 3 spaces
+    apart, or " · " apart when they take more than one line (the groups stay apart)."""
+    line = "   ".join(words)
+    return [line] if font.size(line)[0] <= width else wrap(font, " · ".join(words), width)
 
 
 def _draw_run(

@@ -272,12 +272,40 @@ def drawn_sprite(colour: tuple[int, int, int], size: int = 16) -> pygame.Surface
 
 
 def _shadow(surf: pygame.Surface) -> pygame.Surface:
-    """A flier's shadow: its silhouette, dark, every other pixel (reads as see-through)."""
-    alpha = pygame.surfarray.array_alpha(surf) > 127  # [x, y]
-    xs, ys = np.indices(alpha.shape)
-    out = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    """A flier's shadow: a soft dark ellipse under it, denser towards its middle (every other pixel
+    at most: it reads as see-through), whatever the bird's pose (its silhouette read as an "X")."""
+    w, h = surf.get_size()
+    xs, ys = np.indices((w, h))
+    rx, ry = max(1.5, w * 0.3), max(1.0, h * 0.16)
+    d = ((xs - w / 2 + 0.5) / rx) ** 2 + ((ys - h / 2 + 0.5) / ry) ** 2  # < 1 inside the ellipse
+    dither = (xs + ys) % 2 == 0
+    inner = (d < 0.45) & ((xs % 2 == 0) | dither)  # the middle denser than the rim
+    out = pygame.Surface((w, h), pygame.SRCALPHA)
     pygame.surfarray.pixels3d(out)[...] = SHADOW_RGB
-    pygame.surfarray.pixels_alpha(out)[...] = np.where(alpha & ((xs + ys) % 2 == 0), 255, 0)
+    pygame.surfarray.pixels_alpha(out)[...] = np.where(((d < 1.0) & dither) | inner, 255, 0)
+    return out
+
+
+#: Below this many pixels a cell, animals are drawn as icons of at least :data:`MIN_ICON` pixels
+#: with a dark outline, so they read at the fitted zoom (the size changes with the zoom in steps of
+#: one pixel: no jump between the two).
+ICON_BELOW = 12
+MIN_ICON = 18
+OUTLINE_RGB = (18, 20, 22)
+
+
+def _outlined(surf: pygame.Surface) -> pygame.Surface:
+    """``surf`` with a one-pixel dark outline around its opaque pixels (in a surface 2 px larger)."""
+    w, h = surf.get_size()
+    out = pygame.Surface((w + 2, h + 2), pygame.SRCALPHA)
+    solid = np.pad(pygame.surfarray.array_alpha(surf) > 127, 1)
+    ring = np.zeros_like(solid)
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        ring |= np.roll(np.roll(solid, dx, axis=0), dy, axis=1)
+    ring &= ~solid
+    pygame.surfarray.pixels3d(out)[ring] = OUTLINE_RGB
+    pygame.surfarray.pixels_alpha(out)[ring] = 255
+    out.blit(surf, (1, 1))
     return out
 
 
@@ -294,8 +322,8 @@ class SpriteBank:
     @staticmethod
     def size_for(tile: int) -> int:
         """Sprite frame size in pixels: about two cells (the animal inside is smaller), never
-        tiny or huge."""
-        return min(48, max(9, round(tile * 2.2)))
+        huge, and at least :data:`MIN_ICON` (an icon that reads at the fitted zoom)."""
+        return min(48, max(MIN_ICON, round(tile * 2.2)))
 
     def cycles(self, key: str) -> tuple[int, int]:
         """How many moving and resting frames the species has."""
@@ -316,7 +344,10 @@ class SpriteBank:
             scale = size / max(frame.get_size())
             # Heading k points 22.5°·k clockwise from east on screen (y grows downward).
             turned = [pygame.transform.rotozoom(frame, -360 / TURNS * k, scale) for k in range(TURNS)]
-            surfaces += [_shadow(s) for s in turned] if key.endswith(SHADOW) else turned
+            if key.endswith(SHADOW):
+                surfaces += [_shadow(s) for s in turned]
+            else:  # small zooms: an outline makes the icon stand out of any terrain
+                surfaces += [_outlined(s) for s in turned] if tile < ICON_BELOW else turned
         runs: list[np.ndarray] = []
         cols: list[np.ndarray] = []
         starts, boxes = [0], []

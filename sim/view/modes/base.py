@@ -26,6 +26,9 @@ class Mode:
     #: mouse, files, push and pop; a mode that needs more names a wider context.
     context: ClassVar[type[ModeContext]] = ModeContext
     pauses: ClassVar[bool] = False
+    #: A modal: it draws over the dimmed rest in the layout's modal region, nothing draws over it
+    #: (messages wait), and the modes below it do not see the events it takes.
+    modal: ClassVar[bool] = False
     #: Where the mode's keys come in the help (lower first).
     help_order: ClassVar[int] = 50
     #: The play mode's key that opens this mode (action ``"open_mode"``; None: opened another

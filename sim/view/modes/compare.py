@@ -153,7 +153,14 @@ class CompareMode(Mode):
             for p, colour in ((cmp.start, (80, 255, 120)), (cmp.goal, (255, 80, 80))):
                 if p is not None:
                     pygame.draw.circle(surface, colour, app.cam.to_screen(*p), max(4, app.cam.tile))
-        self.panels = draw_compare(surface, app.text, app.view, cmp, app.sim.species[cmp.species].label)
+        lay = app.plan.layout
+        area = lay.content
+        if app.plan.has("overlay"):  # the overlay has the top of the left column: the panels keep right of it
+            left = app.plan.layout.left
+            area = pygame.Rect(left.right, area.y, area.right - left.right, area.h)
+        self.panels, header = draw_compare(surface, app.text, app.view, cmp, app.sim.species[cmp.species].label,
+                                           area, lay.metrics)  # fmt: skip
+        app.plan.put("compare", area, header, lay.metrics.body)
 
     def status(self) -> list[str]:
         return ["COMPARE"]

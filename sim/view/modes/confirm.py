@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 import pygame
 
-from sim.view.draw.panels import GOOD, WARN, message_panel
+from sim.view.compose import modal_panel
+from sim.view.draw.panels import DIM, GOOD, INK, WARN
 from sim.view.keys import CTRL, KeyTable, key, mouse
 from sim.view.modes.base import Mode
 
@@ -17,6 +18,7 @@ class ConfirmMode(Mode):
     ``ctrl+S`` to save the painting first when ``offer_save``, and no (any other key or a click)."""
 
     help_order = 95
+    modal = True
     keys = KeyTable(
         "Asked before quitting or losing painting",
         [
@@ -70,6 +72,7 @@ class ConfirmMode(Mode):
     def draw(self, surface: pygame.Surface) -> None:
         save = "   ctrl+S: save it first" if self.offer_save else ""
         esc = "Esc again or Enter: yes" if self.esc_says_yes else "Enter: yes   Esc: no"
-        text = f"{self.question}   ({esc}{save}; any other key: no)"
-        rect = message_panel(surface, self.app.text, text, WARN if self.offer_save else GOOD)
-        self.app.view.dirty.append(rect)
+        lay = self.app.plan.layout
+        colour = WARN if self.offer_save else GOOD
+        lines = [(self.question, colour), (f"{esc}{save}", INK), ("any other key: no", DIM)]
+        self.app.view.dirty.append(modal_panel(self.app, "question", lines, lay.metrics.title, colour))

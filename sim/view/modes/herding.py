@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from sim.view.draw.field_view import FieldView, field_legend
+from sim.view.draw.legends import Legend
 
 if TYPE_CHECKING:
     from sim.view.context import ModeContext
@@ -73,12 +74,12 @@ class Herding:
             return
         self.field_view.draw(surface, self.app.cam, herd)
 
-    def legend(self, surface: pygame.Surface) -> None:
+    def legend(self) -> Legend | None:
         herd = self.shown()
-        if herd is not None:
-            sim = self.app.sim
-            members = int(sim.herds.members(herd).size)
-            field_legend(surface, self.app.text, herd, sim.species[herd.species].label, members)
+        if herd is None:
+            return None
+        sim = self.app.sim
+        return field_legend(herd, sim.species[herd.species].label, int(sim.herds.members(herd).size))
 
     def status(self) -> list[str]:
         if self.herd_species is None:

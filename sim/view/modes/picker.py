@@ -32,6 +32,7 @@ class MapPickerMode(Mode):
         ],
     )
 
+    modal = True
     context = PickerContext  # a mode's, and the map folders
     app: PickerContext
 
@@ -78,5 +79,9 @@ class MapPickerMode(Mode):
 
     def draw(self, surface: pygame.Surface) -> None:
         current = str(self.app.sim.world.source or "")
-        self._rects = map_picker(surface, self.app.text, self.sections(), self.selected, current)
+        lay = self.app.plan.layout
+        box = lay.modal
+        self._rects, drawn = map_picker(surface, self.app.text, box, self.sections(), self.selected, current,
+                                        lay.metrics.body)  # fmt: skip
+        self.app.plan.put("picker", box, drawn, lay.metrics.body, modal=True)
         self.app.view.dirty.append(pygame.Rect(0, 0, *surface.get_size()))

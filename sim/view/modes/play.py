@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from sim.instruments.inspector import cell_info, describe, pick_animal
+from sim.instruments.inspector import cell_info, pick_animal
 from sim.pathfinding import ChangeCursor
 from sim.view.context import ModeContext, PlayContext
 from sim.view.draw.minimap import Minimap
-from sim.view.draw.panels import bottom_strip, readout_bar, readout_rect
-from sim.view.draw.search_views import inspector_panel
+from sim.view.draw.panels import readout_bar
 from sim.view.draw.sprites import SpriteBank
 from sim.view.keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
 from sim.view.modes.base import CameraControls, Mode
 from sim.view.modes.herding import Herding
 from sim.view.modes.painting import Painting
+from sim.view.modes.side import place_inspector, side_panels
 from sim.world.terrain import BRUSHES, Terrain
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ PLAY_KEYS = KeyTable(
         key("R", "reset the map to how it was loaded", "painting.reset_map", pygame.K_r),
         key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
         key("L", "reload the map from its file (it changed on disk)", "reload_map", pygame.K_l),
-        key("Home", "zoom to fit: the whole map", "fit_view", pygame.K_HOME),
+        key("Home", "zoom to fit the land (the whole map when it has no sea)", "fit_view", pygame.K_HOME),
         key("O", "minimap for maps larger than the window (click it to jump)", "toggle_minimap", pygame.K_o),
         key("T", "terrain look: landscape, flat colours, the map's own tiles (Tiled maps)", "cycle_look", pygame.K_t),
         key("ctrl+S", "save the painted map as a new YAML file", "painting.save_map", pygame.K_s, mods=CTRL),
@@ -126,7 +126,6 @@ class PlayMode(Mode):
         self.field_species: int | None = None  # V: whose cost field is shown
         self._held: set[int] = set()
         self.readout = CellReadout()
-        self._readout_rect: pygame.Rect | None = None  # where the readout was drawn last frame
 
     @property
     def tool(self) -> str:
@@ -276,16 +275,10 @@ class PlayMode(Mode):
 
     def draw(self, surface: pygame.Surface) -> None:
         app, views = self.app, self.app.search_views
-        ins = app.instruments
         sel = self.selected
+        inspector = place_inspector(self) if sel is not None else None  # (it may pan the view first)
         plain = app.top is self and not (app.show_help or app.show_overlay)
-        herd = self.herding.shown()
         layers = self._scene_layers()
-        line = self._readout_line_now() if app.top is self and not app.show_help else None
-        rect = readout_rect(surface, app.text, line) if line is not None else None
-        if self._readout_rect is not None and rect != self._readout_rect:
-            app.view.dirty.append(self._readout_rect)  # it moved, shrank or went: put back what it covered
-        self._readout_rect = rect
         if plain and not layers:
             app.view.draw_scene(surface, True)  # may redraw only what moved
         else:
@@ -300,25 +293,16 @@ class PlayMode(Mode):
         hover = self._hover()
         if hover is not None and hover != sel:  # who a click would pick, before the click
             app.view.dirty.append(views.draw_hover(surface, hover))
-        if self.field_species is not None:
-            views.cost_field_legend(surface, app.text, self.field_species)
-        elif herd is not None:
-            self.herding.legend(surface)
-        elif ins.heat is not None and sel is None:
-            views.heat_legend(surface, app.text)
-        if sel is not None:
-            colour = app.sim.species[app.sim.agents.species[sel]].spec.colour
-            inspector_panel(surface, app.text, describe(app.sim, sel), colour)
         if app.top is self and not app.show_help and self.tool == "paint":
             colour = app.view.terrain.colours[self.painting.brush]  # the config's colours, as the map shows them
             app.view.draw_brush(surface, app.mouse, self.painting.brush_radius, colour)
-        world = app.sim.world
-        mini = self.minimap.draw(surface, app.cam, world.terrain, world.revision, app.view.terrain.colours)
-        if mini is not None:
-            app.view.dirty.append(mini)
-        bottom_strip(surface, app.text)  # under the map's view, above the status bar: opaque, every frame
-        if line is not None:  # opaque and drawn every frame, like the status bar: never "dirty"
-            readout_bar(surface, app.text, line)
+        if inspector is not None:
+            inspector()
+        side_panels(self, surface)
+        lay = app.plan.layout
+        line = self._readout_line_now() if app.top is self and not app.show_help else None
+        shown = readout_bar(surface, app.text, lay.readout, line, lay.metrics.small)  # opaque, every frame
+        app.plan.put("readout", lay.readout, [shown], lay.metrics.small)
 
     def _scene_layers(self) -> list[Callable[[pygame.Surface], object]]:
         """The layers on this frame, drawn under the animals: any makes the frame a full repaint (the

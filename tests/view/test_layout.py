@@ -1,0 +1,146 @@
+"""One layout owns the screen: in every mode, with the overlay off, compact or detailed, with and
+without a message, under every modal, at 1280x800, 900x560 and 1920x1080 (and the smallest and a
+4K window), the parts the frame placed never overlap (a modal may: it dims the rest), each stays
+inside the window, and every line of text each drew fits its rectangle, measured with the real font."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pygame
+import pytest
+
+from sim.view.layout import BASE_HEIGHT, Metrics
+from tests.helpers import STEP, click, key, press
+
+SIZES = [(1280, 800), (900, 560), (1920, 1080)]
+OVERLAY = [0, 1, 2]
+MODES = ["play", "inspect", "compare", "picker", "confirm", "help", "log", "welcome"]
+LONG = ("could not load map: /home/someone/a folder with a long name/maps/island-edited-7.yaml:12: "
+        "spawn 'cow' area [0, 0, 2, 2] has no cell where cows can stand")  # fmt: skip
+
+
+def resize(app, size: tuple[int, int]) -> None:
+    pygame.display.set_mode(size)
+    app._resized()
+    app.frame(STEP)
+
+
+def enter(app, mode: str) -> None:
+    """Put ``app`` into ``mode`` (from the play screen)."""
+    sim = app.sim
+    if mode == "inspect":  # an animal inspected, with the legends the right column stacks under it
+        walker = int(np.flatnonzero(sim.agents.species == 0)[0])
+        app.top.select(walker)
+        app.top.show_paths = True
+        app.instruments.enable_heat(True)
+        app.top.field_species = 1
+    elif mode == "compare":
+        land = np.argwhere(sim.species[0].regions > 0)
+        (y0, x0), (y1, x1) = land[0], land[-1]
+        press(app, pygame.K_c)
+        click(app, (int(x0), int(y0)))
+        click(app, (int(x1), int(y1)))
+    elif mode == "picker":
+        press(app, pygame.K_m)
+    elif mode == "confirm":
+        app.ask_to_quit()
+    elif mode == "help":
+        press(app, pygame.K_F1)
+    elif mode == "log":
+        press(app, pygame.K_F2)
+    elif mode == "welcome":
+        app.welcome.showing = True
+
+
+def check(app, what: str) -> None:
+    placed = app.plan.placed
+    screen = pygame.Rect((0, 0), app.screen.get_size())
+    for p in placed:
+        assert screen.contains(p.rect), (what, p.name, p.rect)
+        if p.size:  # its text fits its rectangle, in the real font
+            font = app.text.font(p.size)
+            widest = max((font.size(t)[0] for t in p.lines), default=0)
+            assert widest <= p.rect.w, (what, p.name, widest, p.rect.w, max(p.lines, key=lambda t: font.size(t)[0]))
+            rows = len(p.lines) if p.name not in ("help", "compare", "picker") else 0  # (laid out in columns)
+            assert rows * font.get_linesize() <= p.rect.h, (what, p.name, rows, p.rect)
+    for a, b in itertools.combinations([p for p in placed if not p.modal], 2):
+        if a.name == "compare" and b.name != "overlay":  # compare's region holds its own panels only
+            continue
+        assert not a.rect.colliderect(b.rect), (what, a.name, a.rect, b.name, b.rect)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_two_parts_overlap_and_every_text_fits(make_app, size):
+    app = make_app("maps/island.yaml", counts={"cow": 60, "bird": 30, "water": 20})
+    resize(app, size)
+    for mode, level, message in itertools.product(MODES, OVERLAY, (False, True)):
+        while app.modes[-1] is not app.play:  # back to the play screen
+            app.pop(app.modes[-1])
+        app.show_help = app.show_log = app.welcome.showing = False
+        app.top.select(None)
+        app.top.show_paths, app.top.field_species = False, None
+        app.instruments.enable_heat(False)
+        app.messages.clear()
+        app.overlay.level = level
+        enter(app, mode)
+        if message:
+            app.message(LONG)
+        app.frame(STEP)
+        what = f"{size} {mode} overlay={level} message={message}"
+        check(app, what)
+        names = [p.name for p in app.plan.placed]
+        modal = [p for p in app.plan.placed if p.modal]
+        if mode in ("picker", "confirm", "help", "log", "welcome"):
+            assert len(modal) == 1 and "message" not in names and "overlay" not in names, (what, names)
+        else:
+            assert not modal and ("message" in names) == message and ("overlay" in names) == (level > 0), (what, names)
+        if mode == "inspect":
+            assert {"inspector", "legend"} <= set(names), (what, names)
+            inspector = next(p for p in app.plan.placed if p.name == "inspector")
+            x, y = app.cam.to_screen(*app.sim.agents.pos[app.top.selected])
+            assert not inspector.rect.collidepoint(x, y), what  # never over the animal it inspects
+
+
+def test_the_overlay_takes_at_most_12_percent_of_the_window_compact(make_app):
+    app = make_app("maps/island.yaml")
+    resize(app, (1280, 800))
+    app.overlay.level = 1
+    for _ in range(120):
+        app.frame(STEP)
+    overlay = next(p for p in app.plan.placed if p.name == "overlay")
+    assert overlay.rect.w * overlay.rect.h <= 0.12 * 1280 * 800
+
+
+@pytest.mark.parametrize("size", [(800, 500), (3840, 2160)])
+def test_the_parts_reflow_from_the_smallest_window_to_4k(make_app, size):
+    app = make_app("maps/island.yaml", counts={"cow": 40, "bird": 20, "water": 10})
+    resize(app, size)
+    app.overlay.level = 2
+    enter(app, "inspect")
+    app.message(LONG)
+    app.frame(STEP)
+    check(app, f"{size}")
+    assert app.plan.layout.metrics.body == Metrics.of(size[1]).body and app.cam.view_h == app.plan.layout.map.h
+    if size[1] > BASE_HEIGHT:  # fonts grow with the window
+        assert app.plan.layout.metrics.body > 14
+
+
+def test_help_text_is_at_least_14_px_at_1280x800_and_turns_pages_where_it_does_not_fit(make_app):
+    app = make_app("maps/island.yaml")
+    resize(app, (1280, 800))
+    press(app, pygame.K_F1)
+    help_part = next(p for p in app.plan.placed if p.name == "help")
+    assert help_part.size >= 14
+    resize(app, (900, 560))
+    seen = set()
+    for _ in range(6):  # every page, each fitting (the check) and each different
+        check(app, "help at 900x560")
+        page = tuple(next(p for p in app.plan.placed if p.name == "help").lines)
+        seen.add(page)
+        key(pygame.K_RIGHT)
+        app.frame(STEP)
+    rows = sum(len(t.rows()) for t in app.tables())
+    shown = {line for page in seen for line in page}
+    assert len([line for line in shown if "  " in line]) >= rows  # every key's row is on some page
