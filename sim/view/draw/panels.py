@@ -109,12 +109,13 @@ def help_pages(text: Text, tables: list[KeyTable], width: int, height: int, size
     columns: list[list[HelpRow]] = [[]]
     for table in tables:
         rows = table.rows()
-        key_w = min(cw // 3, max((font.size(k)[0] for k, _ in rows), default=0) + gap)
+        key_w = min(int(cw * 0.4), max((font.size(k)[0] for k, _ in rows), default=0) + gap)
         lines: list[HelpRow] = [(table.title, "", "title", key_w)]
-        for k, d in rows:
-            keys = k if font.size(k)[0] <= key_w - gap else fit_width(font, k, key_w - gap)
-            for i, piece in enumerate(wrap(font, d, max(40, cw - key_w - gap), max_lines=4)):
-                lines.append((keys if i == 0 else "", piece, "row", key_w))
+        for k, d in rows:  # keys too wide for their column wrap too: nothing is cut
+            keys = wrap(font, k, key_w - gap, max_lines=3)
+            does = wrap(font, d, max(40, cw - key_w - gap), max_lines=4)
+            for i in range(max(len(keys), len(does))):
+                lines.append((keys[i] if i < len(keys) else "", does[i] if i < len(does) else "", "row", key_w))
         lines.append(("", "", "gap", key_w))
         while lines:
             left = rows_fit - len(columns[-1])
