@@ -12,14 +12,22 @@ also shown as its straight segments.
 
 from __future__ import annotations
 
-import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
-from sim.pathfinding import DIAGONAL_RULES, EMPTY_PATH, HEURISTICS, PathGrid, SearchResult
+from sim.pathfinding import (
+    DIAGONAL_RULES,
+    EMPTY_PATH,
+    HEURISTICS,
+    PathGrid,
+    SearchOptions,
+    SearchResult,
+    runs_without_compiling,
+)
 
 
 @dataclass
@@ -33,9 +41,14 @@ class StrategyRun:
     order: np.ndarray  # (expanded,) flat cells y*W+x in expansion order
     straight: NDArray[np.int32] = field(default_factory=lambda: EMPTY_PATH)  # waypoints of the path pulled straight
     note: str = ""  # why a strategy did not run (JPS on a grid it does not fit)
+    first_ms: float = 0.0  # the first timed call alone (shown when far above the median: a cold cache)
+    runs: int = 0  # how many timed calls ``ms`` is the median of
+    clean: bool = True  # no compiling happened inside the clock (else it was timed again after it)
 
 
 REPLAY_S = 6.0  # seconds every search's replay takes at speed 1
+TIMED_RUNS = 7  # a panel's time: the median of up to this many calls ...
+TIMED_BUDGET_S = 0.05  # ... stopping after at least 3 once they took this long
 
 _WARMED: set[tuple] = set()  # the strategies' kernels already called in this process (see _warm)
 
@@ -54,6 +67,37 @@ def _warm(algorithm: str, weight: float, heuristic: str | None, diagonal: str, u
         tiny.search((0, 0), (2, 2), diagonal=diagonal, heuristic=heuristic, weight=weight, algorithm=algorithm,
                     record=record, trace=trace)  # fmt: skip
     _WARMED.add(key)
+
+
+@dataclass
+class Timing:
+    ms: float  # the median call
+    first_ms: float
+    runs: int
+    clean: bool  # nothing compiled inside the clock
+
+
+def _timed(call: Callable[[], object]) -> Timing:
+    """The median of up to :data:`TIMED_RUNS` calls (at least 3), made after everything a first
+    call prepares. Should a call still have to compile (a kernel variant not met before), the
+    calls are made again once it has compiled, untimed, so no compile is ever counted."""
+    times: list[float] = []
+
+    def loop() -> None:
+        times.clear()
+        stop = time.perf_counter() + TIMED_BUDGET_S
+        for i in range(TIMED_RUNS):
+            t0 = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - t0)
+            if i >= 2 and time.perf_counter() > stop:
+                break
+
+    clean = runs_without_compiling(loop)
+    if not clean:
+        call()  # compiles, untimed
+        loop()
+    return Timing(float(np.median(times)) * 1000.0, times[0] * 1000.0, len(times), clean)
 
 
 def strategies(weight: float) -> list[tuple[str, str, float]]:
@@ -84,18 +128,34 @@ class Comparison:
     steps: list[float] = field(default_factory=list)  # per run: its expansions revealed so far
     playing: bool = True
     speed: float = 1.0  # replay speed: 1 = every search's replay takes REPLAY_S seconds
+    left_out: list[str] = field(default_factory=list)  # the strategies with no panel here, and why
 
     def run(self, grid: PathGrid, straight: bool = False) -> None:
-        """Search the query with every strategy and restart the replay (``straight``: also pull
-        each path straight, as the species' own paths are)."""
+        """Search the query with every strategy that applies here and restart the replay
+        (``straight``: also pull each path straight, as the species' own paths are). A strategy
+        that cannot run on this grid gets no panel: :attr:`left_out` says why."""
         assert self.start is not None and self.goal is not None
-        self.runs = [self._one(grid, label, algorithm, weight) for label, algorithm, weight in strategies(self.weight)]
+        self.runs, self.left_out = [], []
+        for label, algorithm, weight in strategies(self.weight):
+            why = self.not_here(grid, algorithm)
+            if why:
+                self.left_out.append(f"{label.split(' (')[0]} {why}")
+                continue
+            self.runs.append(self._one(grid, label, algorithm, weight))
         if straight:
             for run in self.runs:
                 if run.result.found:
                     run.straight = grid.smooth_path(run.result.path, diagonal=self.diagonal)[1]
         self.steps = [0.0] * len(self.runs)
         self.playing = True
+
+    def not_here(self, grid: PathGrid, algorithm: str) -> str:
+        """Why ``algorithm`` cannot search this grid with these options ("" when it can)."""
+        if algorithm in ("jps", "jps+") and self.diagonal != "no-corner-cutting":
+            return "needs the diagonal rule no-corner-cutting (D)"
+        if algorithm == "jps+" and not grid.uniform:
+            return "needs one cost everywhere"
+        return ""
 
     def _one(self, grid: PathGrid, label: str, algorithm: str, weight: float) -> StrategyRun:
         assert self.start is not None and self.goal is not None
@@ -106,30 +166,25 @@ class Comparison:
             return self._field(grid, label, record, trace)
         if algorithm == "jps" and not grid.uniform:  # weighted terrain: JPSW's rules (sim.pathfinding.jpsw)
             label = "JPSW (weighted jump points)"
-        if algorithm in ("jps", "jps+") and (self.diagonal != "no-corner-cutting" or
-                                             (algorithm == "jps+" and not grid.uniform)):  # fmt: skip
-            why = "needs diagonal rule no-corner-cutting" if self.diagonal != "no-corner-cutting" else \
-                "needs one cost everywhere"  # fmt: skip
-            return StrategyRun(label, algorithm, weight, SearchResult(False, [], math.inf, 0), 0.0, record,
-                               trace[:0], note=f"not applicable here: {why}")  # fmt: skip
-        if algorithm == "jps":  # the grid's JPS data (a weighted grid's successor table) made before the clock
-            grid.blocks()
-        elif algorithm == "jps+":
-            grid.jump_table()
+        opts = SearchOptions(diagonal=self.diagonal, heuristic=self.heuristic, weight=weight, algorithm=algorithm)
+        # Everything a first call would make, made before the clock: the grid's moves under this rule,
+        # its JPS bits or jump table, the kernel loaded from numba's cache (a tiny grid's call).
+        grid.kernel_args(DIAGONAL_RULES[self.diagonal], "jps+" if algorithm == "jps+" else algorithm == "jps")
         _warm(algorithm, weight, self.heuristic, self.diagonal, grid.uniform)
-        t0 = time.perf_counter()
-        result = grid.search(self.start, self.goal, diagonal=self.diagonal, heuristic=self.heuristic,
-                             weight=weight, algorithm=algorithm, record=record, trace=trace)  # fmt: skip
-        ms = (time.perf_counter() - t0) * 1000.0
-        return StrategyRun(label, algorithm, weight, result, ms, record, trace[: result.expanded].copy())
+        result = grid.search(self.start, self.goal, options=opts, record=record, trace=trace)  # the replay's, untimed
+        start, goal = self.start, self.goal
+        timing = _timed(lambda: grid.search(start, goal, options=opts))
+        return StrategyRun(label, algorithm, weight, result, timing.ms, record, trace[: result.expanded].copy(),
+                           first_ms=timing.first_ms, runs=timing.runs, clean=timing.clean)  # fmt: skip
 
     def _field(self, grid: PathGrid, label: str, record: np.ndarray, trace: np.ndarray) -> StrategyRun:
         """The field from the goal, replayed up to the moment it settles the start."""
         assert self.start is not None and self.goal is not None
+        grid.kernel_args(DIAGONAL_RULES[self.diagonal])
         _warm("field", 1.0, None, self.diagonal, grid.uniform)
-        t0 = time.perf_counter()
         dist = grid.distance_field(self.goal, diagonal=self.diagonal, trace=trace)
-        ms = (time.perf_counter() - t0) * 1000.0
+        goal, diagonal = self.goal, self.diagonal
+        timing = _timed(lambda: grid.distance_field(goal, diagonal=diagonal))
         settled = int(np.isfinite(dist).sum())
         sx, sy = self.start
         where = np.flatnonzero(trace[:settled] == sy * grid.width + sx)
@@ -138,7 +193,33 @@ class Comparison:
         record.reshape(-1)[order] = np.arange(1, n + 1, dtype=np.int32)
         path = grid.descend(dist, self.start, diagonal=self.diagonal)
         result = SearchResult(len(path) > 0, path, float(dist[sy, sx]), n)
-        return StrategyRun(label, "field", 1.0, result, ms, record, order)
+        return StrategyRun(label, "field", 1.0, result, timing.ms, record, order, first_ms=timing.first_ms,
+                           runs=timing.runs, clean=timing.clean)  # fmt: skip
+
+    def code(self, costs_file: str, species: str, map_name: str) -> str:
+        """A runnable script that gives every panel's figures with ``sim.pathfinding``."""
+        assert self.start is not None and self.goal is not None
+        lines = [
+            f"# astar-island compare: {species} on {map_name}",
+            "import time",
+            "import numpy as np",
+            "from sim.pathfinding import PathGrid",
+            "",
+            f'costs = np.load("{costs_file}")  # the {species}\' multipliers as on screen, [y, x]; 0 = wall',
+            "grid = PathGrid(costs)",
+        ]
+        for run in self.runs:
+            if run.algorithm == "field":
+                lines.append(f'field = grid.distance_field({self.goal}, diagonal="{self.diagonal}")'
+                             f"  # {run.label}: cost {run.result.cost:.3f}")  # fmt: skip
+                continue
+            weight = f", weight={run.weight:g}" if run.weight != 1.0 else ""
+            call = (f'grid.search({self.start}, {self.goal}, algorithm="{run.algorithm}", '
+                    f'diagonal="{self.diagonal}", heuristic="{self.heuristic}"{weight})')  # fmt: skip
+            shown = f"{run.result.found} {run.result.cost:.3f} {run.result.expanded}"
+            lines.append(f"r = {call}")
+            lines.append(f'print("{run.label}", r.found, round(r.cost, 3), r.expanded)  # on screen: {shown}')
+        return "\n".join(lines) + "\n"
 
     @property
     def longest(self) -> int:

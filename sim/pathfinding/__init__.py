@@ -15,6 +15,7 @@ from __future__ import annotations
 from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.compiled import CompiledBatch, GridArgs, KernelParams, padded_cell, step_legal
+from sim.pathfinding.explain import SearchState
 from sim.pathfinding.fieldgrid import STEPS, FieldGrowth
 from sim.pathfinding.grid import MAX_COST
 from sim.pathfinding.kernel import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_NOT_SERVED, STATUS_UNREACHABLE
@@ -55,6 +56,7 @@ __all__ = [
     "SearchOptions",
     "SearchResult",
     "SearchRound",
+    "SearchState",
     "find_path",
     "first_use",
     "gather",

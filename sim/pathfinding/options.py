@@ -158,3 +158,20 @@ def _params(mode: int, metric: int, g_mult: float, h_mult: float, unit: float, m
     numpy scalar would be another type to numba, and another compiled version)."""
     return KernelParams(int(mode), int(metric), Priority(float(g_mult), float(h_mult)), float(unit), int(max_nodes),
                         int(heuristic))  # fmt: skip
+
+
+_DEFAULTS = ("no-corner-cutting", None, 1.0, "astar", None)
+
+
+def options_of(options: SearchOptions | None, diagonal: Any, heuristic: Any, weight: Any, algorithm: Any,
+             max_nodes: Any) -> SearchOptions:  # fmt: skip
+    """The options of a call: ``options`` if given (then the option keywords must be left out),
+    else the keywords', checked once per distinct value (:meth:`SearchOptions.of`)."""
+    if options is None:
+        return SearchOptions.of(diagonal, heuristic, weight, algorithm, max_nodes)
+    if not isinstance(options, SearchOptions):
+        raise TypeError(f"options must be a SearchOptions, got {type(options).__name__}")
+    given = (diagonal, heuristic, weight, algorithm, max_nodes)
+    if any(v is not d and v != d for v, d in zip(given, _DEFAULTS, strict=True)):
+        raise TypeError("give either options= or the option keywords (diagonal, heuristic, ...), not both")
+    return options

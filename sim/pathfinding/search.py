@@ -16,7 +16,6 @@ overestimates even when some terrain costs less than 1, and A* stays optimal.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -25,10 +24,12 @@ from sim.pathfinding.batch import BatchResult, Part, run_batch
 from sim.pathfinding.checks import Point, _check_out_array, _check_point, check_budget, check_threads, padded_pairs
 from sim.pathfinding.common import _ENTRIES_FULL, _HEAP_FULL
 from sim.pathfinding.compiled import KernelParams
+from sim.pathfinding.explain import Explaining
 from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.interpreted import search_interpreted
 from sim.pathfinding.jps import EMPTY_BLOCKS
 from sim.pathfinding.options import SearchOptions, kernel_params
+from sim.pathfinding.options import options_of as _options
 from sim.pathfinding.paths import SearchResult
 from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, moves_of
 from sim.pathfinding.warm import attempt, kind_of, waiting
@@ -41,7 +42,7 @@ _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
 _NO_TRACE = np.zeros(0, dtype=np.int32)
 
 
-class PathGrid(FieldsAndLines):
+class PathGrid(FieldsAndLines, Explaining):
     """A cost grid prepared once for many searches.
 
     Use this rather than :func:`find_path` when searching the same grid repeatedly: the
@@ -356,20 +357,3 @@ def _warm_up(algorithms: tuple[str, ...], fields: bool) -> None:
     if fields:
         field = grid.distance_field((2, 2), trace=np.zeros(9, dtype=np.int32))
         grid.smooth_path(grid.descend(field, (0, 0)))
-
-
-_DEFAULTS = ("no-corner-cutting", None, 1.0, "astar", None)
-
-
-def _options(options: SearchOptions | None, diagonal: Any, heuristic: Any, weight: Any, algorithm: Any,
-             max_nodes: Any) -> SearchOptions:  # fmt: skip
-    """The options of a call: ``options`` if given (then the option keywords must be left out),
-    else the keywords', checked once per distinct value (:meth:`SearchOptions.of`)."""
-    if options is None:
-        return SearchOptions.of(diagonal, heuristic, weight, algorithm, max_nodes)
-    if not isinstance(options, SearchOptions):
-        raise TypeError(f"options must be a SearchOptions, got {type(options).__name__}")
-    given = (diagonal, heuristic, weight, algorithm, max_nodes)
-    if any(v is not d and v != d for v, d in zip(given, _DEFAULTS, strict=True)):
-        raise TypeError("give either options= or the option keywords (diagonal, heuristic, ...), not both")
-    return options

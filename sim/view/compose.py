@@ -181,8 +181,10 @@ def message_log(app: App) -> None:
     lines: list[Line] = []
     for m in reversed(list(app.messages)):
         age = now - m.at
-        wrapped = fit(app.text, [(f"{age:5.0f} s  {m.text}" if age < 90 else f"{age / 60:3.0f} min  {m.text}",
-                                  m.colour)], size, region.w)  # fmt: skip
+        when = f"{age:5.0f} s  " if age < 90 else f"{age / 60:3.0f} min  "
+        first, *rest = m.text.split("\n")  # (a message of several lines: copied code, each line as it is)
+        wrapped = fit(app.text, [(when + first, m.colour)] + [(" " * len(when) + r, m.colour) for r in rest], size,
+                      region.w, max_lines=3)  # fmt: skip
         if len(lines) + len(wrapped) > room:
             break
         lines = wrapped + lines

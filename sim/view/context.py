@@ -168,6 +168,12 @@ def _hand_on(cls: type[ModeContext]) -> None:
 _hand_on(ModeContext)
 
 
+class ExportContext(ModeContext):
+    """A mode's, and the folder where it saves what it exports (copied code's cost grids)."""
+
+    screenshot_dir: Path
+
+
 class PickerContext(ModeContext):
     """The map picker's: a mode's, and the folders it lists."""
 

@@ -13,7 +13,7 @@ from sim.view.draw.panels import GOOD, INK
 
 LINES = (
     "Welcome to astar-island: every animal finds its way with A*.",
-    "paint with the mouse  ·  C compare  ·  G call a herd  ·  I inspect  ·  F1 all keys",
+    "paint with the mouse  ·  E watch A* think  ·  C compare  ·  G call a herd  ·  I inspect  ·  F1 all keys",
     "(any key or click closes this)",
 )
 MARKER = "welcome-seen"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pygame
@@ -193,39 +194,67 @@ def compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, i
     )
 
 
-Panels = list[tuple[int, pygame.Rect]]
+class Panel(NamedTuple):
+    """A strategy's panel as drawn: its run, its rectangle, where its map went and at what scale
+    (px per cell), and the cells it shows (``c0, r0, c1, r1``): what a click or a drag hits."""
+
+    run: int
+    rect: pygame.Rect
+    place: pygame.Rect
+    scale: float
+    region: tuple[int, int, int, int]
+
+    def cell_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        """The map cell under screen ``pos`` in this panel's map (None: not on its map)."""
+        if not self.place.collidepoint(pos):
+            return None
+        return (self.region[0] + int((pos[0] - self.place.x) / self.scale),
+                self.region[1] + int((pos[1] - self.place.y) / self.scale))  # fmt: skip
 
 
-def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Comparison,
-                 species_label: str, area: pygame.Rect, metrics) -> tuple[Panels, list[str]]:  # fmt: skip
+def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Comparison, species_label: str,
+                 area: pygame.Rect, metrics, region: tuple[int, int, int, int] | None = None,
+                 offer: str = "") -> tuple[list[Panel], list[str]]:  # fmt: skip
     """The comparison screen in ``area`` (the layout's content region): every strategy's panel side
-    by side, or one large (Tab or a click). Header lines (settings, keys, replay), then the panels.
-    Returns ``(run, panel)`` for each panel drawn (what a click picks), and the header's lines."""
+    by side, or one large (Tab or a click). Header lines (settings, keys, replay) beside a bar chart
+    of each strategy's cells expanded and path cost, then the panels. ``region``: the cells the
+    panels show (default: all any search touched); ``offer``: where the strategies left out would
+    run. Returns the panels drawn (what a click or a drag hits) and the header's lines."""
     big, small = metrics.body, metrics.small
     sw = area.w
     bottom = area.bottom - metrics.margin
+    chart_w = min(metrics.px(520), int(sw * 0.42)) if cmp.runs else 0
+    text_w = sw - chart_w - 24
     head = [f"compare — {species_label}", f"diagonal (D): {cmp.diagonal}", f"heuristic (E): {cmp.heuristic}",
             f"weight (+/-): {cmp.weight:g}"]  # fmt: skip
     picking = "click the start" if cmp.start is None else "click the goal" if not cmp.runs else "click a panel: large"
-    keys = [f"1-{len(view.sim.species)} species", picking, "right click or N: new query", "Space play/pause",
-            "← → step", "↑ ↓ speed", "R replay", "Tab one/all", "Esc or C: back"]  # fmt: skip
-    lines = [(line, GOOD, big) for line in wrapped_words(head, text.font(big), sw - 24)]
-    lines += [(line, DIM, small) for line in wrapped_words(keys, text.font(small), sw - 24)]
+    keys = [f"1-{len(view.sim.species)} species", picking, "drag S or G, or paint walls: all run again",
+            "right click or N: new query", "Space play/pause", "← → step", "↑ ↓ speed", "R replay", "Tab one/all",
+            "K copy as code", "Esc or C: back"]  # fmt: skip
+    lines = [(line, GOOD, big) for line in wrapped_words(head, text.font(big), text_w)]
+    lines += [(line, DIM, small) for line in wrapped_words(keys, text.font(small), text_w)]
     if cmp.runs:
         state = "playing" if cmp.playing else "done" if cmp.done else "paused"
         status = (f"replay: each search at its own pace, all ending together ({REPLAY_S / cmp.speed:g} s)   "
-                  f"{state}   closed: magenta   left open: orange   jump points: rings")  # fmt: skip
-        lines += [(line, INK, small) for line in wrap(text.font(small), status, sw - 24)]
-    top = area.y + 6 + sum(text.font(size).get_linesize() for _t, _c, size in lines) + 6
+                  f"{state}   closed: magenta   left open: orange   jump points: rings   "
+                  "times: median of several calls, nothing compiled or built inside the clock")  # fmt: skip
+        lines += [(line, INK, small) for line in wrap(text.font(small), status, text_w)]
+        for why in cmp.left_out:
+            lines += [(line, WARN, small) for line in wrap(text.font(small), f"no panel: {why}{offer}", text_w)]
+    chart_h = (len(cmp.runs) + 1) * text.font(small).get_linesize() + 12 if cmp.runs else 0
+    top = area.y + 6 + max(sum(text.font(size).get_linesize() for _t, _c, size in lines), chart_h) + 6
     pygame.draw.rect(screen, (14, 18, 26), (area.x, area.y, sw, (bottom + 6 - area.y) if cmp.runs else top - area.y))
     y = area.y + 6
     for line, colour, size in lines:
         screen.blit(text.font(size).render(line, True, colour), (area.x + 12, y))
         y += text.font(size).get_linesize()
     header = [t for t, _c, _s in lines]
+    if cmp.runs:
+        chart = pygame.Rect(area.right - chart_w - 8, area.y + 6, chart_w, chart_h)
+        header += bar_chart(screen, text.font(small), cmp, chart)
     if cmp.start is None or cmp.goal is None or not cmp.runs:
         return [], header
-    region = compare_region(cmp, view.sim.world.terrain.shape)
+    region = region or compare_region(cmp, view.sim.world.terrain.shape)
     c0, r0, c1, r1 = region
     terrain = view.terrain.base.subsurface((c0, r0, c1 - c0, r1 - r0))
     area = pygame.Rect(area.x + 8, top, sw - 16, bottom - top)
@@ -236,9 +265,47 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
     panels = []
     for slot, k in enumerate(shown):
         cell = pygame.Rect(area.x + (slot % cols) * cw, area.y + (slot // cols) * ch, cw - 8, ch - 8)
-        _draw_run(screen, font, cmp, k, cell, region, terrain)
-        panels.append((k, cell))
+        place, scale = _draw_run(screen, font, cmp, k, cell, region, terrain)
+        panels.append(Panel(k, cell, place, scale, region))
     return panels, header
+
+
+def bar_chart(screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, box: pygame.Rect) -> list[str]:
+    """Each strategy's cells expanded (its work, the first measure) and its path's cost, as bars
+    scaled to the largest; returns its words, a line a row."""
+    line = font.get_linesize()
+    label_w = max(font.size(_short_label(r.label))[0] for r in cmp.runs) + 8
+    col_w = (box.w - label_w) // 2
+    heads = [("cells expanded", 0), ("path cost", 1)]
+    rows = ["   ".join(title for title, _ in heads)]
+    for title, i in heads:
+        screen.blit(font.render(title, True, GOOD), (box.x + label_w + i * col_w, box.y))
+    most = max(max(r.result.expanded for r in cmp.runs), 1)
+    dear = max((r.result.cost for r in cmp.runs if r.result.found), default=1.0) or 1.0
+    for j, run in enumerate(cmp.runs):
+        y = box.y + (j + 1) * line
+        name = _short_label(run.label)
+        screen.blit(font.render(name, True, INK), (box.x, y))
+        words = [name]
+        values = [(run.result.expanded / most, f"{run.result.expanded}", (200, 70, 210)),
+                  ((run.result.cost / dear) if run.result.found else 0.0,
+                   f"{run.result.cost:.1f}" if run.result.found else "no path", (90, 235, 255))]  # fmt: skip
+        for i, (share, label, colour) in enumerate(values):
+            x = box.x + label_w + i * col_w
+            number = font.render(label, True, INK)
+            room = col_w - number.get_width() - 12
+            bar = max(1, int(room * share)) if share > 0 else 0
+            pygame.draw.rect(screen, colour, (x, y + 3, bar, line - 6))
+            screen.blit(number, (x + bar + 4, y))
+            words.append(label)
+        rows.append(" ".join(words))
+    return rows
+
+
+def _short_label(label: str) -> str:
+    """A strategy's name without its note in brackets ("JPS (jump points)" -> "JPS")."""
+    name = label.split(" (")[0]
+    return name.replace("Distance field", "Field").replace("Greedy best-first", "Greedy")
 
 
 def panel_grid(n: int, width: int, height: int) -> tuple[int, int]:
@@ -279,7 +346,7 @@ def wrapped_words(words: list[str], font: pygame.font.Font, width: int) -> list[
 def _draw_run(
     screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, k: int, cell: pygame.Rect,
     region: tuple[int, int, int, int], terrain: pygame.Surface,
-) -> None:  # fmt: skip
+) -> tuple[pygame.Rect, float]:  # fmt: skip
     """One strategy's panel: its figures (on two lines when one is too narrow), the map, the
     cells expanded so far, then its path and clear markers at the start, the goal and (JPS)
     every jump point."""
@@ -292,6 +359,8 @@ def _draw_run(
     verb = "settled" if run.algorithm == "field" else "expanded"
     words = [f"{verb} {min(step, r.expanded)}/{r.expanded}"]
     words += [f"cost {r.cost:.2f}", f"length {len(r.path)}", f"{run.ms:.2f} ms"] if r.found else ["no path"]
+    if run.first_ms > 3 * run.ms and run.first_ms > 1.0:  # a cold cache the preparing could not warm: said so
+        words.append(f"first call {run.first_ms:.1f} ms")
     lines = panel_lines(run, words, font, cell.w - 12)
     clip = screen.get_clip()
     screen.set_clip(cell)
@@ -326,6 +395,7 @@ def _draw_run(
     assert cmp.start is not None and cmp.goal is not None  # (a query was run)
     _marker(screen, font, at(*cmp.start), max(5.0, scale * 1.2), (60, 220, 90), "S")
     _marker(screen, font, at(*cmp.goal), max(5.0, scale * 1.2), (235, 60, 50), "G")
+    return place, scale
 
 
 def _figure_lines(words: list[str], font: pygame.font.Font, width: int) -> list[str]:

@@ -1,0 +1,270 @@
+"""The learn view (E): a search stepped through on the real map, the engine's own; drags re-run it;
+"copy as code" gives a script that prints what the screen shows. And compare mode's drags."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy as np
+import pygame
+import pytest
+
+from sim.pathfinding import PathGrid, find_path
+from sim.view.modes.learn import MIN_TILE, LearnMode
+from tests.helpers import click, press
+
+STEP = 1 / 60
+
+
+def post(t, **kw):
+    pygame.event.post(pygame.event.Event(t, **kw))
+
+
+def mouse_drag(app, cells, button=1, frames_between=1):
+    """Press on the first cell, move through the others (a frame after each), release on the last."""
+    pts = [tuple(int(v) for v in app.cam.to_screen(x, y)) for x, y in cells]
+    held = tuple(int(button == b) for b in (1, 2, 3))
+    post(pygame.MOUSEBUTTONDOWN, pos=pts[0], button=button, mod=0)
+    app.frame(STEP)
+    prev = pts[0]
+    for p in pts[1:]:
+        post(pygame.MOUSEMOTION, pos=p, rel=(p[0] - prev[0], p[1] - prev[1]), buttons=held)
+        prev = p
+        for _ in range(frames_between):
+            app.frame(STEP)
+    post(pygame.MOUSEBUTTONUP, pos=pts[-1], button=button, mod=0)
+    app.frame(STEP)
+
+
+def _query(sp, length=14):
+    """Two cells ``length`` apart that the species can walk between (found by a search)."""
+    grid = sp.grid
+    free = np.argwhere(grid.passable_mask())
+    for y, x in free[len(free) // 3 :: 97]:
+        for dx, dy in ((length, 4), (-length, 5), (4, length), (3, -length)):
+            goal = (int(x + dx), int(y + dy))
+            inside = 0 <= goal[0] < grid.width and 0 <= goal[1] < grid.height
+            if inside and grid.passable(*goal) and grid.search((int(x), int(y)), goal).found:
+                return (int(x), int(y)), goal
+    raise AssertionError("no query")
+
+
+def open_learn(app, sp_key="cow"):
+    app.frame(STEP)
+    press(app, pygame.K_e)
+    mode = app.top
+    assert isinstance(mode, LearnMode) and app.paused
+    while app.sim.species[mode.species].key != sp_key:
+        press(app, pygame.K_s)
+    return mode
+
+
+def test_the_learn_view_replays_the_engines_search_step_by_step(make_app):
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    mode = open_learn(app)
+    sp = app.sim.species[mode.species]
+    start, goal = _query(sp)
+    click(app, start)
+    click(app, goal)
+    les = mode.lesson
+    assert (les.start, les.goal) == (start, goal) and les.playing
+    assert app.cam.tile >= MIN_TILE  # zoomed so a cell can be read
+    ref = sp.grid.search(start, goal, diagonal=les.diagonal)
+    assert les.total == ref.expanded
+    press(app, pygame.K_SPACE)  # pause
+    press(app, pygame.K_HOME)
+    for k in range(1, 6):
+        press(app, pygame.K_RIGHT)
+        state = mode.state()
+        assert state.step == k == int(state.closed.sum())
+        same = sp.grid.search_state(start, goal, k, diagonal=les.diagonal)
+        assert np.array_equal(state.order, same.order) and state.current == same.current and state.next == same.next
+        assert np.array_equal(state.g, same.g) and np.array_equal(state.open, same.open)
+    press(app, pygame.K_LEFT)
+    assert mode.state().step == 4
+    press(app, pygame.K_END)
+    state = mode.state()
+    assert state.done and state.status == "found" and state.result.cost == ref.cost
+    assert np.array_equal(state.result.path, ref.path)
+    # Every strategy: the same counts as the engine gives for it
+    for n in range(1, 7):
+        press(app, pygame.K_0 + n)
+        les.to_end()
+        state = mode.state()
+        if les.algorithm == "field":
+            field = sp.grid.distance_field(goal, diagonal=les.diagonal)
+            assert state.result.cost == float(field[start[1], start[0]]) == pytest.approx(ref.cost)
+            assert state.closed[start[1], start[0]]  # grown until it settles the start
+        else:
+            o = les.options
+            r = sp.grid.search(start, goal, algorithm=o.algorithm, weight=o.weight, diagonal=o.diagonal)
+            assert (state.total, state.result.cost) == (r.expanded, r.cost), les.label
+        app.frame(STEP)
+        assert app.plan.has("learn") and app.plan.has("legend")  # the panel and its key are on screen
+
+
+def test_dragging_the_goal_reruns_and_shows_the_finished_search_then_steps_again(make_app):
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    mode = open_learn(app)
+    sp = app.sim.species[mode.species]
+    start, goal = _query(sp)
+    click(app, start)
+    click(app, goal)
+    les = mode.lesson
+    # press on G, move it cell by cell: while held, each position shows its finished search
+    pts = [goal]
+    step = next(d for d in ((-1, 0), (1, 0), (0, -1), (0, 1)) if sp.grid.passable(goal[0] + d[0], goal[1] + d[1]))
+    for k in (1, 2, 3):
+        cell = (goal[0] + k * step[0], goal[1] + k * step[1])
+        if not sp.grid.passable(*cell) or not sp.grid.search(start, cell).found:
+            break
+        pts.append(cell)
+    screen = [tuple(int(v) for v in app.cam.to_screen(x, y)) for x, y in pts]
+    post(pygame.MOUSEBUTTONDOWN, pos=screen[0], button=1, mod=0)
+    app.frame(STEP)
+    assert mode.drag == "goal"
+    for cell, p in zip(pts[1:], screen[1:], strict=True):
+        post(pygame.MOUSEMOTION, pos=p, rel=(1, 0), buttons=(1, 0, 0))
+        app.frame(STEP)
+        assert les.goal == cell
+        state = mode.state()
+        assert state.done and state.total == sp.grid.search(start, cell).expanded  # the finished search
+    post(pygame.MOUSEBUTTONUP, pos=screen[-1], button=1, mod=0)
+    app.frame(STEP)
+    assert mode.drag is None and les.playing and mode.state().step <= 1  # stepping starts again
+
+
+def test_painting_a_wall_reruns_and_undo_brings_the_search_back(make_app):
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    mode = open_learn(app)
+    sp = app.sim.species[mode.species]
+    start, goal = _query(sp)
+    click(app, start)
+    click(app, goal)
+    before = mode.lesson.total
+    path = sp.grid.search(start, goal).path
+    cut = [tuple(int(v) for v in path[len(path) // 2 + d]) for d in (-1, 0, 1)]
+    mouse_drag(app, cut)
+    assert all(not sp.grid.passable(*c) for c in cut)  # walls where the path ran
+    now = sp.grid.search(start, goal)
+    state = mode.state()
+    assert mode.lesson.total == now.expanded and np.array_equal(state.result.path, now.path)
+    assert not {tuple(int(v) for v in p) for p in state.result.path} & set(cut)  # around the wall
+    assert not any(state.closed[y, x] or state.open[y, x] for x, y in cut)  # never opened: walls
+    press(app, pygame.K_z, pygame.KMOD_CTRL)  # undo the stroke
+    app.frame(STEP)
+    assert all(sp.grid.passable(*c) for c in cut) and mode.lesson.total == before
+
+
+def test_opening_on_a_selected_animal_takes_its_query(make_app):
+    app = make_app("maps/island.yaml", counts={"cow": 30, "bird": 0, "water": 0})
+    for _ in range(120):
+        app.frame(STEP)
+    a = app.sim.agents
+    walking = [i for i in range(len(a.species)) if min(a.goal[i]) >= 0 and tuple(a.goal[i]) != tuple(a.cell[i])]
+    assert walking
+    i = walking[0]
+    app.play.select(i)
+    press(app, pygame.K_e)
+    les = app.top.lesson
+    assert les.start == tuple(int(v) for v in a.cell[i]) and les.goal == tuple(int(v) for v in a.goal[i])
+
+
+def test_copy_as_code_prints_a_script_that_gives_what_the_screen_shows(make_app, tmp_path):
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    mode = open_learn(app)
+    sp = app.sim.species[mode.species]
+    start, goal = _query(sp)
+    click(app, start)
+    click(app, goal)
+    press(app, pygame.K_SPACE)
+    for _ in range(4):
+        press(app, pygame.K_RIGHT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        press(app, pygame.K_k)
+    code = out.getvalue()
+    assert "grid.search(" in code and "grid.search_state(" in code
+    assert any(code.rstrip("\n") == m.text for m in app.messages)  # in the F2 log too
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "snippet", "exec"), {})
+    got = printed.getvalue().splitlines()
+    said = [line.split("# on screen: ")[1] for line in code.splitlines() if "# on screen: " in line]
+    assert [g.replace("(", "").replace(")", "").replace(",", "") for g in got] == \
+        [s.replace("(", "").replace(")", "").replace(",", "") for s in said]  # fmt: skip
+
+
+def test_compare_drags_rerun_every_strategy_and_show_a_bar_chart(make_app):
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    app.frame(STEP)
+    press(app, pygame.K_c)
+    mode = app.top
+    sp = app.sim.species[mode.cmp.species]
+    start, goal = _query(sp, 10)
+    click(app, start)
+    click(app, goal)
+    cmp = mode.cmp
+    app.frame(STEP)
+    assert app.plan.has("compare")
+    header = next(p for p in app.plan.placed if p.name == "compare").lines
+    assert any("cells expanded" in line and "path cost" in line for line in header)  # the bar chart
+    panel = mode.panels[0]
+
+    def at(cell):
+        x = panel.place.x + (cell[0] - panel.region[0] + 0.5) * panel.scale
+        y = panel.place.y + (cell[1] - panel.region[1] + 0.5) * panel.scale
+        return int(x), int(y)
+
+    new_goal = next(
+        (goal[0] + dx, goal[1] + dy)
+        for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1))
+        if sp.grid.passable(goal[0] + dx, goal[1] + dy)
+    )
+    post(pygame.MOUSEBUTTONDOWN, pos=at(goal), button=1, mod=0)
+    app.frame(STEP)
+    post(pygame.MOUSEMOTION, pos=at(new_goal), rel=(1, 1), buttons=(1, 0, 0))
+    app.frame(STEP)
+    assert cmp.goal == new_goal and cmp.done  # every strategy ran again, shown finished
+    costs = np.array(sp.costs)
+    for run in cmp.runs:
+        if run.algorithm != "field":
+            ref = find_path(costs, start, new_goal, algorithm=run.algorithm, weight=run.weight, diagonal=cmp.diagonal,
+                            heuristic=cmp.heuristic)  # fmt: skip
+            assert (run.result.expanded, run.result.cost) == (ref.expanded, ref.cost), run.label
+    post(pygame.MOUSEBUTTONUP, pos=at(new_goal), button=1, mod=0)
+    app.frame(STEP)
+    assert cmp.playing and not cmp.done  # released: the replay starts again
+    # a drag from an empty cell paints walls, and every strategy runs again on them
+    path = cmp.runs[2].result.path  # A*'s
+    panel = mode.panels[0]  # (re-laid out for the new query)
+    a, b = (tuple(int(v) for v in path[len(path) // 2 + d]) for d in (0, 1))
+    revision = app.sim.world.revision
+    post(pygame.MOUSEBUTTONDOWN, pos=at(a), button=1, mod=0)
+    app.frame(STEP)
+    post(pygame.MOUSEMOTION, pos=at(b), rel=(1, 1), buttons=(1, 0, 0))
+    app.frame(STEP)
+    post(pygame.MOUSEBUTTONUP, pos=at(b), button=1, mod=0)
+    app.frame(STEP)
+    assert app.sim.world.revision != revision and not sp.grid.passable(*a) and not sp.grid.passable(*b)
+    grid = PathGrid(np.array(sp.costs))
+    assert cmp.runs[2].result.expanded == grid.search(start, new_goal, diagonal=cmp.diagonal,
+                                                      heuristic=cmp.heuristic).expanded  # fmt: skip
+
+
+def test_compare_figures_are_a_median_of_calls_with_nothing_compiled_inside_the_clock():
+    """The figure a panel shows first is what a re-run shows (within the machine's noise): the
+    grid's data and the kernel are made before the clock and the time is a median of calls."""
+    from sim.instruments.compare import Comparison
+
+    costs = np.ones((60, 80))
+    costs[10:50, 40] = 0.0
+    first = Comparison(species=0, start=(2, 30), goal=(77, 30))
+    grid = PathGrid(costs)
+    first.run(grid)
+    again = Comparison(species=0, start=(2, 30), goal=(77, 30))
+    again.run(grid)
+    for a, b in zip(first.runs, again.runs, strict=True):
+        assert (a.result.expanded, a.result.cost) == (b.result.expanded, b.result.cost)
+        assert a.runs >= 3 and a.clean and b.clean  # medians, and no call in the clock compiled
