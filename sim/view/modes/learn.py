@@ -79,6 +79,7 @@ class LearnMode(Mode):
         self.species = int(sim.agents.species[selected]) if selected is not None else 0
         self.lesson = Lesson(diagonal=sim.config.search.diagonal, weight=sim.config.search.compare_weight)
         self.mouse = QueryMouse(self)
+        self._shown: tuple[int, int] | None = None  # the current cell last frame (the view follows it as it moves)
         self._revision = -1
         self._was = (self.app.cam.tile, self.app.cam.x, self.app.cam.y)  # the view to go back to
         self._wall()
@@ -224,8 +225,9 @@ class LearnMode(Mode):
             self.run(to_end=self.drag == "paint")  # the map changed (painted, undone): search again
         les.advance(dt)
         state = self.state()
-        if state is not None and les.playing and state.current is not None:
-            keep_in_view(self.app.cam, self.app.plan.layout, state.current)
+        if state is not None and state.current is not None and self.drag is None and state.current != self._shown:
+            keep_in_view(self.app.cam, self.app.plan.layout, state.current)  # (stepped, played or jumped to it)
+        self._shown = state.current if state is not None else None
 
     def draw(self, surface: pygame.Surface) -> None:
         app, les = self.app, self.lesson
