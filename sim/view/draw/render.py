@@ -20,9 +20,12 @@ from sim.view.camera import Camera
 from sim.view.draw.gait import Gait
 from sim.view.draw.landscape import MARGIN, PHASES, landscape
 from sim.view.draw.map_art import ArtError, TileArt
-from sim.view.draw.sprites import SHADOW, TILE_BITS, Pixels, SpriteBank, draw_sprites, render_animals
+from sim.view.draw.sprites import SHADOW, TILE_BITS, Pixels, SpriteBank, draw_dots, draw_sprites, render_animals
 from sim.world.geometry import CellRect
 from sim.world.terrain import Terrain
+
+#: Drawn as dots (draw_dots) once the animals' sprites would cover the screen this many times over.
+DENSE_COVER = 2.0
 
 _NO_PIXELS = np.zeros((0, 0), dtype=np.uint32)
 
@@ -259,6 +262,8 @@ class WorldView:
         self._order = np.zeros(0, np.int64)
         self._fliers = np.zeros(0, np.int64)
         self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
+        self._dots_of: np.ndarray | None = None  # the species column the dots' order was made for
+        self._dots_order = np.zeros(0, np.int64)
 
     def rebuild(self) -> None:
         """After a map swap (or the whole map replaced): the map's own tiles too, if shown."""
@@ -362,6 +367,11 @@ class WorldView:
             return
         tile = self.cam.tile
         (runs, colours, starts, box, reach, _), per, per_sprite = self._look(screen)
+        if self._dense(screen, per_sprite):
+            self.terrain.draw(screen, self.cam)
+            self._background, self._last, self.dirty = None, (), []
+            self._draw_dots(screen, per)
+            return
         px, py, ks, order = self._items(per)
         n = ks.size
         cheap = 4 * n * per_sprite < screen.get_width() * screen.get_height() // 2
@@ -394,6 +404,32 @@ class WorldView:
             else:
                 render_animals(img, _NO_PIXELS, px, py, ks, order, self.cam.x, self.cam.y, tile, runs, colours,
                                starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
+
+    def _dense(self, screen: pygame.Surface, per_sprite: int) -> bool:
+        """Whether the animals on screen are so many that their sprites would cover it over
+        :data:`DENSE_COVER` times: they are then drawn as dots (:func:`draw_dots`), a crowd
+        of 100,000 in a few ms where sprites took tens."""
+        a = self.sim.agents
+        n = a.species.size
+        area = screen.get_width() * screen.get_height()
+        if n * per_sprite <= DENSE_COVER * area:
+            return False
+        c0, r0, c1, r1 = self.cam.visible_cells()
+        x, y = a.pos[:, 0], a.pos[:, 1]
+        shown = int(np.count_nonzero((x >= c0 - 1) & (x < c1) & (y >= r0 - 1) & (y < r1)))
+        return shown * per_sprite > DENSE_COVER * area
+
+    def _draw_dots(self, screen: pygame.Surface, per: dict) -> None:
+        a = self.sim.agents
+        if self._dots_of is None or not np.array_equal(self._dots_of, a.species):
+            self._dots_of = a.species.copy()
+            self._dots_order = np.argsort(per["layer"][a.species], kind="stable").astype(np.int64)
+        colours = np.array([screen.map_rgb(sp.spec.colour) for sp in self.sim.species], np.uint32)
+        shade = np.uint32(screen.map_rgb((18, 20, 22)))
+        size = max(2, min(self.cam.tile // 2, 6))
+        with Pixels(screen) as img:
+            draw_dots(img, a.pos, a.species, self._dots_order, colours, shade, self.cam.x, self.cam.y, self.cam.tile,
+                      size)  # fmt: skip
 
     def invalidate(self) -> None:
         """Something else was drawn over the scene: the next :meth:`draw_scene` repaints it all."""
