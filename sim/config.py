@@ -55,8 +55,8 @@ class SearchConfig:
     max_nodes: int = _f(6000, lo=1, hi=10_000_000)  # expansions per search at most
     cooldown_s: float = _f(1.0, lo=0, hi=3600)  # an animal searches again only after this
     cooldown_jitter: float = _f(0.5, lo=0, hi=1)  # each animal's cooldown varies by ± this fraction
-    node_cost_us: float = _f(0.2, lo=0, hi=1000)  # model budget clock: charge per expanded node
-    call_cost_us: float = _f(4.0, lo=0, hi=100000)  # model budget clock: charge per search
+    node_cost_us: float = _f(0.1, lo=0, hi=1000)  # model budget clock: charge per expanded node
+    call_cost_us: float = _f(3.0, lo=0, hi=100000)  # model budget clock: charge per search
     diagonal: str = _f("no-corner-cutting")  # never | no-corner-cutting | one-obstacle | always
     compare_weight: float = _f(2.0, lo=1, hi=100)  # weighted A*'s weight in compare mode (C)
     threads: int = _f(0, lo=0, hi=256)  # threads for large batches of searches; 0 = every core

@@ -248,7 +248,10 @@ class Simulation(Editing):
         now = self.time
         self.stats = stats = FrameStats(replans=self._replans_pending)
         self._replans_pending = 0
-        self.planner.request(now)
+        before = len(self.queue)
+        stats.held = self.planner.request(now, dt)
+        stats.asked = len(self.queue) - before
+        stats.capacity = self.planner.capacity / dt if dt > 0 else 0.0
         spent = self._grow_fields(stats)
         self.planner.serve(now, stats, self.observer, spent)
         a = self.agents

@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from sim.model.species import SpeciesRuntime
 
 ROUND_MAX = 4096  # requests looked at per round at most
+#: An idle animal asks for a new wander only while the queue is served within this many seconds
+#: (at the budget's pace): more ask than can be served (a crowd of 100,000 starting at once), and
+#: the rest wait to ask, so an answer comes within it instead of seconds later (issue #44).
+MAX_WAIT_S = 0.5
 ROUND_MIN = 8
 _FOUND = int(Outcome.FOUND)
 _NO_REST = np.zeros(0, dtype=np.float64)
@@ -80,7 +84,10 @@ class Planner:
         #: everything, compiled on first use in this process).
         self.kernels: Readiness = Ready()
         self.rounds = SearchRound()  # the engine's rounds (it keeps what it compiled of the species)
-        self._mean_charge_ms = 0.05  # running estimate of one search's charge (sizes the rounds)
+        # Running estimate of one search's charge (sizes the rounds and the queue's room): from
+        # the budget's own charges for a search of 256 cells (on the safe side: the queue is kept
+        # short) until rounds have measured it.
+        self._mean_charge_ms = (budget.call_cost_us + 256 * budget.node_cost_us) / 1000.0
 
     @property
     def interpreted(self) -> bool:
@@ -95,15 +102,24 @@ class Planner:
         return self.kernels.ready("jps-round")
 
     # ------------------------------------------------------------------ requests
-    def request(self, now: float) -> None:
-        """Queue every animal that is ready to search (picking goals for the idle ones)."""
+    def request(self, now: float, dt: float = 0.0) -> int:
+        """Queue every animal that is ready to search (picking goals for the idle ones), but no more
+        idle ones than the queue can serve within :data:`MAX_WAIT_S` (``dt``: the step, s; 0: no
+        limit): the others wait to ask, the longest rested first. Returns how many wait so."""
         a = self.agents
         cols = a.columns
         n_species = len(self.species)
         # The ready rows, and the idle ones among them grouped by species (positions in ``rows``).
         rows, idle_at, bounds = ready_rows(a.n, now, cols, n_species)
         if rows.size == 0:
-            return
+            return 0
+        held = 0
+        room = self.room(dt) - rows.size + idle_at.size  # (re-plans always go in)
+        if dt > 0 and idle_at.size > max(room, 0):
+            held = idle_at.size - max(room, 0)
+            rows, idle_at, bounds = _admit(rows, idle_at, max(room, 0), cols, n_species)
+            if rows.size == 0:
+                return held
         keep = np.ones(rows.size, dtype=np.bool_)
         if idle_at.size:
             for sp in self.species:
@@ -115,6 +131,20 @@ class Planner:
         # Those with nowhere to go from here rest again (per species); the others join the queue.
         rest = _NO_REST if keep.all() else np.array([sp.spec.idle_s[1] for sp in self.species], dtype=np.float64)
         self.queue.push(_queue_up(rows, keep, now, rest, cols))
+        return held
+
+    @property
+    def capacity(self) -> float:
+        """Searches a frame the budget holds, by the running mean of their charge."""
+        return self.budget.budget_ms / max(self._mean_charge_ms, 1e-4)
+
+    def room(self, dt: float) -> int:
+        """How many more requests the queue takes: as many as it serves within :data:`MAX_WAIT_S`
+        at frames of ``dt`` s (and never less than a frame's worth, or budget would go unused),
+        less those waiting (for a wander the asking waits, not the answer)."""
+        if dt <= 0:
+            return 1 << 62
+        return int(self.capacity * max(MAX_WAIT_S / dt, 1.0)) - len(self.queue)
 
     # ------------------------------------------------------------------ serving
     def serve(self, now: float, stats: FrameStats, observer: SearchObserver, spent: float = 0.0) -> None:
@@ -126,11 +156,11 @@ class Planner:
             rnd = self._search(self.queue.peek(n), observer.wants_trace)
             if budget.clock == "model":
                 take, spent, mean = budget.charge(spent, rnd.expanded, served == 0)
-                self._mean_charge_ms = 0.9 * self._mean_charge_ms + 0.1 * mean
+                self._mean_charge_ms = 0.7 * self._mean_charge_ms + 0.3 * mean
             else:
                 take = rnd.rows.size  # already run: the wall clock charges it all
                 spent += rnd.ms
-                self._mean_charge_ms = 0.9 * self._mean_charge_ms + 0.1 * rnd.ms / max(1, rnd.rows.size)
+                self._mean_charge_ms = 0.7 * self._mean_charge_ms + 0.3 * rnd.ms / max(1, rnd.rows.size)
             self._accept(rnd, take, now, stats, observer)
             self.queue.pop(take)
             served += take
@@ -243,6 +273,22 @@ def ready_rows(n, now, cols, n_species):
             idle_at[fill[species[i]]] = j
             fill[species[i]] += 1
     return rows[:k], idle_at, bounds
+
+
+def _admit(rows: np.ndarray, idle_at: np.ndarray, room: int, cols, n_species: int):
+    """``ready_rows``' answer with only ``room`` of its idle rows, those rested longest (then the
+    lower rows: deterministic), the re-plans all; in its shape."""
+    idle_rows = rows[idle_at]
+    first = np.lexsort((idle_rows, cols.idle_until[idle_rows]))[:room]
+    keep = np.ones(rows.size, np.bool_)
+    keep[idle_at] = False
+    keep[idle_at[first]] = True
+    rows = rows[keep]
+    idle_pos = np.flatnonzero(cols.state[rows] == State.IDLE)
+    sp = cols.species[rows[idle_pos]]
+    idle_at = idle_pos[np.argsort(sp, kind="stable")]
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(sp, minlength=n_species)))).astype(np.int64)
+    return rows, idle_at.astype(np.int64), bounds
 
 
 @njit(cache=True)

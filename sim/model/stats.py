@@ -38,6 +38,9 @@ class FrameStats:
     search_ms: float = 0.0
     rounds: int = 0  # rounds of searches served (each one compiled call, or a job per species)
     waiting: int = 0  # requests left in the queue for later frames
+    asked: int = 0  # requests that joined the queue this frame
+    held: int = 0  # idle animals that wait to ask: the queue is full (planner.MAX_WAIT_S)
+    capacity: float = 0.0  # searches a second the budget serves at this pace (its running estimate)
     failed: int = 0
     capped: int = 0
     replans: int = 0  # animals whose path was painted over
@@ -53,9 +56,10 @@ class FrameStats:
     def merge(self, other: FrameStats) -> None:
         """Add ``other``'s figures (a later step of the same frame): sums, its queue length."""
         for name in ("searches", "expanded", "search_ms", "rounds", "failed", "capped", "replans", "field_cells",
-                     "field_ms", "crowd_ms"):  # fmt: skip
+                     "field_ms", "crowd_ms", "asked"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.waiting, self.fields, self.herded = other.waiting, other.fields, other.herded
+        self.held, self.capacity = other.held, other.capacity
         for key, c in other.per_species.items():
             mine = self.per_species.setdefault(key, SpeciesCounts())
             for name in ("searches", "expanded", "ms", "failed", "capped"):

@@ -57,7 +57,7 @@ def count_requests(sim) -> np.ndarray:
 
 def test_headless_run_keeps_every_invariant_every_frame(make_app):
     # A small budget forces requests to wait for later frames.
-    app = make_app(seed=42, budget_ms=0.15)
+    app = make_app(seed=42, budget_ms=0.06)
     sim = app.sim
     log = app.instruments.log = []
     last: dict[int, float] = {}

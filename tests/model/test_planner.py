@@ -141,3 +141,30 @@ def test_the_kinds_are_built_again_when_what_they_are_built_from_changes():
     sim.step(STEP)
     capped = sim.agents.last_outcome[sim.agents.species == 0]
     assert (capped == int(Outcome.CAPPED)).any()  # the new cap is what the cows searched with
+
+
+def test_more_asking_than_the_budget_serves_waits_to_ask_and_answers_stay_prompt():
+    """A crowd that all asks at once (a start, or everyone arriving together) asks only as fast as
+    the budget serves (planner.MAX_WAIT_S): each answer comes within about that wait, the
+    rest wait to ask, the longest rested first, and all are served in the end; the run repeats
+    with one and two threads."""
+    from sim.model.planner import MAX_WAIT_S
+
+    sums = []
+    for threads in (1, 2):
+        sim = island(6000, budget_ms=0.3)  # a few dozen searches a frame for thousands of askers
+        sim.planner.threads = threads
+        a = sim.agents
+        a.state[:] = State.IDLE
+        a.idle_until[:] = a.next_search_at[:] = 0.0
+        held, latencies = [], []
+        for _ in range(60 * 8):
+            stats = sim.step(STEP)
+            held.append(stats.held)
+            latencies.append(stats.latency)
+        latency = np.concatenate(latencies)
+        assert max(held) > 1000 and held[-1] < max(held)  # throttled, then caught up
+        assert latency.max() <= 1.2 * MAX_WAIT_S  # nobody who asked waited much past it (the pace is estimated)
+        assert (a.searches > 0).mean() > 0.99  # nearly all have been served (no one starves)
+        sums.append(sim.checksum())
+    assert sums[0] == sums[1]

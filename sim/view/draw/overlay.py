@@ -43,6 +43,8 @@ def overlay_lines(sim: Simulation, ins: SearchInstruments, fps: float, frame_ms:
         (f"waiting {sim.stats.waiting}   latency {r.latency_p95_ms:.0f} ms",
          WARN if sim.stats.waiting > 0 and r.latency_p95_ms > 1000 else INK),
     ]  # fmt: skip
+    if sim.stats.held:  # the asking is throttled: more want to wander than the budget serves
+        head.append((f"throttled: {_k(sim.stats.held)} wait to ask (serving {_k(sim.stats.capacity)}/s)", WARN))
     if detailed:
         head.insert(1, (f"frame {frame_ms:.1f} ms   animals {sim.agents.n}   t {sim.time:.0f} s", INK))
     tail: list[Line] = [(f"search ms per frame (mean {r.search_ms:.2f}; red: budget {budget:g})", DIM)]
