@@ -110,11 +110,11 @@ def _table(n, pos, species, layer_of, bits, floats, ints, counts):
 @njit(cache=True, nogil=True)
 def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
     """Half the overlap of every pair closer than ``spacing`` whose later table entry is in
-    ``lo .. hi-1``, added to both (away from each other) in ``buf`` (2, entries), which this
+    ``lo .. hi-1``, added to both (away from each other) in ``buf`` (entries, 2), which this
     part alone writes: parts can run on threads, and summing the parts' buffers in a fixed
     order gives the same pushes whatever ran where."""
     order, sc = ints[2], ints[3]
-    buf[:, :hi] = 0.0  # no entry after ``hi`` is written (nor read: see _moves)
+    buf[:hi, :] = 0.0  # no entry after ``hi`` is written (nor read: see _moves)
     for o in range(lo, hi):
         xi, yi, i = floats[o, 0], floats[o, 1], order[o]
         layer = sc[o]
@@ -144,10 +144,10 @@ def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
                         fx, fy = k * ex, k * ey
                     px += fx
                     py += fy
-                    buf[0, p] -= fx
-                    buf[1, p] -= fy
-        buf[0, o] += px
-        buf[1, o] += py
+                    buf[p, 0] -= fx
+                    buf[p, 1] -= fy
+        buf[o, 0] += px
+        buf[o, 1] += py
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -193,8 +193,8 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
             for k in range(bufs.shape[0]):
                 if o >= ends[k]:
                     continue
-                px += bufs[k, 0, o]
-                py += bufs[k, 1, o]
+                px += bufs[k, o, 0]
+                py += bufs[k, o, 1]
             if px * px + py * py < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
                 continue
             size = math.sqrt(px * px + py * py)
@@ -243,7 +243,7 @@ class Crowd:
         self._floats = np.zeros((0, 2), np.float32)  # the table's x, y side by side: one line to read
         self._ints = np.zeros((5, 0), np.int32)
         self._counts = np.zeros(0, np.int32)
-        self._bufs = np.zeros((1, 2, 0), np.float32)  # per part: pushes by table entry
+        self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: tuple = ((), [], [])  # the table's, each part's pairs' and moves' arguments
 
@@ -267,8 +267,8 @@ class Crowd:
         f, k, c = self._floats, self._ints, self._counts
         # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
         parts = max(1, min(MAX_PARTS, n // SPLIT))
-        if self._bufs.shape[0] != parts or self._bufs.shape[2] < n:
-            self._bufs = np.zeros((parts, 2, f.shape[0]), np.float32)
+        if self._bufs.shape[0] != parts or self._bufs.shape[1] < n:
+            self._bufs = np.zeros((parts, f.shape[0], 2), np.float32)
         ends = [(j + 1) * n // parts for j in range(parts)]  # each part's table entries end there
         pairs = [(0 if j == 0 else ends[j - 1], ends[j], spacing, bits, f, k, c, self._bufs[j]) for j in range(parts)]
         ends_arr = np.array(ends, dtype=np.int64)
