@@ -21,6 +21,7 @@ STEP = 1.0 / 60.0
 def run(app: App, frames: int) -> dict:
     """Run ``frames`` frames as fast as possible; return the figures (see ``summary_lines``)."""
     frame_ms, search_ms, searches, expanded, queue, latency, crowd_ms = [], [], [], [], [], [], []
+    asked, held = [], []
     t0 = time.perf_counter()
     for _ in range(frames):
         frame_ms.append(app.frame(STEP))
@@ -31,9 +32,16 @@ def run(app: App, frames: int) -> dict:
         expanded.append(s.expanded)
         queue.append(s.waiting)
         latency.append(s.latency)
+        asked.append(s.asked)
+        held.append(s.held)
         if not app.running:
             break
     wall = time.perf_counter() - t0
+    return _figures(app, wall, frame_ms, search_ms, searches, expanded, queue, latency, crowd_ms, asked, held)
+
+
+def _figures(app: App, wall: float, frame_ms, search_ms, searches, expanded, queue, latency, crowd_ms, asked, held):
+    """The figures of a run from its per-frame series (``wall``: its seconds)."""
     n = len(frame_ms)
     fm, sm = np.array(frame_ms), np.array(search_ms)
     lat = np.concatenate(latency) * 1000.0 if latency else np.zeros(0)
@@ -61,6 +69,9 @@ def run(app: App, frames: int) -> dict:
         "latency_ms_p95": float(np.percentile(lat, 95)),
         "latency_ms_max": float(lat.max()),
         "queue_p95": float(np.percentile(queue, 95)),
+        "asked_per_s": sum(asked) / (n * STEP) if n else 0.0,  # simulated seconds: what the model asks
+        "served_per_s": sum(searches) / (n * STEP) if n else 0.0,
+        "held_p95": float(np.percentile(held, 95)) if held else 0.0,
         "failed": app.sim.totals["failed"],
         "capped": app.sim.totals["capped"],
         "peak_rss_mb": peak_rss_mb(),
@@ -85,6 +96,8 @@ def summary_lines(r: dict) -> list[str]:
         f"searches per s: {r['searches_per_s']:.0f}  (search time per search: {r['search_us_per_search']:.1f} µs)",
         f"latency ms p50/p95/max: {r['latency_ms_p50']:.1f} / {r['latency_ms_p95']:.1f} / {r['latency_ms_max']:.1f}"
         f"  (request to path, simulated time)  queue p95: {r['queue_p95']:.0f}",
+        f"asked / served per simulated s: {r['asked_per_s']:.0f} / {r['served_per_s']:.0f}"
+        f"  (waiting to ask p95: {r['held_p95']:.0f})",
         f"nodes expanded per s: {r['expanded_per_s']:.0f}",
         f"separation ms per frame p50/p95: {r['crowd_ms_p50']:.3f} / {r['crowd_ms_p95']:.3f}",
         f"failed / capped searches: {r['failed']} / {r['capped']}",
