@@ -193,6 +193,8 @@ class PlayContext(ModeContext):
     top: Any
     show_help: bool
     show_overlay: bool
+    overlay: Any  # the F3 overlay's level (the stress key shows it)
+    fps: float
     ask_to_quit: Callable[[], None]
     user_paused: bool
     step_once: bool

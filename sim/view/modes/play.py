@@ -18,6 +18,7 @@ from sim.view.modes.base import CameraControls, Mode
 from sim.view.modes.herding import Herding
 from sim.view.modes.painting import Painting
 from sim.view.modes.side import place_inspector, side_panels
+from sim.view.stress import Stress
 from sim.world.terrain import BRUSHES, Terrain
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ PLAY_KEYS = KeyTable(
         key("ctrl+Y / ctrl+shift+Z", "redo", "painting.redo", pygame.K_y, mods=CTRL),
         key("P", "show every path", "toggle_paths", pygame.K_p),
         key("+  -", "add / remove 50 animals", "change_animals", *PLUS_KEYS, *MINUS_KEYS),
+        key("U", "stress: ramp to 20,000 then 100,000 animals and back (U again: back now)", "stress_key", pygame.K_u),
         key("R", "reset the map to how it was loaded", "painting.reset_map", pygame.K_r),
         key("N / Tab", "next map in maps/", "next_map", pygame.K_n, pygame.K_TAB),
         key("L", "reload the map from its file (it changed on disk)", "reload_map", pygame.K_l),
@@ -119,6 +121,7 @@ class PlayMode(Mode):
         super().__init__(app)
         self.painting = Painting(ModeContext(app))  # the brush, strokes, undo/redo, reset and save
         self.herding = Herding(ModeContext(app))  # calling herds (G) and showing their fields (B)
+        self.stress = Stress(self.app)  # the stress key (U)
         self.camera = CameraControls(ModeContext(app))  # (its parts see only what any mode sees)
         self.minimap = Minimap()
         self.follow = False
@@ -187,6 +190,9 @@ class PlayMode(Mode):
 
     def toggle_paths(self, _e: object = None) -> None:
         self.show_paths = not self.show_paths
+
+    def stress_key(self, _e: object = None) -> None:
+        self.stress.toggle()
 
     def change_animals(self, e: pygame.event.Event) -> None:
         (self.app.sim.add_animals if e.key in PLUS_KEYS else self.app.sim.remove_animals)(50)
@@ -259,6 +265,7 @@ class PlayMode(Mode):
         self.painting.flush()  # the frame's painting: one model call
 
     def update(self, dt: float) -> None:
+        self.stress.update(dt)
         cam = self.app.cam
         dx = sum(PAN_KEYS[k][0] for k in self._held)
         dy = sum(PAN_KEYS[k][1] for k in self._held)
@@ -341,7 +348,7 @@ class PlayMode(Mode):
             words.append("ALL PATHS (P)")
         if self.follow:
             words.append("FOLLOW (F)")
-        return words
+        return words + self.stress.status()
 
 
 def _close_innermost(play: PlayMode) -> bool:
