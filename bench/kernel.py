@@ -262,6 +262,51 @@ def first_search_seconds() -> float:
     return float(out.stdout.strip())
 
 
+def call_overhead(repeat: int = 20000) -> None:
+    """The fixed cost of ``PathGrid.search`` (issue #43): an 8x8 grid's corner-to-corner query,
+    the whole call as a user makes it against the compiled kernel alone on the same arguments
+    (median of ``repeat`` calls each, interleaved in blocks so both see the same machine)."""
+    for algorithm in ("astar", "jps"):
+        _overhead_of(PathGrid(np.ones((8, 8))), algorithm, repeat)
+
+
+def _overhead_of(grid: PathGrid, algorithm: str, repeat: int) -> None:
+    """:func:`call_overhead` for one algorithm."""
+    from sim.pathfinding import kernel as _k
+    from sim.pathfinding.options import kernel_params, options_of
+    from sim.pathfinding.workspace import workspace
+
+    r = grid.search((0, 0), (7, 7), algorithm=algorithm)  # options checked and kept; kernel loaded
+    opts = options_of(None, "no-corner-cutting", None, 1.0, algorithm, None)
+    params = kernel_params(opts, grid.min_cost, grid.uniform, grid.cells)
+    ws = workspace()
+    ws.ensure(grid.cells, jps=_k.jumps(params.mode))
+    args = grid.kernel_args(opts.rule, _k.jump_data(params.mode))
+    wp = grid.width + 2
+    s, t = wp + 1, 8 * wp + 8
+    empty2, empty1 = np.zeros((0, 0), np.int32), np.zeros(0, np.int32)
+
+    def kernel_alone():
+        out = _k.search_one(*args, s, t, params[:], ws.g, ws.parent, ws.jump_parent, ws.mark, ws.next_gen(),
+                            ws.heap, ws.buckets, ws.hgen, ws.path, empty2, empty1, ws.stats)  # fmt: skip
+        ws.hgen = out[5]  # (as the engine keeps it)
+        return out
+
+    def whole_call():
+        return np.asarray(grid.search((0, 0), (7, 7), algorithm=algorithm).path)
+
+    whole, alone = [], []
+    for _ in range(repeat // 500):
+        for fn, out in ((whole_call, whole), (kernel_alone, alone)):
+            t0 = time.perf_counter_ns()
+            for _ in range(500):
+                fn()
+            out.append((time.perf_counter_ns() - t0) / 500 / 1000)
+    w, a = statistics.median(whole), statistics.median(alone)
+    print(f"call overhead, 8x8 {algorithm}: whole call {w:.2f} µs, kernel alone {a:.2f} µs,"
+          f" overhead {w - a:.2f} µs ({r.expanded} expanded)")  # fmt: skip
+
+
 def positive(text: str, least: int = 1) -> int:
     """An argparse type: a whole number of at least ``least`` (else argparse's one-line error, status 2)."""
     try:
@@ -329,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
             f" median {pf:.0f} µs vs engine A* {ours:.0f} µs on the same queries ({pf / ours:.0f}x); optimal {ok:.0%}"
         )
     fields(maps, args.repeat)
+    call_overhead()
     demo_queries()
     from bench import weighted  # (it borrows this module's helpers)
 
