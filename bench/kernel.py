@@ -266,6 +266,7 @@ def call_overhead(repeat: int = 20000) -> None:
     """The fixed cost of ``PathGrid.search`` (issue #43): an 8x8 grid's corner-to-corner query,
     the whole call as a user makes it against the compiled kernel alone on the same arguments
     (median of ``repeat`` calls each, interleaved in blocks so both see the same machine)."""
+    warm_up()
     for algorithm in ("astar", "jps"):
         _overhead_of(PathGrid(np.ones((8, 8))), algorithm, repeat)
 

@@ -52,24 +52,14 @@ def as_path(cells: NDArray[Any], width: int) -> NDArray[np.int32]:
     if cells.size == 0:
         return EMPTY_PATH
     out = xy_of(cells, width)
-    out.flags.writeable = False
+    out.setflags(write=False)
     return out
 
 
-class SearchResult:
-    """What one search found (a value: read-only).
-
-    ``path``: an ``(n, 2)`` int32 array of ``(x, y)``, start to goal inclusive (empty, ``(0, 2)``,
-    when not found); ``cost`` its total cost (``inf`` when not found); ``expanded`` the nodes
-    taken off the open list (jump points for JPS); ``hit_limit``: ``max_nodes`` stopped the search;
-    ``partial_path`` (only when not found) runs from the start to the expanded node closest to
-    the goal, so an agent can still walk toward it. ``waypoints`` are the path's turning points
-    (start, every cell where its direction changes, goal). The arrays are made when first read,
-    in compiled code, from the kernel's cells: a caller that wants only the cost pays nothing.
-    """
+class _Fields:
+    """A search result's storage (the slots :class:`SearchResult` reads)."""
 
     __slots__ = ("_cells", "_partial", "_path", "_width", "cost", "expanded", "found", "hit_limit")
-    __hash__ = None  # type: ignore[assignment]  # (its paths are arrays)
     found: bool
     cost: float
     expanded: int
@@ -78,6 +68,31 @@ class SearchResult:
     _path: NDArray[np.int32]
     _partial: NDArray[np.int32]
     _width: int
+
+
+class _Filling(_Fields):
+    """A :class:`SearchResult` while the engine fills it in: its slots written as plain attributes
+    (each ``object.__setattr__`` costs ~0.1 µs, a whole result 1 µs of a 4 µs search), then its
+    class set to :class:`SearchResult`, whose layout is the same (issue #43: a call that costs
+    nothing)."""
+
+    __slots__ = ()
+
+
+class SearchResult(_Fields):
+    """What one search found (a value: read-only).
+
+    ``path``: an ``(n, 2)`` int32 array of ``(x, y)``, start to goal inclusive (empty, ``(0, 2)``,
+    when not found); ``cost`` its total cost (``inf`` when not found); ``expanded`` the nodes
+    taken off the open list (jump points for JPS); ``hit_limit``: ``max_nodes`` stopped the search;
+    ``partial_path`` (only when not found) runs from the start to the expanded node closest to
+    the goal, so an agent can still walk toward it. ``waypoints`` are the path's turning points
+    (start, every cell where its direction changes, goal). The path is made in compiled code
+    from the kernel's cells (~0.6 µs for :meth:`PathGrid.search`'s).
+    """
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]  # (its paths are arrays)
 
     def __init__(self, found: bool, path: Any, cost: float, expanded: int, hit_limit: bool = False,
                  partial_path: Any = None) -> None:  # fmt: skip
@@ -96,17 +111,35 @@ class SearchResult:
                  hit_limit: bool = False) -> SearchResult:  # fmt: skip
         """A result whose path (when found; else its partial path) is ``cells``, flat
         ``y * width + x``, made into an array when first read."""
-        result = cls.__new__(cls)
-        put = object.__setattr__
-        put(result, "found", found)
-        put(result, "cost", cost if found else math.inf)
-        put(result, "expanded", expanded)
-        put(result, "hit_limit", hit_limit)
-        put(result, "_path", EMPTY_PATH)
-        put(result, "_partial", EMPTY_PATH)
-        put(result, "_cells", cells)
-        put(result, "_width", width)
-        return result
+        result = _Filling.__new__(_Filling)
+        result.found = found
+        result.cost = cost if found else math.inf
+        result.expanded = expanded
+        result.hit_limit = hit_limit
+        result._path = EMPTY_PATH
+        result._partial = EMPTY_PATH
+        result._cells = cells
+        result._width = width
+        result.__class__ = cls  # type: ignore[assignment]  # (read-only from here)
+        return result  # type: ignore[return-value]
+
+    @classmethod
+    def of_path(cls, found: bool, path: NDArray[np.int32], cost: float, expanded: int,
+                hit_limit: bool = False) -> SearchResult:  # fmt: skip
+        """A result whose path (when found; else its partial path) is ``path``, an ``(n, 2)``
+        array made read-only here (it must be the result's own)."""
+        path.setflags(write=False)
+        result = _Filling.__new__(_Filling)
+        result.found = found
+        result.cost = cost if found else math.inf
+        result.expanded = expanded
+        result.hit_limit = hit_limit
+        result._path = path if found else EMPTY_PATH
+        result._partial = EMPTY_PATH if found else path
+        result._cells = None
+        result._width = 0
+        result.__class__ = cls  # type: ignore[assignment]
+        return result  # type: ignore[return-value]
 
     def _made(self) -> None:
         cells = self._cells

@@ -30,9 +30,9 @@ from sim.pathfinding.interpreted import search_interpreted
 from sim.pathfinding.jps import EMPTY_BLOCKS
 from sim.pathfinding.options import SearchOptions, kernel_params
 from sim.pathfinding.options import options_of as _options
-from sim.pathfinding.paths import SearchResult
+from sim.pathfinding.paths import SearchResult, xy_of
 from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, moves_of
-from sim.pathfinding.warm import attempt, kind_of, waiting
+from sim.pathfinding.warm import READY, attempt, kind_of, waiting
 from sim.pathfinding.workspace import thread_count, workspace
 
 _BITS = np.zeros((1, 0, 0), np.uint64)  # stand-ins of JPS's and JPS+'s grid data, by type (warm.kind_of)
@@ -89,7 +89,9 @@ class PathGrid(FieldsAndLines, Explaining):
         tr = _NO_TRACE if trace is None else _check_out_array("trace", trace, 1)
         if opts.algorithm in ("jps", "jps+"):
             self._check_jps(opts)
-        if not (self.passable(*start) and self.passable(*goal)):
+        lut, codes, wp = self._lut, self._codes, self.width + 2  # (passable(), without its calls)
+        at_start, at_goal = (start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1
+        if not (lut[codes[at_start]] > 0 and lut[codes[at_goal]] > 0):
             return SearchResult(False, None, math.inf, 0)
         if start == goal:
             return SearchResult(True, [start], 0.0, 0)
@@ -243,8 +245,14 @@ class PathGrid(FieldsAndLines, Explaining):
         flat_start = (start[1] + 1) * wp + start[0] + 1
         flat_goal = (goal[1] + 1) * wp + goal[0] + 1
         if record.shape[0] == 0 and trace.size == 0:  # (a record or a trace needs the kernel: it waits for it)
-            kind = kind_of("one", EMPTY_BLOCKS if params.mode in (_k.MODE_HEAP, _k.MODE_BUCKETS) else
-                           (_TABLE if params.mode == _k.MODE_JPS_PLUS else _BITS), self._codes)  # fmt: skip
+            key = (params.mode, self._codes.dtype)
+            kind = self._kinds.get(key)
+            if kind is None:
+                kind = self._kinds[key] = kind_of("one", EMPTY_BLOCKS if params.mode in (_k.MODE_HEAP, _k.MODE_BUCKETS)
+                                                  else (_TABLE if params.mode == _k.MODE_JPS_PLUS else _BITS),
+                                                  self._codes)  # fmt: skip
+            if kind in READY:  # (the common case, without attempt()'s closure: ~1 µs)
+                return self._compiled(start, goal, diag, params, record, trace)
             ok, result = attempt(kind, lambda: self._compiled(start, goal, diag, params, record, trace))
             if ok:
                 assert result is not None
@@ -288,10 +296,10 @@ class PathGrid(FieldsAndLines, Explaining):
         if n > ws.path.size:  # (the kernel wrote nothing)
             ws.path = np.empty(max(n, 2 * ws.path.size), np.int32)
             _k.write_path(end, n, ws.parent, ws.jump_parent, _k.jumps(params.mode), wp, ws.path)
-        cells = ws.path[:n].copy()  # (the workspace's array is the next search's)
+        path = xy_of(ws.path[:n], self.width)  # (a new array: the workspace's is the next search's)
         if status == _k.STATUS_FOUND:
-            return SearchResult.of_cells(True, cells, self.width, float(cost), int(expanded))
-        return SearchResult.of_cells(False, cells, self.width, math.inf, int(expanded), status == _k.STATUS_HIT_LIMIT)
+            return SearchResult.of_path(True, path, float(cost), int(expanded))
+        return SearchResult.of_path(False, path, math.inf, int(expanded), status == _k.STATUS_HIT_LIMIT)
 
 
 def find_path(

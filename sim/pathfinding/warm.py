@@ -36,6 +36,7 @@ POLICIES = ("answer", "wait")
 WARMING_VAR = "SIM_PATHFINDING_WARMING"
 _policy = "wait" if os.environ.get(WARMING_VAR) else "answer"
 _ready: set[tuple] = set()  # kernel kinds known to run without compiling in this process
+READY = _ready  # (read by the search's fast path; only ever added to)
 _compiling: dict[tuple, subprocess.Popen | None] = {}  # kinds a background process compiles
 _warned: set[tuple] = set()
 _lock = threading.Lock()

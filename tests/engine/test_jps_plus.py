@@ -144,10 +144,16 @@ def test_a_result_reads_as_the_value_it_always_was():
     assert repr(r) == repr(eager)
     with pytest.raises(FrozenInstanceError):
         r.cost = 0.0  # type: ignore[misc]
+    assert type(r) is SearchResult and isinstance(r, SearchResult)  # (filled in as another class, then set)
+    with pytest.raises(ValueError, match="read-only"):
+        r.path[0, 0] = 5
     costs[:, 4] = 0.0
     cut = PathGrid(costs).search((0, 2), (7, 2))
     assert not cut.found and len(cut.path) == 0 and tuple(cut.partial_path[0]) == (0, 2)
     assert all(x < 4 for x, _y in pts(cut.partial_path)) and np.array_equal(cut.walk_path, cut.partial_path)
+    with pytest.raises(FrozenInstanceError):
+        cut.found = True  # type: ignore[misc]
+    assert not cut.partial_path.flags.writeable
 
 
 @settings(max_examples=150, deadline=None)
