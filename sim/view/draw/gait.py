@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from sim.model.agents import HEADINGS, State
 from sim.view.draw.sprites import TURNS
@@ -50,19 +51,37 @@ class Gait:
         if self.angle.size != n or time < self.last_time:  # animals came or went, or a reset
             self._reset(heading, pos, time)
         dt = time - self.last_time
-        target = heading.astype(np.float64) * (2 * math.pi / HEADINGS)
-        diff = (target - self.angle + math.pi) % (2 * math.pi) - math.pi
-        self.angle = (self.angle + np.clip(diff, -self.TURN * dt, self.TURN * dt)) % (2 * math.pi)
-        walked = np.hypot(*(pos - self.last_pos).T)
-        self.stride += np.minimum(walked, 2.0)  # a jump (a map edit moved it) is not a walk
-        self.last_pos = pos.copy()
+        out = np.empty(n, np.int64)
+        _frames(pos, heading, state, species, self.angle, self.stride, self.last_pos, dt, time, moving, resting,
+                glide, self.TURN, self.STEPS_PER_CELL, self.REST_FPS, int(State.WALKING), out)  # fmt: skip
         self.last_time = time
-        turn = np.rint(self.angle * (TURNS / (2 * math.pi))).astype(np.int64) % TURNS
-        m, r = moving[species], resting[species]
-        step = (self.stride * self.STEPS_PER_CELL).astype(np.int64)
-        cycle = np.where(glide[species], 2 * m, m)
-        at = step % cycle
-        flapping = np.where(at < m, at, m)  # past the flaps: the glide, the first resting frame
-        rest = m + (np.int64(time * self.REST_FPS) + np.arange(n) * 7 // 5) % r
-        frame = np.where(state == State.WALKING, flapping, rest)
-        return frame * TURNS + turn
+        return out
+
+
+@njit(cache=True, nogil=True)
+def _frames(pos, heading, state, species, angle, stride, last_pos, dt, time, moving, resting, glide, turn_rate,
+            steps_per_cell, rest_fps, walking, out):  # fmt: skip
+    """:meth:`Gait.frames` for every animal in one pass (~20 numpy passes were 0.1 ms a frame at
+    500 animals): turns ``angle`` toward the heading, adds the distance walked to ``stride``,
+    moves ``last_pos`` to ``pos`` and writes each sprite index into ``out``."""
+    tau = 2.0 * math.pi
+    step_angle = tau / HEADINGS
+    limit = turn_rate * dt
+    rest_tick = np.int64(time * rest_fps)
+    for i in range(heading.size):
+        diff = (heading[i] * step_angle - angle[i] + math.pi) % tau - math.pi
+        angle[i] = (angle[i] + min(max(diff, -limit), limit)) % tau
+        walked = math.hypot(pos[i, 0] - last_pos[i, 0], pos[i, 1] - last_pos[i, 1])
+        stride[i] += min(walked, 2.0)  # a jump (a map edit moved it) is not a walk
+        last_pos[i, 0] = pos[i, 0]
+        last_pos[i, 1] = pos[i, 1]
+        turn = np.int64(np.rint(angle[i] * (TURNS / tau))) % TURNS
+        sp = species[i]
+        m, r = moving[sp], resting[sp]
+        if state[i] == walking:
+            cycle = 2 * m if glide[sp] else m
+            at = np.int64(stride[i] * steps_per_cell) % cycle
+            frame = at if at < m else m  # past the flaps: the glide, the first resting frame
+        else:
+            frame = m + (rest_tick + i * 7 // 5) % r
+        out[i] = frame * TURNS + turn
