@@ -179,3 +179,29 @@ def test_jps_own_rules_where_walls_are_the_only_difference_are_the_general_rules
         successor_table(codes, lut, width, table, stops, 0, height, 0, width, general)
         made.append((table, stops))
     assert np.array_equal(made[0][0], made[1][0]) and np.array_equal(made[0][1], made[1][1])
+
+
+@st.composite
+def fine_grained_grids(draw, max_side: int = 48):
+    """Terrain that changes every ``k`` cells (squares of side 1 to 8, each a multiplier of 1, 1.5, 2
+    or 3: the island's grain, where JPS on weighted terrain has the fewest long jumps), some walls."""
+    h, w = draw(st.integers(2, max_side)), draw(st.integers(2, max_side))
+    k = draw(st.integers(1, 8))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    blocks = rng.choice((1.0, 1.5, 2.0, 3.0), size=(-(-h // k), -(-w // k)))
+    costs = np.kron(blocks, np.ones((k, k)))[:h, :w]
+    costs[rng.random((h, w)) < draw(st.sampled_from([0.0, 0.05, 0.2]))] = 0.0
+    start = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+    goal = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+    return costs, start, goal
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=fine_grained_grids())
+def test_jps_on_terrain_that_changes_every_few_cells_costs_what_dijkstra_costs(case):
+    costs, start, goal = case
+    grid = PathGrid(costs)
+    jps = grid.search(start, goal, algorithm="jps")
+    assert_optimal(jps, costs, start, goal, RULE)
+    astar = grid.search(start, goal)
+    assert jps.found == astar.found and jps.cost == pytest.approx(astar.cost, rel=1e-9)
