@@ -140,7 +140,7 @@ class CodedGrid:
         self._costs: np.ndarray | None = None
         self._range = self._multiplier_range()
         self._params_kept: dict = {}  # a search's KernelParams per options (PathGrid._params)
-        self._kinds: dict = {}  # (kernel mode, codes' dtype) -> the compiled kernel's kind (warm.kind_of)
+        self._kinds: dict = {}  # (entry, kernel mode, codes' dtype) -> the compiled kernel's kind (search._kind)
 
     # ------------------------------------------------------------------ reading
     @property

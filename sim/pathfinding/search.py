@@ -165,8 +165,7 @@ class PathGrid(FieldsAndLines, Explaining):
         if trace:  # a trace needs the kernel: it waits for it
             part, served = compiled()
         else:
-            kind = kind_of("many", EMPTY_BLOCKS if params.mode in (_k.MODE_HEAP, _k.MODE_BUCKETS) else
-                           (_TABLE if params.mode == _k.MODE_JPS_PLUS else _BITS), self._codes)  # fmt: skip
+            kind = _kind(self._kinds, "many", params.mode, self._codes)
             ok, answer = attempt(kind, compiled)
             part, served = (
                 answer
@@ -241,23 +240,16 @@ class PathGrid(FieldsAndLines, Explaining):
         self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray, trace: np.ndarray
     ) -> SearchResult:
         """One search, by the compiled kernel, or while that compiles by the plain-Python search (:mod:`.warm`)."""
-        wp = self.width + 2
-        flat_start = (start[1] + 1) * wp + start[0] + 1
-        flat_goal = (goal[1] + 1) * wp + goal[0] + 1
         if record.shape[0] == 0 and trace.size == 0:  # (a record or a trace needs the kernel: it waits for it)
-            key = (params.mode, self._codes.dtype)
-            kind = self._kinds.get(key)
-            if kind is None:
-                kind = self._kinds[key] = kind_of("one", EMPTY_BLOCKS if params.mode in (_k.MODE_HEAP, _k.MODE_BUCKETS)
-                                                  else (_TABLE if params.mode == _k.MODE_JPS_PLUS else _BITS),
-                                                  self._codes)  # fmt: skip
+            kind = _kind(self._kinds, "one", params.mode, self._codes)
             if kind in READY:  # (the common case, without attempt()'s closure: ~1 µs)
                 return self._compiled(start, goal, diag, params, record, trace)
             ok, result = attempt(kind, lambda: self._compiled(start, goal, diag, params, record, trace))
             if ok:
                 assert result is not None
                 return result
-            return self._interpreted(flat_start, flat_goal, diag, params)
+            wp = self.width + 2
+            return self._interpreted((start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1, diag, params)
         return self._compiled(start, goal, diag, params, record, trace)
 
     def _interpreted(self, flat_start: int, flat_goal: int, diag: int, params: KernelParams) -> SearchResult:
@@ -300,6 +292,18 @@ class PathGrid(FieldsAndLines, Explaining):
         if status == _k.STATUS_FOUND:
             return SearchResult.of_path(True, path, float(cost), int(expanded))
         return SearchResult.of_path(False, path, math.inf, int(expanded), status == _k.STATUS_HIT_LIMIT)
+
+
+def _kind(kept: dict, entry: str, mode: int, codes: np.ndarray) -> tuple[str, str, str]:
+    """:func:`~.warm.kind_of` for a search in kernel ``mode`` (``entry``: "one" or "many"), kept
+    in ``kept`` (a grid's, by entry, mode and codes' type: working it out costs ~0.4 µs a call)."""
+    key = (entry, mode, codes.dtype)
+    kind = kept.get(key)
+    if kind is None:
+        plain = mode in (_k.MODE_HEAP, _k.MODE_BUCKETS)
+        data = EMPTY_BLOCKS if plain else (_TABLE if mode == _k.MODE_JPS_PLUS else _BITS)
+        kind = kept[key] = kind_of(entry, data, codes)
+    return kind
 
 
 def find_path(
