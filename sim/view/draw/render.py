@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pygame
+from numba import njit
 
 from sim.config import Config
 from sim.maps.data import MapArt
@@ -339,20 +340,19 @@ class WorldView:
         a = self.sim.agents
         frame = self.gait.frames(a.pos, a.heading, a.state, a.species, self.sim.time, per["moving"], per["resting"],
                                  per["glide"])  # fmt: skip
-        ks = per["base"][a.species] + frame
-        if self._order_of is None or not np.array_equal(self._order_of, a.species):
-            self._order_of = a.species.copy()
-            self._fliers = np.flatnonzero(per["shadow"][a.species] >= 0)
+        species = a.species
+        ks = per["base"][species] + frame
+        if self._order_of is None or not np.array_equal(self._order_of, species):
+            self._order_of = species.copy()
+            self._fliers = np.flatnonzero(per["shadow"][species] >= 0)
             by_layer = np.argsort(per["layer"][a.species], kind="stable")
             m = self._fliers.size
             self._order = np.concatenate((np.arange(m), m + by_layer)).astype(np.int64)
         f = self._fliers
         if f.size == 0:
             return a.pos[:, 0], a.pos[:, 1], ks, self._order
-        sp = a.species[f]
-        px = np.concatenate((a.pos[f, 0] + per["lift"][sp, 0], a.pos[:, 0]))
-        py = np.concatenate((a.pos[f, 1] + per["lift"][sp, 1], a.pos[:, 1]))
-        return px, py, np.concatenate((per["shadow"][sp] + frame[f], ks)), self._order
+        px, py, items = _with_shadows(a.pos, a.species, f, frame, ks, per["shadow"], per["lift"])
+        return px, py, items, self._order
 
     def draw_scene(self, screen: pygame.Surface, plain: bool) -> None:
         """Terrain and animals. ``plain``: nothing else that moves is drawn over them but the
@@ -515,3 +515,25 @@ def land_box(terrain: np.ndarray, margin: int = 2) -> tuple[int, int, int, int] 
     h, w = terrain.shape
     return (max(0, int(xs.min()) - margin), max(0, int(ys.min()) - margin),
             min(w, int(xs.max()) + 1 + margin), min(h, int(ys.max()) + 1 + margin))  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _with_shadows(pos, species, fliers, frame, ks, shadow, lift):
+    """The frame's items with the fliers' shadows first: map x and y (cells) and sprite indices,
+    shadow ``j`` under flier ``fliers[j]`` (its species' ``shadow`` sprite at its frame, offset by
+    ``lift``), then every animal (in one pass: the numpy version took ~30 µs a frame at 500)."""
+    m, n = fliers.size, ks.size
+    px = np.empty(m + n)
+    py = np.empty(m + n)
+    items = np.empty(m + n, np.int64)
+    for j in range(m):
+        i = fliers[j]
+        s = species[i]
+        px[j] = pos[i, 0] + lift[s, 0]
+        py[j] = pos[i, 1] + lift[s, 1]
+        items[j] = shadow[s] + frame[i]
+    for i in range(n):
+        px[m + i] = pos[i, 0]
+        py[m + i] = pos[i, 1]
+        items[m + i] = ks[i]
+    return px, py, items
