@@ -261,10 +261,9 @@ class WorldView:
         self.gait = Gait()  # which way each animal faces, which frame it shows
         self._order_of: np.ndarray | None = None  # the species column the drawing order was made for
         self._order = np.zeros(0, np.int64)
+        self._by_layer = np.zeros(0, np.int64)  # the animals by drawing layer (_drawing_order)
         self._fliers = np.zeros(0, np.int64)
         self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
-        self._dots_of: np.ndarray | None = None  # the species column the dots' order was made for
-        self._dots_order = np.zeros(0, np.int64)
 
     def rebuild(self) -> None:
         """After a map swap (or the whole map replaced): the map's own tiles too, if shown."""
@@ -342,17 +341,25 @@ class WorldView:
                                  per["glide"])  # fmt: skip
         species = a.species
         ks = per["base"][species] + frame
-        if self._order_of is None or not np.array_equal(self._order_of, species):
-            self._order_of = species.copy()
-            self._fliers = np.flatnonzero(per["shadow"][species] >= 0)
-            by_layer = np.argsort(per["layer"][a.species], kind="stable")
-            m = self._fliers.size
-            self._order = np.concatenate((np.arange(m), m + by_layer)).astype(np.int64)
+        self._drawing_order(per)
         f = self._fliers
         if f.size == 0:
             return a.pos[:, 0], a.pos[:, 1], ks, self._order
-        px, py, items = _with_shadows(a.pos, a.species, f, frame, ks, per["shadow"], per["lift"])
+        px, py, items = _with_shadows(a.pos, species, f, frame, ks, per["shadow"], per["lift"])
         return px, py, items, self._order
+
+    def _drawing_order(self, per: dict) -> None:
+        """Keep the drawing order for the crowd as it is (made again when animals come, go or
+        change species): :attr:`_by_layer`, the animals by layer (stable), what the dots take;
+        :attr:`_fliers` and :attr:`_order`, the sprites' (the fliers' shadows first)."""
+        species = self.sim.agents.species
+        if self._order_of is not None and np.array_equal(self._order_of, species):
+            return
+        self._order_of = species.copy()
+        self._by_layer = np.argsort(per["layer"][species], kind="stable").astype(np.int64)
+        self._fliers = np.flatnonzero(per["shadow"][species] >= 0)
+        m = self._fliers.size
+        self._order = np.concatenate((np.arange(m), m + self._by_layer)).astype(np.int64)
 
     def draw_scene(self, screen: pygame.Surface, plain: bool) -> None:
         """Terrain and animals. ``plain``: nothing else that moves is drawn over them but the
@@ -421,14 +428,12 @@ class WorldView:
 
     def _draw_dots(self, screen: pygame.Surface, per: dict) -> None:
         a = self.sim.agents
-        if self._dots_of is None or not np.array_equal(self._dots_of, a.species):
-            self._dots_of = a.species.copy()
-            self._dots_order = np.argsort(per["layer"][a.species], kind="stable").astype(np.int64)
+        self._drawing_order(per)
         colours = np.array([screen.map_rgb(sp.spec.colour) for sp in self.sim.species], np.uint32)
         shade = np.uint32(screen.map_rgb((18, 20, 22)))
         size = max(2, min(self.cam.tile // 2, 6))
         with Pixels(screen) as img:
-            draw_dots(img, a.pos, a.species, self._dots_order, colours, shade, self.cam.x, self.cam.y, self.cam.tile,
+            draw_dots(img, a.pos, a.species, self._by_layer, colours, shade, self.cam.x, self.cam.y, self.cam.tile,
                       size)  # fmt: skip
 
     def invalidate(self) -> None:
