@@ -3,6 +3,7 @@ figures, and goes back to the count it had; U again goes back at once."""
 
 from __future__ import annotations
 
+import numpy as np
 import pygame
 
 from sim.view import stress
@@ -53,3 +54,37 @@ def test_u_again_goes_back_at_once_and_a_slow_machine_stops_the_climb(make_app, 
     for _ in range(120):
         app.frame(STEP)
     assert app.sim.agents.n == 100 and any("limit" in m.text for m in app.messages)
+
+
+def test_a_crowd_too_dense_for_icons_is_drawn_as_dots(make_app, monkeypatch):
+    # 25,000 animals' icons would cover the fitted view more than twice over: one compiled pass
+    # draws each as a small square instead; 100 animals stay icons.
+    from sim.view.draw import render
+
+    drawn = []
+    real = render.draw_dots
+    monkeypatch.setattr(render, "draw_dots", lambda *a: drawn.append(real(*a)) or drawn[-1])
+    app = make_app(counts={"cow": 100, "bird": 0, "water": 0})
+    app.frame(STEP)
+    assert drawn == []
+    app = make_app(counts={"cow": 15000, "bird": 6000, "water": 4000})
+    app.frame(STEP)
+    assert drawn and min(drawn) > 20000  # most of them are on screen, each a dot
+
+
+def test_dots_are_squares_of_their_species_colour_drawn_in_order_with_a_shaded_edge():
+    from sim.view.draw.sprites import draw_dots
+
+    img = np.zeros((20, 30), np.uint32)
+    pos = np.array([[2.0, 2.0], [2.2, 2.0], [50.0, 1.0]])  # (x, y) cells; the last is off the image
+    species = np.array([0, 1, 0], np.int8)
+    colours = np.array([7, 9], np.uint32)
+    # tile 4 px, camera at 0: animal 0's square is x 8..11, y 8..11; animal 1's 8..11 too (9.0 -> 8)
+    shown = draw_dots(img, pos, species, np.array([0, 1, 2], np.int64), colours, np.uint32(1), 0.0, 0.0, 4, 4)
+    assert shown == 2
+    assert (img[8:12, 8:12] == 9).all()  # animal 1, drawn after animal 0, on top
+    assert (img[8:12, 12] == 1).all() and (img[12, 9:13] == 1).all()  # its shade: right and below
+    assert np.count_nonzero(img) == 16 + 8
+    img[:] = 0
+    draw_dots(img, pos, species, np.array([1, 0], np.int64), colours, np.uint32(1), 0.0, 0.0, 4, 4)
+    assert (img[8:12, 8:12] == 7).all()  # the other order: animal 0 on top
