@@ -60,13 +60,19 @@ def open_learn(app, sp_key="cow"):
     return mode
 
 
-def test_the_learn_view_replays_the_engines_search_step_by_step(make_app):
+def learn_a_query(make_app):
+    """The island's learn view with a cow's query clicked in: ``(app, mode, species, start, goal)``."""
     app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
     mode = open_learn(app)
     sp = app.sim.species[mode.species]
     start, goal = _query(sp)
     click(app, start)
     click(app, goal)
+    return app, mode, sp, start, goal
+
+
+def test_the_learn_view_replays_the_engines_search_step_by_step(make_app):
+    app, mode, sp, start, goal = learn_a_query(make_app)
     les = mode.lesson
     assert (les.start, les.goal) == (start, goal) and les.playing
     assert app.cam.tile >= MIN_TILE  # zoomed so a cell can be read
@@ -105,12 +111,7 @@ def test_the_learn_view_replays_the_engines_search_step_by_step(make_app):
 
 
 def test_dragging_the_goal_reruns_and_shows_the_finished_search_then_steps_again(make_app):
-    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
-    mode = open_learn(app)
-    sp = app.sim.species[mode.species]
-    start, goal = _query(sp)
-    click(app, start)
-    click(app, goal)
+    app, mode, sp, start, goal = learn_a_query(make_app)
     les = mode.lesson
     # press on G, move it cell by cell: while held, each position shows its finished search
     pts = [goal]
@@ -136,12 +137,7 @@ def test_dragging_the_goal_reruns_and_shows_the_finished_search_then_steps_again
 
 
 def test_painting_a_wall_reruns_and_undo_brings_the_search_back(make_app):
-    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
-    mode = open_learn(app)
-    sp = app.sim.species[mode.species]
-    start, goal = _query(sp)
-    click(app, start)
-    click(app, goal)
+    app, mode, sp, start, goal = learn_a_query(make_app)
     before = mode.lesson.total
     path = sp.grid.search(start, goal).path
     cut = [tuple(int(v) for v in path[len(path) // 2 + d]) for d in (-1, 0, 1)]
@@ -172,12 +168,7 @@ def test_opening_on_a_selected_animal_takes_its_query(make_app):
 
 
 def test_copy_as_code_prints_a_script_that_gives_what_the_screen_shows(make_app, tmp_path):
-    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
-    mode = open_learn(app)
-    sp = app.sim.species[mode.species]
-    start, goal = _query(sp)
-    click(app, start)
-    click(app, goal)
+    app = learn_a_query(make_app)[0]
     press(app, pygame.K_SPACE)
     for _ in range(4):
         press(app, pygame.K_RIGHT)
