@@ -16,7 +16,10 @@ from typing import Any, cast
 
 import numpy as np
 import pygame
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sim.support.resources import sprite_path
 from sim.world.fauna import FAUNA
@@ -63,8 +66,8 @@ def _stamp(img, x, y, k, runs, colours, starts, reach):
         px = x + runs[r, _DX]
         c = runs[r, _C]
         if inside:
-            for q in range(runs[r, _N]):
-                img[py, px + q] = colours[c + q]
+            n = runs[r, _N]
+            img[py, px : px + n] = colours[c : c + n]
         elif 0 <= py < h:
             for q in range(runs[r, _N]):
                 if 0 <= px + q < w:
@@ -104,6 +107,38 @@ def draw_dots(img, pos, species, order, colours, shade, cam_x, cam_y, tile, size
     return drawn
 
 
+@intrinsic
+def _prefetch(typingctx, address):
+    """LLVM's prefetch of the cache line at ``address`` (an integer), for a write, kept close."""
+    sig = types.void(types.intp)
+
+    def codegen(context, builder, signature, args):
+        byte_ptr = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]), "llvm.prefetch.p0"
+        )
+        rw, locality, data = ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)
+        builder.call(fn, [builder.inttoptr(args[0], byte_ptr), rw, locality, data])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fetch_box(img, x, y, k, box):
+    """Ask for the rows of ``img`` under sprite ``k``'s box at ``(x, y)`` ahead of their use. The
+    screen and the terrain behind it are 4 MB each: a sprite touches a cache line on each of its
+    rows, and waiting for them one by one was half the time of a frame's sprites (prefetching the
+    sprites a few ahead measured 13-17 % off render_animals at 500 animals)."""
+    h, w = img.shape
+    x0 = min(max(0, x + box[k, 2]), w - 1)
+    base, pitch = img.ctypes.data + x0 * img.itemsize, img.strides[0]
+    for py in range(max(0, y + box[k, 0]), min(h, y + box[k, 1])):
+        _prefetch(base + py * pitch)
+
+
+AHEAD = 3  # sprites fetched ahead (3-4 measured best; the rows of ~3 sprites are in flight at once)
 TILE_BITS = 4  # the dirty-tile grid of render_animals: 16 x 16 pixel tiles
 
 
@@ -139,15 +174,26 @@ def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, 
     for r in range(cleared.shape[0]):
         cx, cy = cleared[r, 0], cleared[r, 1]
         _claim(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h, True)
+    gone = np.empty(xs.size, np.int64)  # the items whose sprite moved, turned or left
+    m = 0
     for i in range(xs.size):
-        if not last_on[i] or (on[i] and xs[i] == last_x[i] and ys[i] == last_y[i] and ks[i] == last_k[i]):
+        if last_on[i] and not (on[i] and xs[i] == last_x[i] and ys[i] == last_y[i] and ks[i] == last_k[i]):
+            gone[m] = i
+            m += 1
+    for j in range(-AHEAD, m):
+        if j + AHEAD < m:
+            a = gone[j + AHEAD]
+            _fetch_box(img, last_x[a], last_y[a], last_k[a], box)
+            _fetch_box(background, last_x[a], last_y[a], last_k[a], box)
+        if j < 0:
             continue
+        i = gone[j]
         x, y, k = last_x[i], last_y[i], last_k[i]
         x0, x1 = max(0, x + box[k, 2]), min(w, x + box[k, 3])
         y0, y1 = max(0, y + box[k, 0]), min(h, y + box[k, 1])
-        for py in range(y0, y1):
-            for px in range(x0, x1):
-                img[py, px] = background[py, px]
+        if x1 > x0:
+            for py in range(y0, y1):
+                img[py, x0:x1] = background[py, x0:x1]
         _claim(tiles, x0, y0, x1, y1, w, h, True)
 
 
@@ -185,6 +231,9 @@ def render_animals(
         _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, box, cleared, tiles)
     drawn = 0
     for o in range(n):
+        if o + AHEAD < n and on[order[o + AHEAD]]:
+            a = order[o + AHEAD]
+            _fetch_box(img, xs[a], ys[a], ks[a], box)
         i = order[o]
         if not on[i]:
             continue
