@@ -43,6 +43,7 @@ ROUND_MAX = 4096  # requests looked at per round at most
 #: the rest wait to ask, so an answer comes within it instead of seconds later (issue #44).
 MAX_WAIT_S = 0.5
 ROUND_MIN = 8
+GOAL_TRIES = 24  # candidate goals drawn for each idle animal (the first in its region is taken)
 _FOUND = int(Outcome.FOUND)
 _NO_REST = np.zeros(0, dtype=np.float64)
 _OUTCOME_OF_STATUS = np.full(8, int(Outcome.FAILED), dtype=np.int8)  # engine status -> Outcome
@@ -122,12 +123,13 @@ class Planner:
                 return held
         keep = np.ones(rows.size, dtype=np.bool_)
         if idle_at.size:
+            draws = self.rng.random((idle_at.size, GOAL_TRIES, 2))  # one call for every species
             for sp in self.species:
                 lo, hi = bounds[sp.index], bounds[sp.index + 1]
                 if hi > lo:
                     mine = idle_at[lo:hi]
                     # Goals go straight into the animals' goal column; ``keep`` is False where none was found.
-                    sp.choose_goals(rows[mine], cols.cell, cols.goal, mine, keep, self.rng)
+                    sp.choose_goals(rows[mine], cols.cell, cols.goal, mine, keep, draws[lo:hi])
         # Those with nowhere to go from here rest again (per species); the others join the queue.
         rest = _NO_REST if keep.all() else np.array([sp.spec.idle_s[1] for sp in self.species], dtype=np.float64)
         self.queue.push(_queue_up(rows, keep, now, rest, cols))
@@ -214,10 +216,6 @@ class Planner:
         answers = _Answers(rnd.rows, rnd.outcome, rnd.expanded, rnd.cost, rnd.paths, rnd.path_at, rnd.path_n)
         _write_back(answers, take, rnd.ms, now, a.columns, self.species[0].world.width)
         rows = rnd.rows[:take]
-        # An animal that searched from off its cell's centre (pushed, or stopped mid-step) first
-        # walks to that centre, inside the cell it stands in: every step it takes is the path's.
-        off = rows[(a.state[rows] == State.WALKING) & (a.pos[rows] != a.cell[rows]).any(axis=1)]
-        a.path_pos[off] = 0
         stats.add_round(self.species, a.species[rows], rnd.outcome[:take], rnd.expanded[:take], rnd, take,
                         now - a.requested_at[rows])  # fmt: skip
         if observer.listening:
@@ -352,7 +350,10 @@ def _write_back(answers, take, round_ms, now, cols, width):
             for c in range(n):
                 cols.paths[i, c] = paths[at + c]
             cols.path_len[i] = n
-            cols.path_pos[i] = 1  # index 0 is where it stands
+            # Index 0 is where it stands; an animal that searched from off its cell's centre (pushed,
+            # or stopped mid-step) first walks to that centre, inside its cell: every step is the path's.
+            centred = cols.pos[i, 0] == cols.cell[i, 0] and cols.pos[i, 1] == cols.cell[i, 1]
+            cols.path_pos[i] = 1 if centred else 0
             cols.state[i] = State.WALKING
             cols.heading[i] = heading_of(paths[at + 1] % width - cols.cell[i, 0],
                                          paths[at + 1] // width - cols.cell[i, 1])  # fmt: skip

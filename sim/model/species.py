@@ -218,37 +218,36 @@ class SpeciesRuntime:
         goals = cells.copy()
         ok = np.zeros(len(cells), dtype=np.bool_)
         rows = np.arange(len(cells))
-        self.choose_goals(rows, cells, goals, rows, ok, rng, tries)
+        self.choose_goals(rows, cells, goals, rows, ok, rng.random((len(cells), tries, 2)))
         return goals, ok
 
     def choose_goals(self, animals: np.ndarray, cells: np.ndarray, goals: np.ndarray, ok_at: np.ndarray,
-                     ok: np.ndarray, rng: np.random.Generator, tries: int = 24) -> None:  # fmt: skip
+                     ok: np.ndarray, draws: np.ndarray) -> None:  # fmt: skip
         """:meth:`pick_goals` written in place (what the planner does each frame): animal
         ``animals[i]`` stands at ``cells[animals[i]]``; its goal goes to ``goals[animals[i]]``
-        when one is found, and ``ok[ok_at[i]]`` says whether one was."""
-        _pick_goals(self.regions, ok_at, animals, cells, self.goal_offsets(len(animals), rng, tries), goals, ok)
-
-    def goal_offsets(self, k: int, rng: np.random.Generator, tries: int = 24) -> np.ndarray:
-        """``tries`` candidate offsets per animal for :meth:`pick_goals`: ``(k, tries, 2)``, within the radius."""
-        r = self.spec.wander_radius
-        return rng.integers(-r, r + 1, size=(k, tries, 2))
+        when one is found, and ``ok[ok_at[i]]`` says whether one was. ``draws``: uniform numbers
+        in [0, 1), ``(len(animals), tries, 2)``, that make its candidates (the planner draws a
+        frame's in one call for all species)."""
+        _pick_goals(self.regions, ok_at, animals, cells, draws, self.spec.wander_radius, goals, ok)
 
 
 @njit(cache=True)
-def _pick_goals(labels, rows, who, cells, offsets, goals, ok):
+def _pick_goals(labels, rows, who, cells, draws, radius, goals, ok):
     """For animal ``who[i]`` (standing at ``cells[who[i]]``), the first candidate
-    ``cell + offsets[i, t]`` inside the map, in the same region, and not the cell itself,
-    into ``goals[who[i]]``; ``ok[rows[i]]`` says whether one qualified (else it is left as is)."""
+    ``cell + offset`` (each offset ``-radius .. radius`` along x and y, from ``draws[i, t]``:
+    uniform in [0, 1)) inside the map, in the same region, and not the cell itself, into
+    ``goals[who[i]]``; ``ok[rows[i]]`` says whether one qualified (else it is left as is)."""
     h, w = labels.shape
+    span = 2 * radius + 1
     for i in range(who.size):
         a = who[i]
         x, y = cells[a, 0], cells[a, 1]
         region = labels[y, x]
         found = False
         if region != 0:
-            for t in range(offsets.shape[1]):
-                gx = x + offsets[i, t, 0]
-                gy = y + offsets[i, t, 1]
+            for t in range(draws.shape[1]):
+                gx = x + min(int(draws[i, t, 0] * span), span - 1) - radius
+                gy = y + min(int(draws[i, t, 1] * span), span - 1) - radius
                 if 0 <= gx < w and 0 <= gy < h and labels[gy, gx] == region and (gx != x or gy != y):
                     goals[a, 0] = gx
                     goals[a, 1] = gy
