@@ -177,3 +177,30 @@ def test_the_sheets_have_their_cycles_and_every_frame_turns_to_sixteen_headings(
         assert 0.25 < a.sum() / (np.pi * w * h / 4) < 0.8  # ... dithered: it reads as see-through
         cx, cy = a.shape[0] / 2, a.shape[1] / 2
         assert abs(xs.mean() + 0.5 - cx) < 1 and abs(ys.mean() + 0.5 - cy) < 1  # under the bird's middle
+
+
+def test_the_waters_glints_change_without_a_repaint_and_the_picture_is_a_full_repaints(make_app, monkeypatch):
+    """Every quarter second the water's glints move: the frame puts back their pixels and
+    redraws the sprites over them (not the whole screen), and each frame's picture of the map
+    is the one a full repaint of the same moment gives."""
+    from sim.view.draw.render import TerrainLayer
+
+    app = make_app("maps/island.yaml")
+    lay = app.plan.layout
+    app.mouse = (lay.status.x + 2, lay.status.y + 2)  # off the map: no brush over the scene
+    calls = []
+    real = TerrainLayer.put_back_glints
+    monkeypatch.setattr(TerrainLayer, "put_back_glints", lambda *a: calls.append(1) or real(*a))
+    phases = set()
+    for _frame in range(40):
+        app.frame(1 / 60)
+        phases.add(app.view.terrain.phase())
+        ref = pygame.Surface(app.screen.get_size(), 0, app.screen)
+        app.view.terrain.draw(ref, app.cam)
+        app.view.draw_animals(ref)
+        m = lay.map
+        with Pixels(app.screen) as got, Pixels(ref) as want:
+            same = np.array_equal(got[m.top : m.bottom, m.left : m.right], want[m.top : m.bottom, m.left : m.right])
+        del got, want  # (the screen stays locked while a view of its pixels lives)
+        assert same, f"frame {_frame}"
+    assert len(phases) >= 3 and len(calls) >= 2  # the glints moved, and not by repainting

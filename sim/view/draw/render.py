@@ -172,6 +172,38 @@ class TerrainLayer:
     def phase(self) -> int:
         return int(self.clock * self.GLINT_HZ) % PHASES
 
+    def put_back_glints(self, screen: pygame.Surface, was: int, now: int) -> np.ndarray:
+        """The pixels the water's glints lit at phase ``was`` or ``now`` put back on ``screen`` from
+        the view (prepared at ``now``): a quarter of a second's change, ~1,400 pixels where
+        repainting the screen is a million; returned as 1 x 1 rectangles ``(x, y, w, h)`` for
+        :func:`render_animals` to redraw the sprites over them."""
+        lit = np.concatenate((self.lit_at(was), self.lit_at(now)))
+        with Pixels(screen) as img, Pixels(self.view) as bg:
+            ys, xs = np.divmod(lit, img.shape[1])
+            img[ys, xs] = bg[ys, xs]
+        ones = np.ones_like(xs)
+        return np.stack((xs, ys, ones, ones), axis=1).astype(np.int64)
+
+    def cycle_look(self, art: MapArt | None, original: np.ndarray) -> str:
+        """The next look: landscape -> flat colours -> the map's own tiles (when it has a tileset
+        image: ``art``, of the map as loaded, ``original``) -> landscape; returns what to tell the user."""
+        if self.look == "landscape":
+            self.set_look("flat")
+        elif self.look == "flat":
+            why = self.use_tiles(art, original)
+            if why is not None:
+                self.set_look("landscape")
+                return f"terrain: landscape. No map tiles: {why}"
+        else:
+            self.set_look("landscape")
+        words = {"landscape": "landscape", "flat": "flat colours", "tiles": "the map's own tiles"}
+        return f"terrain: {words[self.look]} (T: next look)"
+
+    def lit_at(self, phase: int) -> np.ndarray:
+        """The pixels (flat indices into the view, row by row) the water's glints light at ``phase``."""
+        glints = getattr(self, "_glints", [])
+        return glints[phase] if glints else np.zeros(0, np.int64)
+
     def prepare(self, screen: pygame.Surface, cam: Camera) -> tuple:
         """The picture of the terrain for this camera, screen-sized (cached); returns its key."""
         look = self.look if self.look != "tiles" or self.tiles is not None else "landscape"
@@ -242,6 +274,11 @@ class TerrainLayer:
         screen.blit(self.view, (0, 0))
 
 
+def _only_glints(was: tuple, now: tuple) -> bool:
+    """Whether two :meth:`WorldView.draw_scene` keys differ only in the water's glint phase."""
+    return was[1:] == now[1:] and was[0][:-1] == now[0][:-1] and was[0][-1] != now[0][-1]
+
+
 class WorldView:
     """Draws the simulation's world through a camera; follows the world's changes by itself."""
 
@@ -275,22 +312,6 @@ class WorldView:
                            land_box(self.sim.world.terrain))  # fmt: skip
         self._cursor = ChangeCursor(self.sim.world)  # the world may be a new one
         self._cursor.take()
-
-    def cycle_look(self) -> str:
-        """The next terrain look: landscape -> flat colours -> the map's own tiles (when it has
-        a tileset image) -> landscape; returns what to tell the user."""
-        layer = self.terrain
-        if layer.look == "landscape":
-            layer.set_look("flat")
-        elif layer.look == "flat":
-            why = layer.use_tiles(self.sim.map.art, self.sim.world.original)
-            if why is not None:
-                layer.set_look("landscape")
-                return f"terrain: landscape. No map tiles: {why}"
-        else:
-            layer.set_look("landscape")
-        words = {"landscape": "landscape", "flat": "flat colours", "tiles": "the map's own tiles"}
-        return f"terrain: {words[layer.look]} (T: next look)"
 
     def sync(self) -> None:
         """Re-colour what changed in the world since the last call (painting, undo, reset...)."""
@@ -384,13 +405,20 @@ class WorldView:
         cheap = 4 * n * per_sprite < screen.get_width() * screen.get_height() // 2
         known = bool(self._last) and self._last[0].size == n  # last frame's sprites, item by item
         background = self._background
-        erase = plain and cheap and known and background is not None and self._background_key == key
+        was = self._background_key
+        kept = plain and cheap and known and background is not None and was is not None
+        erase = kept and was == key
+        glinted = kept and not erase and was is not None and _only_glints(was, key)
         cleared = np.zeros((len(self.dirty), 4), dtype=np.int64)
-        if erase:
-            assert background is not None  # (erase says so)
+        if erase or glinted:
+            assert background is not None  # (kept says so)
             for j, rect in enumerate(self.dirty):
                 screen.blit(background, rect, rect)
                 cleared[j] = tuple(rect.clip(screen.get_rect()))
+            if glinted:  # only the water's glints changed: their pixels, not the whole screen
+                assert was is not None
+                cleared = np.concatenate((cleared, self.terrain.put_back_glints(screen, was[0][-1], key[0][-1])))
+                self._background_key, erase = key, True
         else:
             self.terrain.draw(screen, self.cam)
             self._background = self.terrain.view if plain and cheap else None  # the same pixels, not a copy

@@ -210,7 +210,7 @@ class PlayMode(Mode):
         self.minimap.enabled = not self.minimap.enabled
 
     def cycle_look(self, _e: object = None) -> None:
-        self.app.message(self.app.view.cycle_look())
+        self.app.message(self.app.view.terrain.cycle_look(self.app.sim.map.art, self.app.sim.world.original))
 
     def toggle_inspect(self, _e: object = None) -> None:
         self.tool = "inspect" if self.tool == "paint" else "paint"
