@@ -374,7 +374,7 @@ class WorldView:
         change species): :attr:`_by_layer`, the animals by layer (stable), what the dots take;
         :attr:`_fliers` and :attr:`_order`, the sprites' (the fliers' shadows first)."""
         species = self.sim.agents.species
-        if self._order_of is not None and np.array_equal(self._order_of, species):
+        if self._order_of is not None and self._order_of.tobytes() == species.tobytes():  # (array_equal: 13x slower)
             return
         self._order_of = species.copy()
         self._by_layer = np.argsort(per["layer"][species], kind="stable").astype(np.int64)
