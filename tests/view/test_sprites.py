@@ -183,7 +183,7 @@ def test_the_waters_glints_change_without_a_repaint_and_the_picture_is_a_full_re
     """Every quarter second the water's glints move: the frame puts back their pixels and
     redraws the sprites over them (not the whole screen), and each frame's picture of the map
     is the one a full repaint of the same moment gives."""
-    from sim.view.draw.render import TerrainLayer
+    from sim.view.draw.render import GLINT, TerrainLayer
 
     app = make_app("maps/island.yaml")
     lay = app.plan.layout
@@ -203,4 +203,13 @@ def test_the_waters_glints_change_without_a_repaint_and_the_picture_is_a_full_re
             same = np.array_equal(got[m.top : m.bottom, m.left : m.right], want[m.top : m.bottom, m.left : m.right])
         del got, want  # (the screen stays locked while a view of its pixels lives)
         assert same, f"frame {_frame}"
+        terrain = app.view.terrain  # its picture: the still one with this phase's glints, no other
+        with Pixels(terrain.view) as view, Pixels(terrain.still) as still:
+            want = still.copy()
+            ys, xs = np.divmod(terrain.lit_at(terrain.phase()), want.shape[1])
+            light = np.uint32(app.screen.map_rgb(GLINT)) >> np.uint32(1) & np.uint32(0x7F7F7F7F)
+            want[ys, xs] = ((want[ys, xs] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
+            same = ys.size > 0 and np.array_equal(view, want)
+        del view, still
+        assert same, f"frame {_frame}: the terrain's picture"
     assert len(phases) >= 3 and len(calls) >= 2  # the glints moved, and not by repainting

@@ -237,12 +237,17 @@ class TerrainLayer:
             self.view = view.copy() if self._glints else view
             self._place = place
         if self._glints:  # the water's glints for this phase, over the still picture
-            self.view.blit(self.still, (0, 0))
+            same_place = self._key is not None and self._key[:-1] == place  # only the phase changed: its pixels
+            if not same_place:
+                self.view.blit(self.still, (0, 0))
             lit = self._glints[key[-1]]
             light = np.uint32(screen.map_rgb(GLINT)) >> np.uint32(1) & np.uint32(0x7F7F7F7F)
-            with Pixels(self.view) as px:  # [y, x]; a row may be padded, so no flat view
+            with Pixels(self.view) as px, Pixels(self.still) as still:  # [y, x]; rows may be padded: no flat view
+                if same_place:
+                    ys, xs = np.divmod(self._glints[self._key[-1]], px.shape[1])
+                    px[ys, xs] = still[ys, xs]
                 ys, xs = np.divmod(lit, px.shape[1])
-                px[ys, xs] = ((px[ys, xs] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
+                px[ys, xs] = ((still[ys, xs] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
         self._key = key
         return key
 
