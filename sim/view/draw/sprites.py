@@ -11,8 +11,8 @@ needs blending per frame. Screens that are not 32-bit use SDL's ``fblits``.
 
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass
-from typing import Any, cast
 
 import numpy as np
 import pygame
@@ -27,9 +27,14 @@ from sim.world.fauna import FAUNA
 
 class Pixels:
     """A surface's pixels as a writable numpy array indexed ``[y, x]`` (uint32 for 32-bit
-    surfaces), without copying; the surface stays locked inside the ``with`` block.
+    surfaces), without copying; the surface is locked inside the ``with`` block and unlocked
+    when it ends. Use the array inside the block only.
 
-    ``surface.get_buffer()`` costs ~2.5 µs where ``surfarray.pixels2d`` costs ~50 µs.
+    The array is made over the surface's memory, not over ``surface.get_buffer()`` (which
+    locks until the last reference to its array is gone): a kernel's first call, when numba
+    compiles it for a new type, keeps its arguments in a reference cycle until the garbage
+    collector runs, and the screen stayed locked (the next blit failed: "Surfaces must not be
+    locked during blit"). ~2 µs; ``surfarray.pixels2d`` costs ~50 µs.
     """
 
     def __init__(self, surface: pygame.Surface) -> None:
@@ -37,13 +42,17 @@ class Pixels:
 
     def __enter__(self) -> np.ndarray:
         s = self.surface
-        self._buffer = s.get_buffer()
-        dtype = {8: np.uint8, 32: np.uint32}[s.get_bytesize() * 8]
-        rows = np.frombuffer(cast(Any, self._buffer), dtype=dtype).reshape(s.get_height(), -1)
+        size = s.get_bytesize()
+        if size not in (1, 4):
+            raise ValueError(f"Pixels takes 8- and 32-bit surfaces, not {size * 8}-bit")
+        dtype = np.dtype(np.uint8) if size == 1 else np.dtype(np.uint32)
+        s.lock()
+        memory = (ctypes.c_uint8 * (s.get_pitch() * s.get_height())).from_address(s._pixels_address)
+        rows = np.frombuffer(memoryview(memory), dtype=dtype).reshape(s.get_height(), s.get_pitch() // size)
         return rows[:, : s.get_width()]
 
     def __exit__(self, *exc: object) -> None:
-        del self._buffer
+        self.surface.unlock()
 
 
 # A sprite table (every species at one zoom; see SpriteBank.table for where each one's sprites start):
