@@ -47,8 +47,12 @@ class Pixels:
             raise ValueError(f"Pixels takes 8- and 32-bit surfaces, not {size * 8}-bit")
         dtype = np.dtype(np.uint8) if size == 1 else np.dtype(np.uint32)
         s.lock()
-        memory = (ctypes.c_uint8 * (s.get_pitch() * s.get_height())).from_address(s._pixels_address)
-        rows = np.frombuffer(memoryview(memory), dtype=dtype).reshape(s.get_height(), s.get_pitch() // size)
+        try:
+            memory = (ctypes.c_uint8 * (s.get_pitch() * s.get_height())).from_address(s._pixels_address)
+            rows = np.frombuffer(memoryview(memory), dtype=dtype).reshape(s.get_height(), s.get_pitch() // size)
+        except BaseException:
+            s.unlock()
+            raise
         return rows[:, : s.get_width()]
 
     def __exit__(self, *exc: object) -> None:
