@@ -237,14 +237,15 @@ class TerrainLayer:
             self.view = view.copy() if self._glints else view
             self._place = place
         if self._glints:  # the water's glints for this phase, over the still picture
-            same_place = self._key is not None and self._key[:-1] == place  # only the phase changed: its pixels
+            was = self._key
+            same_place = was is not None and was[:-1] == place  # only the phase changed: its pixels
             if not same_place:
                 self.view.blit(self.still, (0, 0))
             lit = self._glints[key[-1]]
             light = np.uint32(screen.map_rgb(GLINT)) >> np.uint32(1) & np.uint32(0x7F7F7F7F)
             with Pixels(self.view) as px, Pixels(self.still) as still:  # [y, x]; rows may be padded: no flat view
-                if same_place:
-                    ys, xs = np.divmod(self._glints[self._key[-1]], px.shape[1])
+                if was is not None and same_place:
+                    ys, xs = np.divmod(self._glints[was[-1]], px.shape[1])
                     px[ys, xs] = still[ys, xs]
                 ys, xs = np.divmod(lit, px.shape[1])
                 px[ys, xs] = ((still[ys, xs] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
