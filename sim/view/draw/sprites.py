@@ -46,14 +46,14 @@ class Pixels:
         if size not in (1, 4):
             raise ValueError(f"Pixels takes 8- and 32-bit surfaces, not {size * 8}-bit")
         dtype = np.dtype(np.uint8) if size == 1 else np.dtype(np.uint32)
+        w, h, pitch = s.get_width(), s.get_height(), s.get_pitch()
         s.lock()
-        try:
-            memory = (ctypes.c_uint8 * (s.get_pitch() * s.get_height())).from_address(s._pixels_address)
-            rows = np.frombuffer(memoryview(memory), dtype=dtype).reshape(s.get_height(), s.get_pitch() // size)
+        try:  # exactly the bytes of its rows (a subsurface's last row ends before its parent's does)
+            memory = (ctypes.c_uint8 * (pitch * (h - 1) + w * size if h and w else 0)).from_address(s._pixels_address)
+            return np.ndarray((h, w), dtype, buffer=memoryview(memory), strides=(pitch, size))
         except BaseException:
             s.unlock()
             raise
-        return rows[:, : s.get_width()]
 
     def __exit__(self, *exc: object) -> None:
         self.surface.unlock()
