@@ -196,3 +196,24 @@ def test_a_kernel_compiling_on_its_first_call_leaves_the_screen_unlocked(screen)
     draw()
     assert not screen.get_locked()
     screen.blit(pygame.Surface((4, 4)), (0, 0))
+
+
+def test_pixels_of_a_subsurface_are_its_own_and_unlocked_after(screen):
+    """``Pixels`` of a subsurface: its own rectangle of the parent's pixels, ``[y, x]``, written
+    through; the parent is unlocked once the block ends. 8-bit and empty surfaces too."""
+    parent = pygame.Surface((50, 40), 0, screen)
+    parent.fill((1, 2, 3))
+    with Pixels(parent.subsurface((10, 5, 30, 20))) as img:
+        assert img.shape == (20, 30)
+        img[:] = parent.map_rgb((9, 9, 9))
+    del img
+    assert not parent.get_locked()
+    grey = parent.map_rgb((9, 9, 9))
+    painted = np.equal(pygame.surfarray.array2d(parent).T, grey)
+    want = np.zeros((40, 50), bool)
+    want[5:25, 10:40] = True
+    assert np.array_equal(painted, want)
+    with Pixels(pygame.Surface((13, 7), depth=8)) as img:
+        assert img.shape == (7, 13) and img.dtype == np.uint8
+    with Pixels(pygame.Surface((0, 5), 0, screen)) as img:
+        assert img.shape == (5, 0)
