@@ -63,6 +63,7 @@ class TerrainLayer:
         self._chunks: dict[tuple, tuple[pygame.Surface, np.ndarray]] = {}
         self.tiles: TileArt | None = None  # the map's own tiles, built when that look is picked
         self._key: tuple | None = None  # what the view was drawn for (camera, look, version)
+        self._glints: list[np.ndarray] = []  # per glint phase, the view's pixels lit (flat indices)
         self.rebuild(terrain)
 
     @property
@@ -201,8 +202,7 @@ class TerrainLayer:
 
     def lit_at(self, phase: int) -> np.ndarray:
         """The pixels (flat indices into the view, row by row) the water's glints light at ``phase``."""
-        glints = getattr(self, "_glints", [])
-        return glints[phase] if glints else np.zeros(0, np.int64)
+        return self._glints[phase] if self._glints else np.zeros(0, np.int64)
 
     def prepare(self, screen: pygame.Surface, cam: Camera) -> tuple:
         """The picture of the terrain for this camera, screen-sized (cached); returns its key."""
@@ -219,7 +219,7 @@ class TerrainLayer:
             # as the background that erases last frame's sprites (see WorldView.draw_scene).
             view = pygame.Surface(screen.get_size(), 0, screen)
             view.fill(SEA)
-            self._glints: list[np.ndarray] = []
+            self._glints = []
             if c1 > c0 and r1 > r0 and art:
                 self._compose(view, screen, cam)
             elif c1 > c0 and r1 > r0:
@@ -237,15 +237,15 @@ class TerrainLayer:
             self.view = view.copy() if self._glints else view
             self._place = place
         if self._glints:  # the water's glints for this phase, over the still picture
-            was = self._key
-            same_place = was is not None and was[:-1] == place  # only the phase changed: its pixels
-            if not same_place:
+            # Only the phase changed: put back just the last phase's pixels, not the whole picture.
+            stale = self._glints[self._key[-1]] if self._key is not None and self._key[:-1] == place else None
+            if stale is None:
                 self.view.blit(self.still, (0, 0))
             lit = self._glints[key[-1]]
             light = np.uint32(screen.map_rgb(GLINT)) >> np.uint32(1) & np.uint32(0x7F7F7F7F)
             with Pixels(self.view) as px, Pixels(self.still) as still:  # [y, x]; rows may be padded: no flat view
-                if was is not None and same_place:
-                    ys, xs = np.divmod(self._glints[was[-1]], px.shape[1])
+                if stale is not None:
+                    ys, xs = np.divmod(stale, px.shape[1])
                     px[ys, xs] = still[ys, xs]
                 ys, xs = np.divmod(lit, px.shape[1])
                 px[ys, xs] = ((still[ys, xs] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
@@ -280,9 +280,12 @@ class TerrainLayer:
         screen.blit(self.view, (0, 0))
 
 
-def _only_glints(was: tuple, now: tuple) -> bool:
-    """Whether two :meth:`WorldView.draw_scene` keys differ only in the water's glint phase."""
-    return was[1:] == now[1:] and was[0][:-1] == now[0][:-1] and was[0][-1] != now[0][-1]
+def _glint_change(was: tuple | None, now: tuple) -> int | None:
+    """The glint phase of :meth:`WorldView.draw_scene`'s key ``was`` when it differs from ``now``
+    in that phase alone, else None."""
+    if was is None or was[1:] != now[1:] or was[0][:-1] != now[0][:-1] or was[0][-1] == now[0][-1]:
+        return None
+    return int(was[0][-1])
 
 
 class WorldView:
@@ -411,19 +414,17 @@ class WorldView:
         cheap = 4 * n * per_sprite < screen.get_width() * screen.get_height() // 2
         known = bool(self._last) and self._last[0].size == n  # last frame's sprites, item by item
         background = self._background
-        was = self._background_key
-        kept = plain and cheap and known and background is not None and was is not None
-        erase = kept and was == key
-        glinted = kept and not erase and was is not None and _only_glints(was, key)
+        kept = plain and cheap and known and background is not None
+        erase = kept and self._background_key == key
+        glints_were = _glint_change(self._background_key, key) if kept and not erase else None
         cleared = np.zeros((len(self.dirty), 4), dtype=np.int64)
-        if erase or glinted:
+        if erase or glints_were is not None:
             assert background is not None  # (kept says so)
             for j, rect in enumerate(self.dirty):
                 screen.blit(background, rect, rect)
                 cleared[j] = tuple(rect.clip(screen.get_rect()))
-            if glinted:  # only the water's glints changed: their pixels, not the whole screen
-                assert was is not None
-                cleared = np.concatenate((cleared, self.terrain.put_back_glints(screen, was[0][-1], key[0][-1])))
+            if glints_were is not None:  # only the water's glints changed: their pixels, not the whole screen
+                cleared = np.concatenate((cleared, self.terrain.put_back_glints(screen, glints_were, key[0][-1])))
                 self._background_key, erase = key, True
         else:
             self.terrain.draw(screen, self.cam)
