@@ -22,6 +22,7 @@ from numba import njit
 from sim.model.agents import Agents, Outcome, State, heading_of
 from sim.model.observe import Round, SearchBatch, SearchObserver
 from sim.model.scheduler import SearchBudget, SearchQueue
+from sim.model.species import GOAL_TRIES
 from sim.model.stats import FrameStats
 from sim.pathfinding import (
     STATUS_FOUND,
@@ -43,7 +44,6 @@ ROUND_MAX = 4096  # requests looked at per round at most
 #: the rest wait to ask, so an answer comes within it instead of seconds later (issue #44).
 MAX_WAIT_S = 0.5
 ROUND_MIN = 8
-GOAL_TRIES = 24  # candidate goals drawn for each idle animal (the first in its region is taken)
 _FOUND = int(Outcome.FOUND)
 _NO_REST = np.zeros(0, dtype=np.float64)
 _OUTCOME_OF_STATUS = np.full(8, int(Outcome.FAILED), dtype=np.int8)  # engine status -> Outcome

@@ -116,6 +116,10 @@ def search_choice(spec: SpeciesConfig, map_choice: str | None, diagonal: str, la
     return choice, None
 
 
+#: Candidate goals drawn for each idle animal (the first in its region is taken).
+GOAL_TRIES = 24
+
+
 class SpeciesRuntime:
     """One species on the current world: its index, cost grid, regions and speed per terrain.
 
@@ -211,7 +215,9 @@ class SpeciesRuntime:
         """The terrains it can stand on, for messages: "sand, grass, forest"."""
         return ", ".join(k for k, v in self.spec.costs.items() if v > 0)
 
-    def pick_goals(self, cells: np.ndarray, rng: np.random.Generator, tries: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    def pick_goals(
+        self, cells: np.ndarray, rng: np.random.Generator, tries: int = GOAL_TRIES
+    ) -> tuple[np.ndarray, np.ndarray]:
         """A random goal within the wander radius *in the same region* for each ``(x, y)`` in
         ``cells``, vectorised. Returns ``(goals, ok)``; where ``ok`` is False no cell was found."""
         cells = np.ascontiguousarray(cells, dtype=np.int64)
