@@ -36,9 +36,14 @@ def weighted_grids(draw, max_side: int = 20):
             cx, cy, r = rng.integers(0, w), rng.integers(0, h), rng.integers(1, 6)
             costs[(xx - cx) ** 2 + (yy - cy) ** 2 <= r * r] = rng.choice(values)
     costs[rng.random((h, w)) < draw(st.sampled_from([0.0, 0.1, 0.3]))] = 0.0
+    return costs, *_endpoints(draw, w, h)
+
+
+def _endpoints(draw, w: int, h: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A start and a goal anywhere on a ``w`` x ``h`` grid (walls too: then the search finds nothing)."""
     start = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
     goal = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
-    return costs, start, goal
+    return start, goal
 
 
 @settings(max_examples=400, deadline=None)
@@ -191,9 +196,7 @@ def fine_grained_grids(draw, max_side: int = 48):
     blocks = rng.choice((1.0, 1.5, 2.0, 3.0), size=(-(-h // k), -(-w // k)))
     costs = np.kron(blocks, np.ones((k, k)))[:h, :w]
     costs[rng.random((h, w)) < draw(st.sampled_from([0.0, 0.05, 0.2]))] = 0.0
-    start = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
-    goal = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
-    return costs, start, goal
+    return costs, *_endpoints(draw, w, h)
 
 
 @settings(max_examples=300, deadline=None)

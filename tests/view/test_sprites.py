@@ -217,3 +217,7 @@ def test_pixels_of_a_subsurface_are_its_own_and_unlocked_after(screen):
         assert img.shape == (7, 13) and img.dtype == np.uint8
     with Pixels(pygame.Surface((0, 5), 0, screen)) as img:
         assert img.shape == (5, 0)
+    odd = pygame.Surface((4, 4), depth=16)
+    with pytest.raises(ValueError, match="Pixels takes 8- and 32-bit surfaces, not 16-bit"), Pixels(odd):
+        pass
+    assert not odd.get_locked()
