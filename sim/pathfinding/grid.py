@@ -133,6 +133,7 @@ class CodedGrid:
         #: ms a weighted grid's JPS data (successor table, :mod:`.jpsw`) took to make (0.0: not made).
         self.jps_table_ms = 0.0
         self._table: np.ndarray | None = None  # JPS+'s jump distances, made on first use, then repaired
+        self._table_view: np.ndarray | None = None  # the same as the kernels take it (_table_words)
         self._table_free = np.zeros((0, 0), np.bool_)  # the free cells it was made from, kept with it
         #: ms the jump table took to make (its first use), and its last repair (0.0: none yet).
         self.jump_table_ms = 0.0
@@ -202,7 +203,7 @@ class CodedGrid:
         ``DIAGONAL_RULES``): read-only views of its own arrays, always up to date; with
         ``jps``, its free cells as bits too, with ``jps="jps+"`` its :meth:`jump_table`
         (else an empty array in their place)."""
-        blocks = self.jump_table() if jps == "jps+" else self.blocks() if jps else EMPTY_BLOCKS
+        blocks = self._table_words() if jps == "jps+" else self.blocks() if jps else EMPTY_BLOCKS
         return GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2, blocks)
 
     def jump_table(self) -> np.ndarray:
@@ -215,6 +216,14 @@ class CodedGrid:
             self._table = build_table(self._table_free)
             self.jump_table_ms = (time.perf_counter() - t0) * 1000.0
         return self._table
+
+    def _table_words(self) -> np.ndarray:
+        """The jump table as the kernels take it: its bytes as one plane of uint64 words,
+        ``(1, cells, 4)``, the type of JPS's bits, so JPS and JPS+ share one compiled kernel
+        (``jps.jps_core`` tells them apart by the planes: one is the table)."""
+        if self._table_view is None:  # (the table is made once, then repaired in place)
+            self._table_view = self.jump_table().view(np.uint64).reshape(1, -1, 4)
+        return self._table_view
 
     def _free(self) -> np.ndarray:
         """The padded grid's passable cells, bool ``[y, x]`` (a new array)."""

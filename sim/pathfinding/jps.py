@@ -60,7 +60,7 @@ from sim.pathfinding.common import (
     borrowed,
     priority,
 )
-from sim.pathfinding.jpsplus import table_points
+from sim.pathfinding.jpsplus import table_points, table_points_called
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 EAST, WEST, SOUTH, NORTH = 0, 1, 2, 3
@@ -228,8 +228,9 @@ def turn_of(node, prev, k, width):
 
 
 # The successors of a jump point are collected first (_successor_points or jpsplus.table_points,
-# into one list; which of the two, numba settles when it compiles, by the data's dimensions),
-# then opened in the core's own loop. Every array the loop touches is a borrowed view
+# into one list; which of the two, the data's planes say: JPS's bits, or JPS+'s table as one
+# plane of the same type, so both run one compiled kernel, compiled once), then opened in the
+# core's own loop. Every array the loop touches is a borrowed view
 # (common.borrowed): numba counts references to each array handed to a helper, even an
 # inlined one, with atomic operations that cost more than a straight scan (JPS 5-25 %
 # slower, JPS+ 2-5x with helpers in its loop), and borrowed views are not counted.
@@ -248,14 +249,16 @@ def jps_core(
 ):  # fmt: skip
     """A* from jump point to jump point: block-based JPS on a grid's JPS bits (``data``:
     :func:`build_blocks`, or :mod:`.jpsw`'s on a weighted grid), JPS+ on its jump table
-    (``data``: ``jpsplus.build_table``'s), on a heap of float priorities (uniform grids with an
-    exact heuristic: :func:`jps_pairs_core`); arguments and ``(status, expanded, end)`` as
+    (``data``: ``jpsplus.build_table``'s as one plane of uint64, :func:`jump_table`), on a
+    heap of float priorities (uniform grids with an exact heuristic: :func:`jps_pairs_core`);
+    arguments and ``(status, expanded, end)`` as
     ``kernel.astar_core``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
-    weighted = data.ndim == 3 and data.shape[0] > PLANES  # JPSW: a run's cost comes from its multipliers
+    plus = data.shape[0] == 1  # JPS+: its jump table (see jump_table); else JPS's bits
+    weighted = data.shape[0] > PLANES  # JPSW: a run's cost comes from its multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
-    out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
+    out, jumps, table = borrowed(found), borrowed(data), jump_table(data)  # (found: it lives as long as out)
     gj, links = record_views(jump_parent)
     no_pairs = links[:0]  # float costs: no prospective-g pruning (see the note above jps_core)
     codes, lut, parent, mark = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark)
@@ -276,8 +279,8 @@ def jps_core(
         if status != STATUS_UNREACHABLE:
             break
         fu = priority(gu, hu, prio)  # u's priority, the least on the open list
-        n = (table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark, ux,
-                          uy) if data.ndim == 2 else
+        n = (table_points_called(table, codes, lut, width, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark,
+                                 ux, uy) if plus else
              _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
                               gu) if weighted else
              _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark, ux,
@@ -316,8 +319,9 @@ def jps_pairs_core(
     ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``, as ``bucket_core``'s do."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
+    plus = data.shape[0] == 1  # JPS+'s table, else JPS's bits (as in jps_core)
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
-    out, jumps = borrowed(found), borrowed(data)  # (the loop reads found itself: it lives as long as out)
+    out, jumps, table = borrowed(found), borrowed(data), jump_table(data)  # (as in jps_core)
     gi, links = borrowed(jump_parent[::2]), borrowed(jump_parent[1::2])  # g as p << 32 | q, and the links
     codes, lut, mark, record, trace = borrowed(codes), borrowed(lut), borrowed(mark), borrowed(record), borrowed(trace)
     tables, q32, q64, hshift = queue_tables(buckets)
@@ -341,8 +345,8 @@ def jps_pairs_core(
             break
         _, _, fu = _f_pair(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
         n = (
-            table_points(jumps, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
-            if data.ndim == 2
+            table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
+            if plus
             else _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
         )
         for j in range(n):
@@ -383,6 +387,14 @@ def _xy(v, width, inv_width):
     ``v / width``, whose fraction is at most ``1 - 1 / width``, and that sum stays below ``y + 1``."""
     y = np.int64(v * inv_width)
     return v - y * width, y
+
+
+@njit(cache=True, nogil=True, inline="always")
+def jump_table(data):
+    """JPS+'s jump table (int32 ``(cells, 8)``, :func:`.jpsplus.build_table`) in the grid data
+    ``data`` that holds it as one plane of uint64 words (``PathGrid.kernel_args``); for JPS's
+    bits, the first plane's words read the same way (not used)."""
+    return borrowed(data[0].view(np.int32))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -460,10 +460,11 @@ def jump_search(
     g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
     """A search from jump point to jump point on the grid args' 5th field ``data``: block-based
-    JPS on a grid's JPS bits (uint64), JPS+ on its jump table (int32, ``(cells, 8)``); on the
-    bucket queue with an exact ``heuristic`` (>= 0: :func:`.jps.jps_pairs_core`), else on the
-    heap (:func:`.jps.jps_core`). Returns ``(status, expanded, end, hgen)``. Compiled, the
-    choice of data is made by ``data``'s type, and for :data:`~sim.pathfinding.jps.EMPTY_BLOCKS`
+    JPS on a grid's JPS bits (uint64 planes), JPS+ on its jump table (the same type: one plane,
+    ``PathGrid.kernel_args``; one compiled kernel serves both); on the bucket queue with an
+    exact ``heuristic`` (>= 0: :func:`.jps.jps_pairs_core`), else on the heap
+    (:func:`.jps.jps_core`). Returns ``(status, expanded, end, hgen)``. Compiled, for
+    :data:`~sim.pathfinding.jps.EMPTY_BLOCKS`
     (uint8: a grid searched without either) this is a stub that reports the start blocked:
     callers compiled for such grids compile neither (JPS is 7 of the 18 s the demo's round took
     to compile). ``PathGrid.kernel_args`` gives the data a mode needs (``kernel.jump_data``)."""
@@ -485,7 +486,7 @@ def _jump_search(
     g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
 ):  # fmt: skip
     """The compiled :func:`jump_search`, chosen by ``data``'s type."""
-    is_bits, is_table = data.dtype == types.uint64, data.dtype == types.int32 and data.ndim == 2
+    jumping = data.dtype == types.uint64  # JPS's bits or JPS+'s table
 
     def neither(
         codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
@@ -493,7 +494,7 @@ def _jump_search(
     ):  # fmt: skip
         return STATUS_BLOCKED, 0, -1, hgen
 
-    return jump_search if is_bits or is_table else neither
+    return jump_search if jumping else neither
 
 
 @njit(cache=True, inline="always")

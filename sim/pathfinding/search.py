@@ -27,7 +27,7 @@ from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.explain import Explaining
 from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.interpreted import search_interpreted
-from sim.pathfinding.jps import EMPTY_BLOCKS
+from sim.pathfinding.jps import EMPTY_BLOCKS, PLANES
 from sim.pathfinding.options import SearchOptions, kernel_params
 from sim.pathfinding.options import options_of as _options
 from sim.pathfinding.paths import SearchResult, xy_of
@@ -35,8 +35,8 @@ from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, moves_of
 from sim.pathfinding.warm import READY, attempt, kind_of, waiting
 from sim.pathfinding.workspace import thread_count, workspace
 
-_BITS = np.zeros((1, 0, 0), np.uint64)  # stand-ins of JPS's and JPS+'s grid data, by type (warm.kind_of)
-_TABLE = np.zeros((0, 8), np.int32)
+_BITS = np.zeros((PLANES, 0, 0), np.uint64)  # stand-ins of JPS's and JPS+'s grid data (warm.kind_of)
+_TABLE = np.zeros((1, 0, 4), np.uint64)
 # No footprint, no trace: empty, so the kernels write nothing to them (one each, not one a search).
 _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
 _NO_TRACE = np.zeros(0, dtype=np.int32)

@@ -170,5 +170,5 @@ def wait_for_background(timeout: float | None = None) -> None:
 def kind_of(entry: str, blocks: np.ndarray, codes: np.ndarray) -> tuple[str, str, str]:
     """Which compiled kernel a call runs: its entry (``"one"``: a single search, ``"many"``: a
     batch), its grid data (none, JPS's bits, JPS+'s table) and its codes' type."""
-    data = "table" if blocks.ndim == 2 else "bits" if blocks.dtype == np.uint64 else "none"
+    data = "none" if blocks.dtype != np.uint64 else "table" if blocks.shape[0] == 1 else "bits"
     return entry, data, codes.dtype.str

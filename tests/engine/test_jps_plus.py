@@ -4,6 +4,7 @@ made on first use and, after the grid changes, repaired to exactly the table a n
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -85,6 +86,18 @@ def test_a_repaired_table_is_the_table_a_new_grid_makes(case, data):
         costs[y0 : y1 + 1, x0 : x1 + 1] = patch
         fresh = build_table(np.pad(costs > 0, 1))
         assert np.array_equal(grid.jump_table(), fresh)
+
+
+def test_jps_and_jps_plus_hand_the_kernels_grid_data_of_one_type():
+    # One compiled kernel serves both (numba compiles a kernel again for every new type of
+    # argument): JPS+'s table goes as one plane of the uint64 words JPS's bits are made of.
+    grid = PathGrid(np.ones((9, 13)))
+    bits, table = grid.kernel_args(0, True).blocks, grid.kernel_args(0, "jps+").blocks
+    assert numba.typeof(bits) == numba.typeof(table)
+    assert table.shape[0] == 1 < bits.shape[0]
+    assert np.array_equal(table[0].view(np.int32), grid.jump_table())
+    grid.update(4, 3, np.zeros((2, 2)))  # repaired in place: the kernels' view sees it
+    assert np.array_equal(grid.kernel_args(0, "jps+").blocks[0].view(np.int32), build_table(np.pad(grid.costs > 0, 1)))
 
 
 def test_searches_after_painting_are_a_new_grids_answers():
