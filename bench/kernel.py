@@ -12,12 +12,15 @@ corners may be cut, so only its time is comparable). The pure-Python peer ``path
 random queries per map, timed against the engine's A* on the same queries. Prints medians of per-query times
 (each query's best of ``--repeat`` runs), expansions, ns per expansion, the ratio to
 tcod, and the share of answers within the scenario's printed precision of the optimum.
+Under the pooled line: each algorithm's whole call and its compiled kernel alone ("search
+only": no options, point checks or result object) as ratios to pyastar2d.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import statistics
 import subprocess
 import sys
@@ -113,6 +116,7 @@ def run_map(
     picked = pick(scens, n, rng)
     grid.jump_table()  # JPS+'s table, made before the timing (its own time is printed)
     setup_ms, repair_ms = grid.jump_table_ms, stroke_repairs(grid, costs, rng)
+    alone = {algo: kernel_alone(grid, algo) for algo in ("astar", "jps", "jps+")}
     for s in picked:
         row = {"map": path.stem, "optimal": s.optimal, "setup_ms": setup_ms, "repair_ms": repair_ms}
         for algo in ("astar", "jps", "jps+"):
@@ -120,6 +124,8 @@ def run_map(
             row[algo] = t
             row[algo + "_exp"] = r.expanded
             row[algo + "_ok"] = abs(r.cost - s.optimal) <= s.tolerance
+            row[algo + "_kernel"], cost = best_of(lambda a=algo, s=s: alone[a](s.start, s.goal), repeat)
+            row[algo + "_ok"] &= abs(cost - s.optimal) <= s.tolerance
 
         def tcod_query(s=s):
             pf = tcod.path.Pathfinder(graph)
@@ -139,6 +145,44 @@ def run_map(
         rows.append(row)
     py_rows = python_peer(costs, picked[n : n + python_queries], grid) if python_queries else []
     return rows, py_rows
+
+
+def kernel_alone(grid: PathGrid, algorithm: str):
+    """``grid.search(start, goal, algorithm=algorithm)``'s compiled kernel alone, without the
+    Python around it (options, point checks, the result object): a function of ``(start,
+    goal)`` that returns the cost. The workspace is the engine's own (grown by its searches)."""
+    from sim.pathfinding import kernel as _k
+    from sim.pathfinding.options import kernel_params, options_of
+    from sim.pathfinding.workspace import workspace
+
+    opts = options_of(None, "no-corner-cutting", None, 1.0, algorithm, None)
+    params = kernel_params(opts, grid.min_cost, grid.uniform, grid.cells)
+    ws = workspace()
+    ws.ensure(grid.cells, jps=_k.jumps(params.mode))
+    args, p, wp = grid.kernel_args(opts.rule, _k.jump_data(params.mode)), params[:], grid.width + 2
+    empty2, empty1 = np.zeros((0, 0), np.int32), np.zeros(0, np.int32)
+
+    def run(start: tuple[int, int], goal: tuple[int, int]) -> float:
+        s, t = (start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1
+        out = _k.search_one(*args, s, t, p, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.next_gen(), ws.heap,
+                            ws.buckets, ws.hgen, ws.path, empty2, empty1, ws.stats)  # fmt: skip
+        ws.hgen = out[5]  # (as the engine keeps it)
+        return float(out[2]) if out[0] == _k.STATUS_FOUND else math.inf
+
+    return run
+
+
+def search_only(rows: list[dict]) -> str:
+    """The pooled search-only figures (:func:`kernel_alone`) beside the whole call's, as ratios
+    to pyastar2d (the issue's targets: A* 0.5x, JPS 0.05x, JPS+ 0.025x)."""
+    pya = statistics.median(r["pyastar2d"] for r in rows) * 1e6
+    parts = []
+    for algo, name in (("astar", "A*"), ("jps", "JPS"), ("jps+", "JPS+")):
+        whole = statistics.median(r[algo] for r in rows) * 1e6
+        kernel = statistics.median(r[algo + "_kernel"] for r in rows) * 1e6
+        parts.append(f"{name} {whole:.0f} µs whole call ({whole / pya:.3f}x), {kernel:.0f} µs search only "
+                     f"({kernel / pya:.3f}x)")  # fmt: skip
+    return f"pooled against pyastar2d ({pya:.0f} µs): " + "; ".join(parts)
 
 
 def stroke_repairs(grid: PathGrid, costs: np.ndarray, rng: np.random.Generator, strokes: int = 5) -> float:
@@ -366,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         py_pooled += py_rows
         print(summary(path.stem, rows), flush=True)
     print(summary("POOLED", pooled))
+    print(search_only(pooled))
     if py_pooled:
         pf = statistics.median(r["pf"] for r in py_pooled) * 1e6
         ours = statistics.median(r["ours"] for r in py_pooled) * 1e6
