@@ -169,9 +169,9 @@ class Background:
 
 #: Seconds each stage took to compile on the development machine (a 2-core shared VM, an empty
 #: cache, 2026-12-04): the first guess of a stage's time, scaled by how fast this machine ran
-#: the stages it finished (:meth:`Kernels.eta`).
+#: the stages it finished (:meth:`Kernels.eta`). (jps and jps+: one kernel since that evening.)
 STAGE_SECONDS = {"model": 17.0, "searches": 19.0, "round": 7.0, "rest": 12.0, "jps": 27.0, "jps-round": 14.0,
-                 "jps+": 4.0, "traces": 10.0, "landscape": 6.0}  # fmt: skip (jps, jps+: one kernel since evening)
+                 "jps+": 4.0, "traces": 10.0, "landscape": 6.0}  # fmt: skip
 
 
 class Kernels:

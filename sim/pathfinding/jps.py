@@ -251,12 +251,10 @@ def jps_core(
     :func:`build_blocks`, or :mod:`.jpsw`'s on a weighted grid), JPS+ on its jump table
     (``data``: ``jpsplus.build_table``'s as one plane of uint64, :func:`jump_table`), on a
     heap of float priorities (uniform grids with an exact heuristic: :func:`jps_pairs_core`);
-    arguments and ``(status, expanded, end)`` as
-    ``kernel.astar_core``."""
+    arguments and ``(status, expanded, end)`` as ``kernel.astar_core``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
-    plus = data.shape[0] == 1  # JPS+: its jump table (see jump_table); else JPS's bits
-    weighted = data.shape[0] > PLANES  # JPSW: a run's cost comes from its multipliers
+    plus, weighted = data.shape[0] == 1, data.shape[0] > PLANES  # JPS+'s table (jump_table); JPSW's multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps, table = borrowed(found), borrowed(data), jump_table(data)  # (found: it lives as long as out)
     gj, links = record_views(jump_parent)
@@ -312,11 +310,10 @@ def jps_pairs_core(
     codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
     g, jump_parent, mark, gen, buckets, hgen, record, trace, trace_at,
 ):  # fmt: skip
-    """:func:`jps_core` on a uniform grid (JPS's bits or JPS+'s table in ``data``) with the
-    costs as exact integer pairs, ``p + q*√2`` steps, on ``kernel.bucket_core``'s bucket queue
-    (:mod:`.buckets`; ``buckets``, ``hgen``: the workspace's), as A* on such grids is:
-    ``heuristic`` is the exact heuristic's metric. Returns ``(status, expanded, end, hgen)``;
-    ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``, as ``bucket_core``'s do."""
+    """:func:`jps_core` on a uniform grid (JPS's bits or JPS+'s table in ``data``) with exact
+    integer-pair costs ``p + q*√2`` on ``kernel.bucket_core``'s bucket queue (:mod:`.buckets`;
+    ``buckets``, ``hgen``: the workspace's); ``heuristic``: the exact heuristic's metric. Returns
+    ``(status, expanded, end, hgen)``; ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
     plus = data.shape[0] == 1  # JPS+'s table, else JPS's bits (as in jps_core)
@@ -344,11 +341,9 @@ def jps_pairs_core(
         if status != STATUS_UNREACHABLE:
             break
         _, _, fu = _f_pair(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
-        n = (
-            table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
-            if plus
-            else _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
-        )
+        n = (table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
+             if plus else _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark,
+                                            up, uq))  # fmt: skip
         for j in range(n):
             v, k, vu, mv = _found_at(found, j, mark)
             if mv == closed_mark:
