@@ -172,7 +172,7 @@ def _open(codes, lut, c):
     return lut[codes[c]] > 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _directions(codes, lut, width, u, d):
     """The directions to try from cell ``u`` reached by direction ``d``, as 8 bits: all at
     the start; after a diagonal the same one and its two components; after a straight run
