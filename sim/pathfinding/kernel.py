@@ -466,7 +466,8 @@ def jump_search(
     (:func:`.jps.jps_core`). Returns ``(status, expanded, end, hgen)``. Compiled, for
     :data:`~sim.pathfinding.jps.EMPTY_BLOCKS` (uint8: a grid searched without either) this is
     a stub that reports the start blocked: callers compiled for such grids compile neither
-    (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives the data a mode needs (``kernel.jump_data``)."""
+    (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives
+    the data a mode needs (``kernel.jump_data``)."""
     if heuristic >= 0:
         return jps_pairs_core(
             codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
