@@ -214,6 +214,22 @@ def test_pathgrid_reuses_its_buffers_and_follows_updates():
     assert all(a is b for a, b in zip((ws.g, ws.parent, ws.mark), buffers, strict=True))
 
 
+def test_searches_follow_updates_that_widen_the_codes_and_switch_the_jps_data():
+    # The grid keeps the kernels' arguments between calls: a change must give new ones.
+    costs = np.ones((20, 20))
+    grid = PathGrid(costs)
+    for algorithm in ("astar", "jps", "jps+"):
+        assert grid.search((0, 0), (19, 19), algorithm=algorithm).cost == pytest.approx(19 * np.sqrt(2))
+    patch = 1.0 + np.arange(300).reshape(15, 20) / 300  # 300 new multipliers: the codes widen past uint8
+    grid.update(0, 5, patch)
+    costs[5:20] = patch
+    assert grid.kernel_args(0).codes.dtype == np.uint16 and not grid.uniform
+    fresh = PathGrid(costs)
+    for s, g in (((0, 0), (19, 19)), ((3, 17), (18, 1))):
+        for algorithm in ("astar", "jps"):  # jps: JPSW's data now, made for the weighted grid
+            assert grid.search(s, g, algorithm=algorithm).cost == pytest.approx(fresh.search(s, g).cost)
+
+
 def test_a_search_allocates_nothing_proportional_to_the_map():
     import tracemalloc
 
