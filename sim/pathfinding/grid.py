@@ -205,8 +205,7 @@ class CodedGrid:
         ``jps``, its free cells as bits too, with ``jps="jps+"`` its :meth:`jump_table`
         (else an empty array in their place)."""
         args = self._args_kept.get((rule, jps))
-        # Kept until the grid changes (made afresh they cost ~0.3 µs of a ~9 µs call), and never
-        # past new codes or multipliers, however they came.
+        # Kept until the grid changes, or its codes or multipliers are new arrays (made: ~0.3 µs a call).
         if args is None or args.codes is not self._codes or args.lut is not self._lut:
             blocks = self._table_words() if jps == "jps+" else self.blocks() if jps else EMPTY_BLOCKS
             args = self._args_kept[rule, jps] = GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2,
