@@ -133,7 +133,6 @@ class CodedGrid:
         #: ms a weighted grid's JPS data (successor table, :mod:`.jpsw`) took to make (0.0: not made).
         self.jps_table_ms = 0.0
         self._table: np.ndarray | None = None  # JPS+'s jump distances, made on first use, then repaired
-        self._table_view: np.ndarray | None = None  # the same as the kernels take it (_table_words)
         self._args_kept: dict[tuple[int, bool | str], GridArgs] = {}  # kernel_args' answers until a change
         self._table_free = np.zeros((0, 0), np.bool_)  # the free cells it was made from, kept with it
         #: ms the jump table took to make (its first use), and its last repair (0.0: none yet).
@@ -205,8 +204,7 @@ class CodedGrid:
         ``jps``, its free cells as bits too, with ``jps="jps+"`` its :meth:`jump_table`
         (else an empty array in their place)."""
         args = self._args_kept.get((rule, jps))
-        # Kept until the grid changes, or its codes or multipliers are new arrays (made: ~0.3 µs a call).
-        if args is None or args.codes is not self._codes or args.lut is not self._lut:
+        if args is None:  # (kept until the grid changes, :meth:`_write`: made afresh, ~0.3 µs a call)
             blocks = self._table_words() if jps == "jps+" else self.blocks() if jps else EMPTY_BLOCKS
             args = self._args_kept[rule, jps] = GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2,
                                                          blocks)  # fmt: skip
@@ -227,9 +225,7 @@ class CodedGrid:
         """The jump table as the kernels take it: its bytes as one plane of uint64 words,
         ``(1, cells, 4)``, the type of JPS's bits, so JPS and JPS+ share one compiled kernel
         (``jps.jps_core`` tells them apart by the planes: one is the table)."""
-        if self._table_view is None:  # (the table is made once, then repaired in place)
-            self._table_view = self.jump_table().view(np.uint64).reshape(1, -1, 4)
-        return self._table_view
+        return self.jump_table().view(np.uint64).reshape(1, -1, 4)  # (kept by kernel_args)
 
     def _free(self) -> np.ndarray:
         """The padded grid's passable cells, bool ``[y, x]`` (a new array)."""

@@ -78,7 +78,10 @@ def test_kinds_whose_codes_differ_in_type_are_served_species_by_species(threads)
     sim = island(300)
     sim.step(STEP)
     grid = sim.species[1].astar.grid
-    grid._codes = grid._codes.astype(np.uint16)  # as the grid does itself past 255 costs ...
+    costs = grid.costs.copy()  # 300 new multipliers on its open cells: past 255, the codes widen ...
+    costs.flat[np.flatnonzero(costs > 0)[:300]] = 1.0 + np.arange(300) / 1000
+    grid.update(0, 0, costs)
+    assert grid.kernel_args(0).codes.dtype == np.uint16
     sim.planner.rounds = SearchRound()  # ... seen by a round that did not keep the kinds it made before
     assert sim.planner.prepared() is None  # one compiled call takes like tuples only
     jobs, compiled = check_round(sim, threads, seed=5)
