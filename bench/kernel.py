@@ -19,6 +19,7 @@ only": no options, point checks or result object) as ratios to pyastar2d.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import math
 import statistics
@@ -124,8 +125,9 @@ def run_map(
             row[algo] = t
             row[algo + "_exp"] = r.expanded
             row[algo + "_ok"] = abs(r.cost - s.optimal) <= s.tolerance
-            row[algo + "_kernel"], cost = best_of(lambda a=algo, s=s: alone[a](s.start, s.goal), repeat)
-            row[algo + "_ok"] &= abs(cost - s.optimal) <= s.tolerance
+            st = (padded(grid, s.start), padded(grid, s.goal))
+            row[algo + "_kernel"], out = best_of(lambda a=algo, st=st: alone[a](*st), repeat)
+            row[algo + "_ok"] &= abs(found_cost(out) - s.optimal) <= s.tolerance
 
         def tcod_query(s=s):
             pf = tcod.path.Pathfinder(graph)
@@ -148,9 +150,10 @@ def run_map(
 
 
 def kernel_alone(grid: PathGrid, algorithm: str):
-    """``grid.search(start, goal, algorithm=algorithm)``'s compiled kernel alone, without the
-    Python around it (options, point checks, the result object): a function of ``(start,
-    goal)`` that returns the cost. The workspace is the engine's own (grown by its searches)."""
+    """``grid.search(..., algorithm=algorithm)``'s compiled kernel alone, without the Python
+    around it (options, point checks, the result object): a function of the start and goal as
+    padded cells (:func:`padded`) that returns the kernel's answer, ``(status, expanded, cost,
+    ...)``. The workspace is the engine's own (grown by its searches)."""
     from sim.pathfinding import kernel as _k
     from sim.pathfinding.options import kernel_params, options_of
     from sim.pathfinding.workspace import workspace
@@ -159,17 +162,28 @@ def kernel_alone(grid: PathGrid, algorithm: str):
     params = kernel_params(opts, grid.min_cost, grid.uniform, grid.cells)
     ws = workspace()
     ws.ensure(grid.cells, jps=_k.jumps(params.mode))
-    args, p, wp = grid.kernel_args(opts.rule, _k.jump_data(params.mode)), params[:], grid.width + 2
+    args, p = grid.kernel_args(opts.rule, _k.jump_data(params.mode)), params[:]
     empty2, empty1 = np.zeros((0, 0), np.int32), np.zeros(0, np.int32)
 
-    def run(start: tuple[int, int], goal: tuple[int, int]) -> float:
-        s, t = (start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1
+    def run(s: int, t: int) -> tuple:
         out = _k.search_one(*args, s, t, p, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.next_gen(), ws.heap,
                             ws.buckets, ws.hgen, ws.path, empty2, empty1, ws.stats)  # fmt: skip
         ws.hgen = out[5]  # (as the engine keeps it)
-        return float(out[2]) if out[0] == _k.STATUS_FOUND else math.inf
+        return out
 
     return run
+
+
+def padded(grid: PathGrid, point: tuple[int, int]) -> int:
+    """``(x, y)`` as the kernels take a cell: its index in the grid padded by one cell all round."""
+    return (point[1] + 1) * (grid.width + 2) + point[0] + 1
+
+
+def found_cost(out: tuple) -> float:
+    """The cost in a kernel's answer (:func:`kernel_alone`), inf when it found no path."""
+    from sim.pathfinding import kernel as _k
+
+    return float(out[2]) if out[0] == _k.STATUS_FOUND else math.inf
 
 
 def search_only(rows: list[dict]) -> str:
@@ -317,32 +331,16 @@ def call_overhead(repeat: int = 20000) -> None:
 
 def _overhead_of(grid: PathGrid, algorithm: str, repeat: int) -> None:
     """:func:`call_overhead` for one algorithm."""
-    from sim.pathfinding import kernel as _k
-    from sim.pathfinding.options import kernel_params, options_of
-    from sim.pathfinding.workspace import workspace
-
     r = grid.search((0, 0), (7, 7), algorithm=algorithm)  # options checked and kept; kernel loaded
-    opts = options_of(None, "no-corner-cutting", None, 1.0, algorithm, None)
-    params = kernel_params(opts, grid.min_cost, grid.uniform, grid.cells)
-    ws = workspace()
-    ws.ensure(grid.cells, jps=_k.jumps(params.mode))
-    args = grid.kernel_args(opts.rule, _k.jump_data(params.mode))
-    wp = grid.width + 2
-    s, t = wp + 1, 8 * wp + 8
-    empty2, empty1 = np.zeros((0, 0), np.int32), np.zeros(0, np.int32)
-
-    def kernel_alone():
-        out = _k.search_one(*args, s, t, params[:], ws.g, ws.parent, ws.jump_parent, ws.mark, ws.next_gen(),
-                            ws.heap, ws.buckets, ws.hgen, ws.path, empty2, empty1, ws.stats)  # fmt: skip
-        ws.hgen = out[5]  # (as the engine keeps it)
-        return out
+    # (partial adds no Python frame: the kernel alone is timed through one, as before)
+    alone_call = functools.partial(kernel_alone(grid, algorithm), padded(grid, (0, 0)), padded(grid, (7, 7)))
 
     def whole_call():
         return np.asarray(grid.search((0, 0), (7, 7), algorithm=algorithm).path)
 
     whole, alone = [], []
     for _ in range(repeat // 500):
-        for fn, out in ((whole_call, whole), (kernel_alone, alone)):
+        for fn, out in ((whole_call, whole), (alone_call, alone)):
             t0 = time.perf_counter_ns()
             for _ in range(500):
                 fn()
