@@ -37,6 +37,7 @@ from sim.pathfinding.common import SQRT2
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.options import SearchOptions, options_of
 from sim.pathfinding.paths import SearchResult
+from sim.pathfinding.plans import check_jps, limited_plan
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 from sim.pathfinding.warm import waiting
 from sim.pathfinding.workspace import workspace
@@ -183,8 +184,10 @@ def search_state(grid: Any, start: Point, goal: Point, step: int, opts: SearchOp
         # expanding it: the state after ``step`` expansions, the next cell known and still open.
         budget = min(step + 1, total) if step < total else max(total, 1)
         # (a search that ended before its budget, found or not, is the whole search: its budget is its own)
-        limited = params._replace(max_nodes=min(params.max_nodes, budget)) if step < total else params
-        grid._compiled(start, goal, opts.rule, limited, record, np.zeros(0, np.int32))
+        plan = limited_plan(grid, opts, budget if step < total else params.max_nodes)
+        wp = w + 2
+        ends = ((start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1)
+        grid._compiled(ends, plan, record, np.zeros(0, np.int32))
         _read_kernel_state(grid, params, record, g, parent)
     elif start == goal and grid.passable(*start):
         g[start[1], start[0]] = 0.0
@@ -258,7 +261,6 @@ class Explaining:
             raise TypeError(f"step must be an int, got {type(step).__name__}")
         if step < 0:
             raise ValueError(f"step must be >= 0, got {step}")
-        if opts.algorithm in ("jps", "jps+"):
-            self._check_jps(opts)  # type: ignore[attr-defined]  # (PathGrid's)
+        check_jps(self, opts)  # type: ignore[arg-type]  # (self: a PathGrid)
         with waiting():  # (the kernel itself, never the plain-Python stand-in)
             return search_state(self, start, goal, int(step), opts)

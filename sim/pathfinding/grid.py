@@ -133,15 +133,15 @@ class CodedGrid:
         #: ms a weighted grid's JPS data (successor table, :mod:`.jpsw`) took to make (0.0: not made).
         self.jps_table_ms = 0.0
         self._table: np.ndarray | None = None  # JPS+'s jump distances, made on first use, then repaired
-        self._args_kept: dict[tuple[int, bool | str], GridArgs] = {}  # kernel_args' answers until a change
+        # Answers worked out from the grid, kept until it changes (_write, the only change path):
+        # kernel_args', and the plans of searches (plans.plan_of).
+        self._kept: dict = {}
         self._table_free = np.zeros((0, 0), np.bool_)  # the free cells it was made from, kept with it
         #: ms the jump table took to make (its first use), and its last repair (0.0: none yet).
         self.jump_table_ms = 0.0
         self.jump_repair_ms = 0.0
         self._costs: np.ndarray | None = None
         self._range = self._multiplier_range()
-        self._params_kept: dict = {}  # a search's KernelParams per options (PathGrid._params)
-        self._kinds: dict = {}  # (entry, kernel mode, codes' dtype) -> the compiled kernel's kind (search._kind)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -203,10 +203,10 @@ class CodedGrid:
         ``DIAGONAL_RULES``): read-only views of its own arrays, always up to date; with
         ``jps``, its free cells as bits too, with ``jps="jps+"`` its :meth:`jump_table`
         (else an empty array in their place)."""
-        args = self._args_kept.get((rule, jps))
+        args = self._kept.get((rule, jps))
         if args is None:  # (kept until the grid changes, :meth:`_write`: made afresh, ~0.3 µs a call)
             blocks = self._table_words() if jps == "jps+" else self.blocks() if jps else EMPTY_BLOCKS
-            args = self._args_kept[rule, jps] = GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2,
+            args = self._kept[rule, jps] = GridArgs(self._codes, self._lut, self.moves(rule), self.width + 2,
                                                          blocks)  # fmt: skip
         return args
 
@@ -296,7 +296,7 @@ class CodedGrid:
             )
 
     def _write(self, x0: int, y0: int, codes: np.ndarray) -> None:
-        self._args_kept.clear()  # (the codes, multipliers or JPS data may be new arrays after this)
+        self._kept.clear()  # (the codes, multipliers or JPS data may be new arrays after this)
         h, w = codes.shape
         wp = self.width + 2
         grid = self._codes.reshape(self.height + 2, wp)

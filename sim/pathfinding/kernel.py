@@ -579,13 +579,20 @@ def search_one(
     arrays back to Python cost ~3 µs a call, a quarter of a short search's). ``params`` is
     ``KernelParams``' fields as a plain tuple (a named tuple costs ~0.6 µs more to dispatch).
 
-    ``path[:n]`` holds the path (to the goal, or the partial path to the closest node
-    reached, ``end``) as unpadded ``y*W+x``, unless ``n > path.size``: then the caller
-    writes it into a longer array with :func:`write_path`. A status of ``_HEAP_FULL`` or
+    ``path[:n]`` (an ``(m, 2)`` int32 array) holds the path (to the goal, or the partial path to
+    the closest node reached, ``end``) as ``(x, y)`` rows, unless ``n > len(path)``: then the
+    caller writes it into a longer array with :func:`write_path`. A status of ``_HEAP_FULL`` or
     ``_ENTRIES_FULL`` asks the caller to grow ``heap`` (or, in bucket mode, ``buckets``:
-    :func:`grown_buckets`) and search again with a new stamp. The caller has ruled out
-    blocked endpoints and ``start == goal``; the bucket hash's stamp ``hgen`` moves on.
+    :func:`grown_buckets`) and search again with a new stamp. A blocked start or goal is
+    ``STATUS_BLOCKED`` (nothing searched), ``start == goal`` the one-cell path; the bucket
+    hash's stamp ``hgen`` moves on.
     """
+    # (the endpoints are checked here, not in Python: two look-ups there cost ~0.3 µs a call)
+    if not (lut[codes[start]] > 0.0 and lut[codes[goal]] > 0.0):
+        return STATUS_BLOCKED, np.int64(0), np.inf, np.int64(0), start, hgen
+    if start == goal:
+        path[0, 0], path[0, 1] = start % width - 1, start // width - 1
+        return STATUS_FOUND, np.int64(0), 0.0, np.int64(1), start, hgen
     # trace_at as an int64, not the literal 0: a literal is a type of its own to numba, and every
     # kernel below would be compiled a second time for it (the batch passes a variable).
     trace_at = np.int64(0)
@@ -594,19 +601,35 @@ def search_one(
         g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats, False,
     )  # fmt: skip
     if status in (_HEAP_FULL, _ENTRIES_FULL):
-        return status, expanded, cost, 0, end, hgen
+        return status, expanded, cost, np.int64(0), end, hgen
     jps = params[0] in (MODE_JPS, MODE_JPS_PLUS)  # (params: KernelParams' fields as a plain tuple)
     n = _path_length(end, parent, jump_parent, jps, width)
-    if n <= path.size:
-        _write_path(end, n, parent, jump_parent, jps, width, path, 0)
+    if n <= path.shape[0]:
+        _write_xy(end, n, parent, jump_parent, jps, width, path)
     return status, expanded, cost, n, end, hgen
 
 
 @njit(cache=True)
 def write_path(end, n, parent, jump_parent, jps, width, path):
-    """Write the ``n`` cells of the path that ends at ``end`` into ``path[:n]`` (after
-    :func:`search_one` said its array was too short; ``jps``: made by a jump point search)."""
-    _write_path(end, n, parent, jump_parent, jps, width, path, 0)
+    """Write the ``n`` cells of the path that ends at ``end`` into ``path[:n]`` (``(m, 2)``,
+    ``(x, y)`` rows) after :func:`search_one` said its array was too short (``jps``: made by a
+    jump point search)."""
+    _write_xy(end, n, parent, jump_parent, jps, width, path)
+
+
+@njit(cache=True, inline="always")
+def _write_xy(end, n, parent, jump_parent, jps, width, path):
+    """:func:`_write_path` into ``path[:n]`` as ``(x, y)`` rows, in place: the flat cells
+    first, then each spread over its row from the last back (row ``i`` takes the two places
+    from ``2 i`` on, so it never overwrites a cell not yet spread)."""
+    flat = path.reshape(path.size)
+    _write_path(end, n, parent, jump_parent, jps, width, flat, 0)
+    w = width - 2
+    for i in range(n - 1, -1, -1):
+        c = flat[i]
+        y = c // w
+        flat[2 * i + 1] = y
+        flat[2 * i] = c - y * w
 
 
 @njit(cache=True, nogil=True)

@@ -10,8 +10,9 @@ inclusive: it indexes and iterates as the old list of tuples did (``path[0]``, `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import FrozenInstanceError
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numba import njit
@@ -20,6 +21,8 @@ from numpy.typing import NDArray
 Point = tuple[int, int]
 EMPTY_PATH: NDArray[np.int32] = np.zeros((0, 2), dtype=np.int32)
 EMPTY_PATH.flags.writeable = False
+# (called positionally: ~0.1 µs less than path.setflags(write=False); the stubs name the argument)
+_set_flags = cast(Callable[[NDArray[Any], bool], None], np.ndarray.setflags)
 
 
 @njit(cache=True)
@@ -128,7 +131,7 @@ class SearchResult(_Fields):
                 hit_limit: bool = False) -> SearchResult:  # fmt: skip
         """A result whose path (when found; else its partial path) is ``path``, an ``(n, 2)``
         array made read-only here (it must be the result's own)."""
-        path.setflags(write=False)
+        _set_flags(path, False)  # (read-only)
         result = _Filling.__new__(_Filling)
         result.found = found
         result.cost = cost if found else math.inf

@@ -27,16 +27,15 @@ from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.explain import Explaining
 from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.interpreted import search_interpreted
-from sim.pathfinding.jps import EMPTY_BLOCKS, PLANES
-from sim.pathfinding.options import SearchOptions, kernel_params
+from sim.pathfinding.options import SearchOptions
 from sim.pathfinding.options import options_of as _options
-from sim.pathfinding.paths import SearchResult, xy_of
-from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, moves_of
-from sim.pathfinding.warm import READY, attempt, kind_of, waiting
+from sim.pathfinding.paths import SearchResult
+from sim.pathfinding.plans import Plan, call_key, check_jps, padded_ends, plan_of, plan_of_call
+from sim.pathfinding.plans import kind as kind_of_search
+from sim.pathfinding.rules import moves_of
+from sim.pathfinding.warm import READY, attempt, waiting
 from sim.pathfinding.workspace import thread_count, workspace
 
-_BITS = np.zeros((PLANES, 0, 0), np.uint64)  # stand-ins of JPS's and JPS+'s grid data (warm.kind_of)
-_TABLE = np.zeros((1, 0, 4), np.uint64)
 # No footprint, no trace: empty, so the kernels write nothing to them (one each, not one a search).
 _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
 _NO_TRACE = np.zeros(0, dtype=np.int32)
@@ -77,7 +76,14 @@ class PathGrid(FieldsAndLines, Explaining):
         first ``min(len(trace), result.expanded)`` expansions (one write per expansion).
         Not asking for either costs nothing.
         """
-        opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)
+        try:  # (this call's plan, by its own values: one look-up, ~0.1 µs; the first call checks them)
+            plan = self._kept.get(call_key(diagonal, heuristic, weight, algorithm, max_nodes, options))
+        except TypeError:  # (unhashable: checking the options says what is wrong)
+            plan = None
+        if plan is None:
+            plan = plan_of_call(self, options, diagonal, heuristic, weight, algorithm, max_nodes)
+        if record is None and trace is None and plan.kind in READY:  # the common case, kernel compiled
+            return self._compiled(padded_ends(start, goal, self.width, self.height), plan, _NO_RECORD, _NO_TRACE)
         start = _check_point("start", start, self.width, self.height)
         goal = _check_point("goal", goal, self.width, self.height)
         rec = _NO_RECORD
@@ -87,15 +93,13 @@ class PathGrid(FieldsAndLines, Explaining):
                 raise ValueError(f"record must have the grid's shape {(self.height, self.width)}, got {record.shape}")
             record.fill(0)
         tr = _NO_TRACE if trace is None else _check_out_array("trace", trace, 1)
-        if opts.algorithm in ("jps", "jps+"):
-            self._check_jps(opts)
         lut, codes, wp = self._lut, self._codes, self.width + 2  # (passable(), without its calls)
         at_start, at_goal = (start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1
         if not (lut[codes[at_start]] > 0 and lut[codes[at_goal]] > 0):
             return SearchResult(False, None, math.inf, 0)
         if start == goal:
             return SearchResult(True, [start], 0.0, 0)
-        return self._run(start, goal, opts.rule, self._params(opts), rec, tr)
+        return self._run((at_start, at_goal), plan, rec, tr)
 
     def search_many(
         self,
@@ -148,8 +152,7 @@ class PathGrid(FieldsAndLines, Explaining):
         flat_s, flat_t = padded_pairs(starts, goals, self.width, self.height)
         node_budget = check_budget(node_budget)
         threads = check_threads("threads", threads, allow_none=True)
-        if opts.algorithm in ("jps", "jps+"):
-            self._check_jps(opts)
+        check_jps(self, opts)
         return self._batch(flat_s, flat_t, opts.rule, self._params(opts), node_budget, bool(trace), threads)
 
     def _batch(self, flat_s: np.ndarray, flat_t: np.ndarray, diag: int, params: KernelParams, node_budget: int | None,
@@ -165,7 +168,7 @@ class PathGrid(FieldsAndLines, Explaining):
         if trace:  # a trace needs the kernel: it waits for it
             part, served = compiled()
         else:
-            kind = _kind(self._kinds, "many", params.mode, self._codes)
+            kind = kind_of_search("many", params.mode, self._codes)
             ok, answer = attempt(kind, compiled)
             part, served = (
                 answer
@@ -215,42 +218,20 @@ class PathGrid(FieldsAndLines, Explaining):
         return (flat // wp - 1) * self.width + flat % wp - 1
 
     # ------------------------------------------------------------------ internals
-    def _check_jps(self, opts: SearchOptions) -> None:
-        algorithm = opts.algorithm
-        if opts.rule != DIAG_NO_CORNER_CUTTING:
-            raise ValueError(f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {opts.diagonal!r}")
-        if algorithm == "jps+" and not self.uniform:
-            raise ValueError(
-                f"algorithm {algorithm!r} needs every passable cell to cost the same; this grid's "
-                f"multipliers range from {self.min_cost:g} to {self.max_cost:g}"
-            )
-
     def _params(self, opts: SearchOptions) -> KernelParams:
-        """The kernels' parameters for these options (:func:`~.options.kernel_params`), kept per
-        options and multiplier range: made afresh they cost ~1.5 µs of a ~10 µs call."""
-        key = (opts, self._range)
-        params = self._params_kept.get(key)
-        if params is None:
-            if len(self._params_kept) > 64:
-                self._params_kept.clear()
-            params = self._params_kept[key] = kernel_params(opts, self.min_cost, self.uniform, self.cells)
-        return params
+        """The kernels' parameters for these options (:func:`~.options.kernel_params`), kept."""
+        return plan_of(self, opts).params
 
-    def _run(
-        self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray, trace: np.ndarray
-    ) -> SearchResult:
-        """One search, by the compiled kernel, or while that compiles by the plain-Python search (:mod:`.warm`)."""
+    def _run(self, ends: tuple[int, int], plan: Plan, record: np.ndarray, trace: np.ndarray) -> SearchResult:
+        """One search between padded cells ``ends``, by the compiled kernel, or while that compiles
+        by the plain-Python search (:mod:`.warm`)."""
         if record.shape[0] == 0 and trace.size == 0:  # (a record or a trace needs the kernel: it waits for it)
-            kind = _kind(self._kinds, "one", params.mode, self._codes)
-            if kind in READY:  # (the common case, without attempt()'s closure: ~1 µs)
-                return self._compiled(start, goal, diag, params, record, trace)
-            ok, result = attempt(kind, lambda: self._compiled(start, goal, diag, params, record, trace))
+            ok, result = attempt(plan.kind, lambda: self._compiled(ends, plan, record, trace))
             if ok:
                 assert result is not None
                 return result
-            wp = self.width + 2
-            return self._interpreted((start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1, diag, params)
-        return self._compiled(start, goal, diag, params, record, trace)
+            return self._interpreted(ends[0], ends[1], plan.rule, plan.params)
+        return self._compiled(ends, plan, record, trace)
 
     def _interpreted(self, flat_start: int, flat_goal: int, diag: int, params: KernelParams) -> SearchResult:
         """One search by the engine's plain-Python search (its kernel is still compiling: :mod:`.warm`)."""
@@ -264,46 +245,29 @@ class PathGrid(FieldsAndLines, Explaining):
         return SearchResult.of_cells(found, cells, self.width, cost if found else math.inf, expanded,
                                      status == _k.STATUS_HIT_LIMIT)  # fmt: skip
 
-    def _compiled(self, start: Point, goal: Point, diag: int, params: KernelParams, record: np.ndarray,
-                  trace: np.ndarray) -> SearchResult:  # fmt: skip
-        """:meth:`_run` by the compiled kernel."""
+    def _compiled(self, ends: tuple[int, int], plan: Plan, record: np.ndarray, trace: np.ndarray) -> SearchResult:
+        """:meth:`_run` by the compiled kernel (``ends``: the start and goal as padded cells)."""
+        start, goal = ends
         ws = workspace()
-        ws.ensure(self.cells, jps=_k.jumps(params.mode))
-        gen = ws.next_gen()
-        wp = self.width + 2
-        flat_start = (start[1] + 1) * wp + start[0] + 1
-        flat_goal = (goal[1] + 1) * wp + goal[0] + 1
-        args = self.kernel_args(diag, _k.jump_data(params.mode))
+        gen = ws.stamp(self.cells, plan.jumps)
+        args = plan.args or plan.args_on(self)
         while True:
             status, expanded, cost, n, end, ws.hgen = _k.search_one(
-                *args, flat_start, flat_goal, params[:], ws.g, ws.parent, ws.jump_parent,
+                *args, start, goal, plan.fields, ws.g, ws.parent, ws.jump_parent,
                 ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
             )  # fmt: skip
-            if status not in (_HEAP_FULL, _ENTRIES_FULL):
+            if status != _HEAP_FULL and status != _ENTRIES_FULL:
                 break
-            ws.grow_open_list(status, _k.bucketed(params.mode, params.heuristic))  # then search again
+            ws.grow_open_list(status, _k.bucketed(plan.params.mode, plan.params.heuristic))  # then search again
             gen = ws.next_gen()
             if record.shape[0] > 0:
                 record.fill(0)
-        if n > ws.path.size:  # (the kernel wrote nothing)
-            ws.path = np.empty(max(n, 2 * ws.path.size), np.int32)
-            _k.write_path(end, n, ws.parent, ws.jump_parent, _k.jumps(params.mode), wp, ws.path)
-        path = xy_of(ws.path[:n], self.width)  # (a new array: the workspace's is the next search's)
-        if status == _k.STATUS_FOUND:
-            return SearchResult.of_path(True, path, float(cost), int(expanded))
-        return SearchResult.of_path(False, path, math.inf, int(expanded), status == _k.STATUS_HIT_LIMIT)
-
-
-def _kind(kept: dict, entry: str, mode: int, codes: np.ndarray) -> tuple[str, str, str]:
-    """:func:`~.warm.kind_of` for a search in kernel ``mode`` (``entry``: "one" or "many"), kept
-    in ``kept`` (a grid's, by entry, mode and codes' type: working it out costs ~0.4 µs a call)."""
-    key = (entry, mode, codes.dtype)
-    kind = kept.get(key)
-    if kind is None:
-        plain = mode in (_k.MODE_HEAP, _k.MODE_BUCKETS)
-        data = EMPTY_BLOCKS if plain else (_TABLE if mode == _k.MODE_JPS_PLUS else _BITS)
-        kind = kept[key] = kind_of(entry, data, codes)
-    return kind
+        if n > len(ws.path):  # (the kernel wrote nothing)
+            ws.path = np.empty((max(n, 2 * len(ws.path)), 2), np.int32)
+            _k.write_path(end, n, ws.parent, ws.jump_parent, plan.jumps, self.width + 2, ws.path)
+        # (a new array: the workspace's is the next search's)
+        return SearchResult.of_path(status == _k.STATUS_FOUND, ws.path[:n].copy(), cost, expanded,
+                                    status == _k.STATUS_HIT_LIMIT)  # fmt: skip
 
 
 def find_path(

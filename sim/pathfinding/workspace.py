@@ -65,7 +65,7 @@ class Workspace:
             np.empty((2, 1024), np.int32),
         )
         self.hgen = 0
-        self.path = np.empty(256, dtype=np.int32)
+        self.path = np.empty((256, 2), dtype=np.int32)  # a search's path, (x, y) rows (kernel.search_one)
         self.stats = np.zeros(4, dtype=np.int64)  # kernel counters: compactions, heap growths
 
     def ensure(self, cells: int, jps: bool = False) -> None:
@@ -88,6 +88,15 @@ class Workspace:
             self.buckets = grown_buckets(self.buckets, status == _ENTRIES_FULL)
         else:
             self.heap = (np.empty(2 * self.heap[0].size, np.float64), np.empty(2 * self.heap[1].size, np.int32))
+
+    def stamp(self, cells: int, jps: bool) -> int:
+        """:meth:`ensure` and :meth:`next_gen` in one call (a single search's fast path)."""
+        if cells > self.cells or (jps and self.jump_parent.size < 2 * cells):
+            self.ensure(cells, jps)
+        if self.gen + 1 + _RESTARTS >= FORGET_EVERY:
+            self.forget()
+        self.gen += 1
+        return self.gen
 
     def next_gen(self) -> int:
         """A fresh stamp for one search (the buffers are forgotten every ``FORGET_EVERY`` stamps)."""

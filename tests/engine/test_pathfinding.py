@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.pathfinding import PathGrid, find_path
+from sim.pathfinding import PathGrid, SearchOptions, find_path
 from tests.helpers import RULES, dijkstra, optimum, path_cost, pts
 
 ADMISSIBLE = ("octile", "euclidean", "chebyshev", "zero")
@@ -544,12 +544,61 @@ def test_a_path_longer_than_the_workspaces_array_is_written_whole(algorithm, mon
     costs[1:5, 100] = 0.0
     saved = getattr(W._local, "workspace", None)
     W._local.workspace = ws = W.Workspace()
-    ws.path = np.zeros(4, dtype=np.int32)
     try:
-        r = PathGrid(costs).search((0, 3), (299, 3), algorithm=algorithm, record=np.zeros((6, 300), np.int32))
         best = dijkstra(costs, (0, 3), "no-corner-cutting")[(299, 3)]
-        assert r.cost == pytest.approx(best) and path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(best)
-        assert tuple(r.path[0]) == (0, 3) and tuple(r.path[-1]) == (299, 3)
-        assert ws.path.size >= len(r.path) > 4 and len(calls) == 1  # grown, and searched once
+        for record in (None, np.zeros((6, 300), np.int32)):  # (the fast path, and the one with a record)
+            ws.path = np.zeros((4, 2), dtype=np.int32)
+            calls.clear()
+            r = PathGrid(costs).search((0, 3), (299, 3), algorithm=algorithm, record=record)
+            assert r.cost == pytest.approx(best)
+            assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(best)
+            assert tuple(r.path[0]) == (0, 3) and tuple(r.path[-1]) == (299, 3)
+            assert len(ws.path) >= len(r.path) > 4 and len(calls) == 1  # grown, and searched once
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()
+
+
+def test_a_search_keeps_its_plan_without_letting_bad_values_through_and_follows_the_grids_changes():
+    # PathGrid.search keeps what it worked out per options value (issue #43): a value that failed
+    # its check must fail every time, a kept plan must follow the grid's changes, and points take
+    # a quick check that must name the same problems as the general one.
+    grid = PathGrid(np.ones((6, 6)))
+    assert grid.search((0, 0), (5, 5), weight=1, max_nodes=1).hit_limit  # kept, under int types
+    bad = [
+        ({"weight": True}, TypeError, r"^weight must be a number, got True$"),
+        ({"max_nodes": True}, TypeError, r"^max_nodes must be an int or None, got True$"),
+        ({"diagonal": ["never"]}, TypeError, r"^diagonal must be a string, got \['never'\]$"),
+        ({"weight": math.nan}, ValueError, r"^weight must be a finite number >= 1, got nan$"),
+        ({"algorithm": "jps", "diagonal": "always"}, ValueError, r"^algorithm 'jps' needs diagonal="),
+    ]
+    for _ in range(2):
+        for kwargs, error, message in bad:
+            with pytest.raises(error, match=message):
+                grid.search((0, 0), (5, 5), **kwargs)
+    opts = SearchOptions(algorithm="jps+")
+    assert grid.search((0, 0), (5, 5), options=opts).found and grid.search((0, 0), (5, 5), algorithm="jps+").found
+    grid.update(2, 2, np.full((1, 1), 2.0))  # not uniform any more: JPS+ is refused, every time
+    for _ in range(2):
+        for kwargs in ({"options": opts}, {"algorithm": "jps+"}):
+            with pytest.raises(ValueError, match=r"^algorithm 'jps\+' needs every passable cell to cost the same"):
+                grid.search((0, 0), (5, 5), **kwargs)
+    weighted = np.ones((6, 6))
+    weighted[2, 2] = 2.0
+    assert grid.search((0, 0), (5, 5)) == PathGrid(weighted).search((0, 0), (5, 5))  # its new costs
+    grid.update(2, 2, np.ones((1, 1)))
+    assert grid.search((0, 0), (5, 5), options=opts) == PathGrid(np.ones((6, 6))).search((0, 0), (5, 5), options=opts)
+    grid.update(5, 5, np.zeros((1, 1)))  # a blocked goal: nothing searched
+    r = grid.search((0, 0), (5, 5), options=opts)
+    assert (r.found, r.expanded, r.cost, r.path.shape, r.partial_path.shape) == (False, 0, math.inf, (0, 2), (0, 2))
+    same = grid.search((3, 4), (3, 4), algorithm="jps+")
+    assert same.found and same.cost == 0.0 and same.path.tolist() == [[3, 4]] and not same.path.flags.writeable
+    assert grid.search((np.int64(0), np.int32(1)), [4, 4]) == grid.search((0, 1), (4, 4))
+    for start, goal, error, message in [
+        ((6, 0), (1, 1), ValueError, r"^start \(6, 0\) is outside the grid of width 6 and height 6$"),
+        ((0, 0), (1, -1), ValueError, r"^goal \(1, -1\) is outside the grid of width 6 and height 6$"),
+        ((0, 0.5), (1, 1), TypeError, r"^start must be an \(x, y\) tuple of ints, got \(0, 0.5\)$"),
+        ((0, 0), (True, 1), TypeError, r"^goal must be an \(x, y\) tuple of ints, got \(True, 1\)$"),
+        ((0, 0, 0), (1, 1), TypeError, r"^start must be an \(x, y\) tuple of ints"),
+    ]:
+        with pytest.raises(error, match=message):
+            grid.search(start, goal)
