@@ -211,7 +211,7 @@ class CodedGrid:
         return args
 
     def jump_table(self) -> np.ndarray:
-        """JPS+'s jump distances (:mod:`.jpsplus`; ``(padded cells, 8)`` int32): made on first
+        """JPS+'s jump distances (:mod:`.jpsplus`; ``(padded cells, 8)`` int16): made on first
         use (:attr:`jump_table_ms` says how long that took), then kept, and repaired where the
         grid changes (:attr:`jump_repair_ms`)."""
         if self._table is None:
@@ -225,7 +225,7 @@ class CodedGrid:
         """The jump table as the kernels take it: its bytes as one plane of uint64 words,
         ``(1, cells, 4)``, the type of JPS's bits, so JPS and JPS+ share one compiled kernel
         (``jps.jps_core`` tells them apart by the planes: one is the table)."""
-        return self.jump_table().view(np.uint64).reshape(1, -1, 4)  # (kept by kernel_args)
+        return self.jump_table().view(np.uint64).reshape(1, -1, 2)  # (kept by kernel_args)
 
     def _free(self) -> np.ndarray:
         """The padded grid's passable cells, bool ``[y, x]`` (a new array)."""

@@ -386,10 +386,10 @@ def _xy(v, width, inv_width):
 
 @njit(cache=True, nogil=True, inline="always")
 def jump_table(data):
-    """JPS+'s jump table (int32 ``(cells, 8)``, :func:`.jpsplus.build_table`) in the grid data
+    """JPS+'s jump table (int16 ``(cells, 8)``, :func:`.jpsplus.build_table`) in the grid data
     ``data`` that holds it as one plane of uint64 words (``PathGrid.kernel_args``); for JPS's
     bits, the first plane's words read the same way (not used)."""
-    return borrowed(data[0].view(np.int32))
+    return borrowed(data[0].view(np.int16))
 
 
 @njit(cache=True, nogil=True, inline="always")

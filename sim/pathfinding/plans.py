@@ -19,12 +19,13 @@ from sim.pathfinding.checks import _check_point
 from sim.pathfinding.compiled import GridArgs, KernelParams
 from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.jps import EMPTY_BLOCKS, PLANES
+from sim.pathfinding.jpsplus import MAX_SIDE
 from sim.pathfinding.options import SearchOptions, kernel_params, options_of
 from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING
 from sim.pathfinding.warm import kind_of
 
 _BITS = np.zeros((PLANES, 0, 0), np.uint64)  # stand-ins of JPS's and JPS+'s grid data (warm.kind_of)
-_TABLE = np.zeros((1, 0, 4), np.uint64)
+_TABLE = np.zeros((1, 0, 2), np.uint64)
 _KEEP_AT_MOST = 256  # plans and kernel arguments a grid keeps (a caller trying many options: start over)
 
 
@@ -93,6 +94,11 @@ def check_jps(grid: CodedGrid, opts: SearchOptions) -> None:
         return
     if opts.rule != DIAG_NO_CORNER_CUTTING:
         raise ValueError(f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {opts.diagonal!r}")
+    if algorithm == "jps+" and max(grid.width, grid.height) > MAX_SIDE:
+        raise ValueError(
+            f"algorithm {algorithm!r} serves grids up to {MAX_SIDE} cells wide and high (its jump table "
+            f"holds int16 run lengths); this grid is {grid.width} by {grid.height}"
+        )
     if algorithm == "jps+" and not grid.uniform:
         raise ValueError(
             f"algorithm {algorithm!r} needs every passable cell to cost the same; this grid's "

@@ -95,9 +95,9 @@ def test_jps_and_jps_plus_hand_the_kernels_grid_data_of_one_type():
     bits, table = grid.kernel_args(0, True).blocks, grid.kernel_args(0, "jps+").blocks
     assert numba.typeof(bits) == numba.typeof(table)
     assert table.shape[0] == 1 < bits.shape[0]
-    assert np.array_equal(table[0].view(np.int32), grid.jump_table())
+    assert np.array_equal(table[0].view(np.int16), grid.jump_table())
     grid.update(4, 3, np.zeros((2, 2)))  # repaired in place: the kernels' view sees it
-    assert np.array_equal(grid.kernel_args(0, "jps+").blocks[0].view(np.int32), build_table(np.pad(grid.costs > 0, 1)))
+    assert np.array_equal(grid.kernel_args(0, "jps+").blocks[0].view(np.int16), build_table(np.pad(grid.costs > 0, 1)))
 
 
 def test_searches_after_painting_are_a_new_grids_answers():
@@ -138,6 +138,46 @@ def test_jps_plus_refuses_what_it_cannot_search():
         find_path(np.array([[1.0, 2.0], [1.0, 1.0]]), (0, 0), (1, 1), algorithm="jps+")
     with pytest.raises(ValueError, match=r"^algorithm 'jps\+' needs diagonal='no-corner-cutting', got 'always'$"):
         find_path(np.ones((3, 3)), (0, 0), (2, 2), algorithm="jps+", diagonal="always")
+    with pytest.raises(ValueError, match=r"^algorithm 'jps\+' serves grids up to 32767 cells wide and high .*"
+                                         r"this grid is 32768 by 1$"):  # fmt: skip
+        find_path(np.ones((1, 32768)), (0, 0), (5, 0), algorithm="jps+")
+
+
+def test_the_longest_run_a_table_holds_is_searched():
+    # Entries are int16 run lengths: a grid 32767 wide is the widest JPS+ serves.
+    grid = PathGrid(np.ones((2, 32767)))
+    r = grid.search((0, 0), (32766, 1), algorithm="jps+")
+    assert r.found and r.cost == pytest.approx(32765 + 2**0.5) and tuple(r.path[-1]) == (32766, 1)
+    assert grid.jump_table().nbytes == 16 * 4 * 32769  # 16 bytes a padded cell
+
+
+def _reference_entry(free: np.ndarray, x: int, y: int, k: int) -> int:
+    """A table entry by its definition, walking the run cell by cell (independent of jpsplus):
+    ``d > 0`` the next jump point ``d`` steps away, else ``-d`` steps before the run stops."""
+    dx, dy = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))[k]
+    d = 0
+    while free[y, x] and free[y + dy, x + dx] and (dx == 0 or dy == 0 or (free[y, x + dx] and free[y + dy, x])):
+        d += 1
+        x, y = x + dx, y + dy
+        if dx == 0 or dy == 0:  # a forced neighbour: a side cell free whose cell behind is blocked
+            sides = ((0, -1), (0, 1)) if dy == 0 else ((-1, 0), (1, 0))
+            if any(free[y + sy, x + sx] and not free[y + sy - dy, x + sx - dx] for sx, sy in sides):
+                return d
+        elif _reference_entry(free, x, y, 0 if dx > 0 else 1) > 0 or _reference_entry(free, x, y, 2 if dy > 0 else 3) > 0:
+            return d
+    return -d
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_new_table_holds_every_run_as_its_definition_says(seed):
+    rng = np.random.default_rng(seed)
+    h, w = rng.integers(3, 18, size=2)
+    free = np.pad(rng.random((h, w)) > rng.choice([0.0, 0.15, 0.3, 0.5]), 1)
+    table = build_table(free)
+    assert table.dtype == np.int16 and table.shape == (free.size, 8)
+    want = [[_reference_entry(free, x, y, k) if free[y, x] else 0 for k in range(8)]
+            for y in range(free.shape[0]) for x in range(free.shape[1])]  # fmt: skip
+    assert table.tolist() == want
 
 
 def test_a_result_reads_as_the_value_it_always_was():
