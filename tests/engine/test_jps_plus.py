@@ -163,7 +163,7 @@ def _reference_entry(free: np.ndarray, x: int, y: int, k: int) -> int:
             sides = ((0, -1), (0, 1)) if dy == 0 else ((-1, 0), (1, 0))
             if any(free[y + sy, x + sx] and not free[y + sy - dy, x + sx - dx] for sx, sy in sides):
                 return d
-        elif _reference_entry(free, x, y, 0 if dx > 0 else 1) > 0 or _reference_entry(free, x, y, 2 if dy > 0 else 3) > 0:
+        elif any(_reference_entry(free, x, y, side) > 0 for side in (0 if dx > 0 else 1, 2 if dy > 0 else 3)):
             return d
     return -d
 
