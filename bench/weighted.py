@@ -1,10 +1,12 @@
 """Weighted terrain: Moving AI maps with blobs of costlier ground, JPS (JPSW) against A* and tcod.
 
-    python -m bench.weighted --maps ../shared/benchmarks/movingai [--queries 25] [--repeat 3]
+    python -m bench.weighted --maps ../shared/benchmarks/movingai [--queries 25] [--repeat 3] [--squares 8]
 
 The public maps have one cost. :func:`blob_costs` paints discs of multipliers 1.5, 2 and 3
 over a map's ground (seeded: the same map and seed give the same grid), until about
-``cover`` of it is costlier than 1; ``--size`` sets how large the discs may be. The queries
+``cover`` of it is costlier than 1; ``--size`` sets how large the discs may be. ``--squares N``
+paints fine-grained terrain instead (:func:`square_costs`): the ground cut into squares of N x N
+cells, each of multiplier 1, 1.5, 2 or 3, so the cost changes every N cells. The queries
 are each map's scenarios (the longest ``--queries`` and as many random ones); their listed
 lengths do not hold on the weighted grid, so every answer is checked against A*'s cost, and on a sample against tcod's.
 tcod solves the same problem (``tcod.path.CustomGraph``: a step costs its length times the
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.kernel import UNIT, best_of, input_errors, pick, positive, tcod_graph
+from bench.kernel import UNIT, best_of, count, input_errors, pick, positive, tcod_graph
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
 
@@ -53,14 +55,29 @@ def blob_costs(costs: np.ndarray, seed: int, cover: float = 0.4, size: int = 24)
     return out
 
 
-def run_map(path: Path, n: int, repeat: int, seed: int, rng: np.random.Generator, size: int = 24) -> list[dict]:
+def square_costs(costs: np.ndarray, seed: int, side: int = 8) -> np.ndarray:
+    """``costs`` (multipliers ``[y, x]``, 0 = blocked) with its passable cells cut into squares of
+    ``side`` x ``side`` cells (aligned to the map's corner), each square one multiplier of 1 and
+    :data:`BLOB_COSTS` drawn with equal odds: terrain whose cost changes every ``side`` cells."""
+    rng = np.random.default_rng(seed)
+    h, w = costs.shape
+    choices = np.array((1.0, *BLOB_COSTS))
+    tiles = choices[rng.integers(0, choices.size, size=(-(-h // side), -(-w // side)))]
+    painted = np.repeat(np.repeat(tiles, side, axis=0), side, axis=1)[:h, :w]
+    return np.where(costs > 0, costs * painted, 0.0)
+
+
+def run_map(path: Path, n: int, repeat: int, seed: int, rng: np.random.Generator, size: int = 24,
+            squares: int = 0) -> list[dict]:  # fmt: skip
     """Per query: A*, JPS and tcod times (best of ``repeat``), expansions, and whether JPS's
-    and tcod's costs equal A*'s."""
+    and tcod's costs equal A*'s. The terrain: blobs (:func:`blob_costs`, radii up to 1/``size``),
+    or with ``squares`` > 0 squares of that side (:func:`square_costs`)."""
     import pyastar2d
     import tcod.path
 
     chars = read_map(path)
-    costs = blob_costs(ground_costs(chars), seed, size=size)
+    ground = ground_costs(chars)
+    costs = square_costs(ground, seed, squares) if squares else blob_costs(ground, seed, size=size)
     scens = [s for s in read_scenarios(path.with_name(path.name + ".scen"))
              if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND]  # fmt: skip
     grid = PathGrid(costs)
@@ -101,20 +118,20 @@ def summary(name: str, rows: list[dict]) -> str:
     )
 
 
-def run(maps: list[Path], queries: int, repeat: int, seed: int, size: int = 24, demo: bool = True) -> None:
+def run(maps: list[Path], queries: int, repeat: int, seed: int, size: int = 24, demo: bool = True,
+        squares: int = 0) -> None:  # fmt: skip
     """Print the weighted table for ``maps`` (per map and pooled), then the demo's own queries."""
     rng = np.random.default_rng(seed)
-    print(
-        f"weighted terrain (blobs of 1.5/2/3 over 40 % of the ground, radii up to 1/{size} of the side):"
-        " median µs per query; exp = expansions;"
-    )
+    terrain = (f"squares of {squares}x{squares} cells of 1/1.5/2/3" if squares
+               else f"blobs of 1.5/2/3 over 40 % of the ground, radii up to 1/{size} of the side")  # fmt: skip
+    print(f"weighted terrain ({terrain}): median µs per query; exp = expansions;")
     print("ratios of medians (pya = pyastar2d, an easier problem); equal = share of JPSW / tcod costs equal to A*'s")
     print(f"{'map':<16}{'n':>4} {'A* µs':>9} {'JPSW µs':>9} {'tcod µs':>9} {'pyastar2d':>9} {'A* exp':>8} "
           f"{'JPSW exp':>8} {'JPSW/A*':>8} {'/tcod':>8} {'/pya':>8}   equal")  # fmt: skip
     pooled: list[dict] = []
     setup = []
     for path in maps:
-        rows = run_map(path, queries, repeat, seed, rng, size)
+        rows = run_map(path, queries, repeat, seed, rng, size, squares)
         pooled += rows
         setup.append(rows[0]["setup_ms"] if rows else 0.0)
         print(summary(path.stem, rows), flush=True)
@@ -169,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=positive, default=3, help="runs per query; the fastest counts")
     ap.add_argument("--seed", type=int, default=1, help="seeds the blobs and the random queries")
     ap.add_argument("--size", type=positive, default=24, help="blob radii up to 1/SIZE of the map's shorter side")
+    ap.add_argument(
+        "--squares",
+        type=count,
+        default=0,
+        help="fine-grained terrain instead of blobs: squares of SQUARES cells a side (0: blobs)",
+    )
     ap.add_argument("--no-demo", action="store_true", help="leave out the demo's own queries")
     args = ap.parse_args(argv)
     maps = sorted(args.maps.glob("*.map"))
@@ -177,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     warm_up(("astar", "jps"), fields=False)
     with input_errors():
-        run(maps, args.queries, args.repeat, args.seed, args.size, not args.no_demo)
+        run(maps, args.queries, args.repeat, args.seed, args.size, not args.no_demo, args.squares)
     return 0
 
 

@@ -131,6 +131,31 @@ def test_weighted_benchmark_runs_and_jps_costs_what_astar_costs(tmp_path):
     assert r.returncode == 0, r.stderr
     pooled = next(line for line in r.stdout.splitlines() if line.startswith("POOLED"))
     assert pooled.split()[-1] == "100%/100%"  # JPSW's and tcod's costs equal A*'s on every query
+    squares = subprocess.run(
+        [sys.executable, "-m", "bench.weighted", "--maps", str(tmp_path), "--queries", "3", "--repeat", "1",
+         "--no-demo", "--squares", "8"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+    )  # fmt: skip
+    assert squares.returncode == 0, squares.stderr
+    assert "squares of 8x8 cells" in squares.stdout
+    pooled = next(line for line in squares.stdout.splitlines() if line.startswith("POOLED"))
+    assert pooled.split()[-1] == "100%/100%"
     bad = subprocess.run([sys.executable, "-m", "bench.weighted", "--maps", str(tmp_path), "--size", "0"],
                          capture_output=True, text=True, cwd=ROOT, timeout=900)  # fmt: skip
     assert bad.returncode == 2 and "--size: expected at least 1, got 0" in bad.stderr
+
+
+def test_square_terrain_changes_cost_every_side_cells_and_keeps_walls():
+    from bench.weighted import BLOB_COSTS, square_costs
+
+    ground = np.ones((20, 27))
+    ground[3:6, 4:9] = 0.0
+    out = square_costs(ground, seed=5, side=8)
+    assert (out == 0.0).sum() == 15 and (out[ground == 0] == 0).all()
+    assert set(np.unique(out[out > 0]).tolist()) <= {1.0, *BLOB_COSTS}
+    for ty in range(0, 20, 8):  # one multiplier a square (its free cells)
+        for tx in range(0, 27, 8):
+            tile = out[ty : ty + 8, tx : tx + 8]
+            assert np.unique(tile[tile > 0]).size == 1
+    assert np.array_equal(out, square_costs(ground, seed=5, side=8))  # seeded
+    assert np.unique(out[out > 0]).size > 1
