@@ -33,12 +33,16 @@ class Plan:
     """What searches with one options value need on one grid: the diagonal rule, the kernels'
     parameters (and their fields as the plain tuple ``kernel.search_one`` takes), whether they
     jump, the compiled kernel's kind (:mod:`.warm`), and the grid's arguments (:meth:`args_on`:
-    made on the compiled path's first use, as JPS+'s table is built by compiled code)."""
+    made on the compiled path's first use, as JPS+'s table is built by compiled code). A plan
+    whose options the grid refuses (JPS's conditions, :func:`jps_refusal`) says why in
+    ``refusal`` and has a kind no kernel is ever ready for, so the search raises it after
+    checking the points, as it always has."""
 
-    __slots__ = ("args", "fields", "jumps", "kind", "params", "rule")
+    __slots__ = ("args", "fields", "jumps", "kind", "params", "refusal", "rule")
 
-    def __init__(self, rule: int, params: KernelParams, kind: tuple[str, str, str]) -> None:
-        self.rule, self.params, self.kind = rule, params, kind
+    def __init__(self, rule: int, params: KernelParams, kind: tuple[str, str, str], refusal: str | None = None) -> None:
+        self.rule, self.params, self.refusal = rule, params, refusal
+        self.kind = kind if refusal is None else ("refused", "", "")
         self.fields = params[:]
         self.jumps = bool(_k.jumps(params.mode))
         self.args: GridArgs | None = None
@@ -63,11 +67,14 @@ def plan_of(grid: CodedGrid, opts: SearchOptions) -> Plan:
 
 def plan_of_call(grid: CodedGrid, options: SearchOptions | None, diagonal: Any, heuristic: Any, weight: Any,
                  algorithm: Any, max_nodes: Any) -> Plan:  # fmt: skip
-    """The plan for a search call's options as given: checked (:func:`~.options.options_of`,
-    :func:`check_jps`), then kept under those values (:func:`call_key`)."""
+    """The plan for a search call's options as given: checked (:func:`~.options.options_of`; a
+    refusal of the grid's, :func:`jps_refusal`, goes into the plan), then kept under those
+    values (:func:`call_key`)."""
     opts = options_of(options, diagonal, heuristic, weight, algorithm, max_nodes)
-    check_jps(grid, opts)
     plan = plan_of(grid, opts)
+    refusal = jps_refusal(grid, opts)
+    if refusal is not None:
+        plan = Plan(plan.rule, plan.params, plan.kind, refusal)
     with suppress(TypeError):  # (a value unhashable yet valid is not kept)
         grid._kept[call_key(diagonal, heuristic, weight, algorithm, max_nodes, options)] = plan
     return plan
@@ -88,22 +95,26 @@ def limited_plan(grid: CodedGrid, opts: SearchOptions, max_nodes: int) -> Plan:
 
 
 def check_jps(grid: CodedGrid, opts: SearchOptions) -> None:
-    """JPS's and JPS+'s conditions on the options and the grid (exact ``ValueError``)."""
+    """JPS's and JPS+'s conditions on the options and the grid (:func:`jps_refusal`), as a ``ValueError``."""
+    refusal = jps_refusal(grid, opts)
+    if refusal is not None:
+        raise ValueError(refusal)
+
+
+def jps_refusal(grid: CodedGrid, opts: SearchOptions) -> str | None:
+    """Why ``grid`` cannot be searched with ``opts`` (JPS's and JPS+'s conditions), or None."""
     algorithm = opts.algorithm
     if algorithm not in ("jps", "jps+"):
-        return
+        return None
     if opts.rule != DIAG_NO_CORNER_CUTTING:
-        raise ValueError(f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {opts.diagonal!r}")
+        return f"algorithm {algorithm!r} needs diagonal='no-corner-cutting', got {opts.diagonal!r}"
     if algorithm == "jps+" and max(grid.width, grid.height) > MAX_SIDE:
-        raise ValueError(
-            f"algorithm {algorithm!r} serves grids up to {MAX_SIDE} cells wide and high (its jump table "
-            f"holds int16 run lengths); this grid is {grid.width} by {grid.height}"
-        )
+        return (f"algorithm {algorithm!r} serves grids up to {MAX_SIDE} cells wide and high (its jump table "
+                f"holds int16 run lengths); this grid is {grid.width} by {grid.height}")  # fmt: skip
     if algorithm == "jps+" and not grid.uniform:
-        raise ValueError(
-            f"algorithm {algorithm!r} needs every passable cell to cost the same; this grid's "
-            f"multipliers range from {grid.min_cost:g} to {grid.max_cost:g}"
-        )
+        return (f"algorithm {algorithm!r} needs every passable cell to cost the same; this grid's "
+                f"multipliers range from {grid.min_cost:g} to {grid.max_cost:g}")  # fmt: skip
+    return None
 
 
 def padded_ends(start: object, goal: object, width: int, height: int) -> tuple[int, int]:

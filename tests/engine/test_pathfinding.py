@@ -575,6 +575,8 @@ def test_a_search_keeps_its_plan_without_letting_bad_values_through_and_follows_
         for kwargs, error, message in bad:
             with pytest.raises(error, match=message):
                 grid.search((0, 0), (5, 5), **kwargs)
+        with pytest.raises(ValueError, match=r"^start \(9, 0\) is outside"):  # the points before JPS's conditions
+            grid.search((9, 0), (5, 5), algorithm="jps", diagonal="always")
     opts = SearchOptions(algorithm="jps+")
     assert grid.search((0, 0), (5, 5), options=opts).found and grid.search((0, 0), (5, 5), algorithm="jps+").found
     grid.update(2, 2, np.full((1, 1), 2.0))  # not uniform any more: JPS+ is refused, every time
