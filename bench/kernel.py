@@ -119,7 +119,8 @@ def run_map(
     setup_ms, repair_ms = grid.jump_table_ms, stroke_repairs(grid, costs, rng)
     alone = {algo: kernel_alone(grid, algo) for algo in ("astar", "jps", "jps+")}
     for s in picked:
-        row = {"map": path.stem, "optimal": s.optimal, "setup_ms": setup_ms, "repair_ms": repair_ms}
+        row = {"map": path.stem, "optimal": s.optimal, "setup_ms": setup_ms, "repair_ms": repair_ms,
+               "table_bytes": grid.jump_table().nbytes / grid.cells, "side": max(costs.shape)}  # fmt: skip
         for algo in ("astar", "jps", "jps+"):
             t, r = best_of(lambda a=algo, s=s: grid.search(s.start, s.goal, algorithm=a), repeat)
             row[algo] = t
@@ -197,6 +198,24 @@ def search_only(rows: list[dict]) -> str:
         parts.append(f"{name} {whole:.0f} µs whole call ({whole / pya:.3f}x), {kernel:.0f} µs search only "
                      f"({kernel / pya:.3f}x)")  # fmt: skip
     return f"pooled against pyastar2d ({pya:.0f} µs): " + "; ".join(parts)
+
+
+def jump_table_line(rows: list[dict]) -> str:
+    """JPS+ against JPS per map (the ratio of their medians), the table's bytes a cell and its
+    median setup, on the maps of 512 cells a side where there are any (issue #43's bars: 1.8x
+    on open maps, 16 bytes, 15 ms)."""
+    by_map: dict[str, list[dict]] = {}
+    for r in rows:
+        by_map.setdefault(r["map"], []).append(r)
+    ratios = {m: statistics.median(r["jps"] for r in rs) / statistics.median(r["jps+"] for r in rs)
+              for m, rs in by_map.items()}  # fmt: skip
+    big = [rs[0] for rs in by_map.values() if rs[0]["side"] == 512] or [rs[0] for rs in by_map.values()]
+    setup = statistics.median(r["setup_ms"] for r in big)
+    table = max(r["table_bytes"] for r in rows)
+    which = f"{len(big)} map{'s' * (len(big) != 1)}{' of 512 a side' * (big[0]['side'] == 512)}"
+    return ("JPS+ against JPS (JPS time / JPS+ time): " + ", ".join(f"{m} {x:.2f}x" for m, x in ratios.items())
+            + f"; median {statistics.median(ratios.values()):.2f}x; its table {table:.0f} bytes a cell, made in a"
+            f" median {setup:.1f} ms ({which})")  # fmt: skip
 
 
 def stroke_repairs(grid: PathGrid, costs: np.ndarray, rng: np.random.Generator, strokes: int = 5) -> float:
@@ -409,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         print(summary(path.stem, rows), flush=True)
     print(summary("POOLED", pooled))
     print(search_only(pooled))
+    print(jump_table_line(pooled))
     if py_pooled:
         pf = statistics.median(r["pf"] for r in py_pooled) * 1e6
         ours = statistics.median(r["ours"] for r in py_pooled) * 1e6

@@ -42,6 +42,8 @@ def test_kernel_benchmark_runs_and_its_engine_answers_are_optimal(tmp_path):
     assert pooled.split()[-1].startswith("100%/100%/")  # A* and JPS optimal on every query (the kernel alone too)
     ratios = next(line for line in r.stdout.splitlines() if line.startswith("pooled against pyastar2d"))
     assert all(f"{name} " in ratios for name in ("A*", "JPS", "JPS+")) and ratios.count("search only") == 3
+    table = next(line for line in r.stdout.splitlines() if line.startswith("JPS+ against JPS"))
+    assert "den312d " in table and "its table 16 bytes a cell" in table and "ms (1 map)" in table
     assert "pure-Python peer pathfinding on 1 random queries" in r.stdout and "optimal 100%" in r.stdout
 
 
