@@ -277,7 +277,7 @@ def jps_core(
         if status != STATUS_UNREACHABLE:
             break
         fu = priority(gu, hu, prio)  # u's priority, the least on the open list
-        n = (table_points_called(table, codes, lut, width, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark,
+        n = (table_points_called(table, width, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark,
                                  ux, uy) if plus else
              _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
                               gu) if weighted else
@@ -341,7 +341,7 @@ def jps_pairs_core(
         if status != STATUS_UNREACHABLE:
             break
         _, _, fu = _f_pair(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
-        n = (table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
+        n = (table_points(table, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
              if plus else _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark,
                                             up, uq))  # fmt: skip
         for j in range(n):

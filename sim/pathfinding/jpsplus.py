@@ -183,17 +183,14 @@ def repair_table(free, table, x0, y0, x1, y1):
     return computed
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _open(codes, lut, c):
-    return lut[codes[c]] > 0.0
-
-
 @njit(cache=True, nogil=True)
-def _directions(codes, lut, width, u, d):
+def _directions(table, width, u, d):
     """The directions to try from cell ``u`` reached by direction ``d``, as 8 bits: all at
     the start; after a diagonal the same one and its two components; after a straight run
     the same one, and for each side whose cell behind is blocked that side and the diagonal
-    past it (the forced neighbours; as :func:`.jps._directions`)."""
+    past it (the forced neighbours; as :func:`.jps._directions`). Whether that cell is free is
+    read from the table: its entry toward the run's cell beside it (free: the run came through
+    it) is not 0 exactly when it is (one look-up, where the grid's codes and multipliers take two)."""
     if d == NO_PARENT:
         return 255
     dx, dy = DX[d], DY[d]
@@ -201,9 +198,9 @@ def _directions(codes, lut, width, u, d):
         return (1 << d) | (1 << (0 if dx > 0 else 1)) | (1 << (2 if dy > 0 else 3))
     dirs = 1 << d
     for side in (-1, 1):
-        if dx != 0 and not _open(codes, lut, u - dx + side * width):
+        if dx != 0 and table[np.uint64(u - dx + side * width), np.uint64(3 if side > 0 else 2)] == 0:
             dirs |= (1 << (2 if side > 0 else 3)) | (1 << _diag(dx, side))
-        elif dy != 0 and not _open(codes, lut, u + side - dy * width):
+        elif dy != 0 and table[np.uint64(u + side - dy * width), np.uint64(1 if side > 0 else 0)] == 0:
             dirs |= (1 << (0 if side > 0 else 1)) | (1 << _diag(side, dy))
     return dirs
 
@@ -244,7 +241,7 @@ def _beaten_on(gi, mark, open_mark, c, step, s, up, uq):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq):
+def table_points(table, width, ux, uy, d, goal_x, goal_y, found, gi, mark, open_mark, up, uq):
     """The jump points that succeed ``(ux, uy)`` reached by direction ``d``, read from
     ``table``, into ``found`` as ``v * 8 + k`` (``k``: the direction of the run that ends at
     ``v``); returns how many. As in block-based JPS (:func:`.jps._successor_points`, the
@@ -253,7 +250,7 @@ def table_points(table, codes, lut, width, ux, uy, d, goal_x, goal_y, found, gi,
     ``gi`` is empty, a run ends at the first cell the search has reached for less (as JPS's
     do: every cell of a jump is looked at, so both expand the same jump points)."""
     u = uy * width + ux
-    dirs = _directions(codes, lut, width, u, d)
+    dirs = _directions(table, width, u, d)
     goal = goal_y * width + goal_x
     n = 0
     for k in range(8):
