@@ -33,6 +33,7 @@ import numpy as np
 
 from sim.maps.movingai import GROUND, Scenario, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
+from sim.pathfinding.plans import padded_ends
 from sim.support.checks import InputError
 
 UNIT = 100_000  # tcod works in integers
@@ -126,7 +127,7 @@ def run_map(
             row[algo] = t
             row[algo + "_exp"] = r.expanded
             row[algo + "_ok"] = abs(r.cost - s.optimal) <= s.tolerance
-            st = (padded(grid, s.start), padded(grid, s.goal))
+            st = padded_ends(s.start, s.goal, grid.width, grid.height)
             row[algo + "_kernel"], out = best_of(lambda a=algo, st=st: alone[a](*st), repeat)
             row[algo + "_ok"] &= abs(found_cost(out) - s.optimal) <= s.tolerance
 
@@ -153,7 +154,7 @@ def run_map(
 def kernel_alone(grid: PathGrid, algorithm: str):
     """``grid.search(..., algorithm=algorithm)``'s compiled kernel alone, without the Python
     around it (options, point checks, the result object): a function of the start and goal as
-    padded cells (:func:`padded`) that returns the kernel's answer, ``(status, expanded, cost,
+    padded cells (``plans.padded_ends``) that returns the kernel's answer, ``(status, expanded, cost,
     ...)``. The workspace is the engine's own (grown by its searches)."""
     from sim.pathfinding import kernel as _k
     from sim.pathfinding.options import kernel_params, options_of
@@ -173,11 +174,6 @@ def kernel_alone(grid: PathGrid, algorithm: str):
         return out
 
     return run
-
-
-def padded(grid: PathGrid, point: tuple[int, int]) -> int:
-    """``(x, y)`` as the kernels take a cell: its index in the grid padded by one cell all round."""
-    return (point[1] + 1) * (grid.width + 2) + point[0] + 1
 
 
 def found_cost(out: tuple) -> float:
@@ -352,7 +348,7 @@ def _overhead_of(grid: PathGrid, algorithm: str, repeat: int) -> None:
     """:func:`call_overhead` for one algorithm."""
     r = grid.search((0, 0), (7, 7), algorithm=algorithm)  # options checked and kept; kernel loaded
     # (partial adds no Python frame: the kernel alone is timed through one, as before)
-    alone_call = functools.partial(kernel_alone(grid, algorithm), padded(grid, (0, 0)), padded(grid, (7, 7)))
+    alone_call = functools.partial(kernel_alone(grid, algorithm), *padded_ends((0, 0), (7, 7), 8, 8))
 
     def whole_call():
         return np.asarray(grid.search((0, 0), (7, 7), algorithm=algorithm).path)

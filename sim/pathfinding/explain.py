@@ -37,7 +37,7 @@ from sim.pathfinding.common import SQRT2
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.options import SearchOptions, options_of
 from sim.pathfinding.paths import SearchResult
-from sim.pathfinding.plans import check_jps, limited_plan
+from sim.pathfinding.plans import check_jps, limited_plan, padded_ends
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 from sim.pathfinding.warm import waiting
 from sim.pathfinding.workspace import workspace
@@ -185,9 +185,7 @@ def search_state(grid: Any, start: Point, goal: Point, step: int, opts: SearchOp
         budget = min(step + 1, total) if step < total else max(total, 1)
         # (a search that ended before its budget, found or not, is the whole search: its budget is its own)
         plan = limited_plan(grid, opts, budget if step < total else params.max_nodes)
-        wp = w + 2
-        ends = ((start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1)
-        grid._compiled(ends, plan, record, np.zeros(0, np.int32))
+        grid._compiled(padded_ends(start, goal, w, h), plan, record, np.zeros(0, np.int32))
         _read_kernel_state(grid, params, record, g, parent)
     elif start == goal and grid.passable(*start):
         g[start[1], start[0]] = 0.0

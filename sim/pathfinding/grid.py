@@ -223,7 +223,7 @@ class CodedGrid:
 
     def _table_words(self) -> np.ndarray:
         """The jump table as the kernels take it: its bytes as one plane of uint64 words,
-        ``(1, cells, 4)``, the type of JPS's bits, so JPS and JPS+ share one compiled kernel
+        ``(1, cells, 2)``, the type of JPS's bits, so JPS and JPS+ share one compiled kernel
         (``jps.jps_core`` tells them apart by the planes: one is the table)."""
         return self.jump_table().view(np.uint64).reshape(1, -1, 2)  # (kept by kernel_args)
 

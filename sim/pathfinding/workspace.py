@@ -90,13 +90,10 @@ class Workspace:
             self.heap = (np.empty(2 * self.heap[0].size, np.float64), np.empty(2 * self.heap[1].size, np.int32))
 
     def stamp(self, cells: int, jps: bool) -> int:
-        """:meth:`ensure` and :meth:`next_gen` in one call (a single search's fast path)."""
+        """:meth:`ensure` (only when the buffers are short) and :meth:`next_gen` in one call."""
         if cells > self.cells or (jps and self.jump_parent.size < 2 * cells):
             self.ensure(cells, jps)
-        if self.gen + 1 + _RESTARTS >= FORGET_EVERY:
-            self.forget()
-        self.gen += 1
-        return self.gen
+        return self.next_gen()
 
     def next_gen(self) -> int:
         """A fresh stamp for one search (the buffers are forgotten every ``FORGET_EVERY`` stamps)."""
