@@ -201,3 +201,49 @@ def test_a_crowd_that_grows_or_shrinks_is_separated_as_a_fresh_one_would_be():
         again = Crowd().separate(a, sim.world.terrain, sim._stands, sim._layers, 0.4, 2)
         assert moved == again > 0
         assert np.array_equal(a.store["pos"], kept[0]) and np.array_equal(a.store["cell"], kept[1])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("spacing", [0.25, 0.4, 0.5])
+def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, threads):
+    """One pass against an independent brute force over all pairs: each resting animal on open
+    ground moves by the sum of half its overlaps with the animals of its own layer (away from
+    each), cut to MAX_PUSH; a smaller push than MIN_PUSH is not made. 9,000 animals, so the
+    crowd is cut into parts (and threads), on a field larger than the table folds onto."""
+    from sim.model.crowd import MAX_PUSH, MIN_PUSH
+
+    w, h = 300, 90
+    terrain = np.full((h, w), Terrain.GRASS, np.uint8)
+    terrain[0, :] = terrain[-1, :] = terrain[:, 0] = terrain[:, -1] = Terrain.WATER
+    sim = Simulation(config(spacing, idle=(1e6, 1e6), threads=threads), MapData("field", terrain),
+                     counts={"cow": 6000, "bird": 3000, "water": 0})  # fmt: skip
+    a = sim.agents
+    rng = np.random.default_rng(7)
+    a.pos[:] = rng.uniform((2.0, 2.0), (w - 3.0, 12.0), (a.n, 2))  # about 3 a cell
+    a.pos[::3, 0] = np.round(a.pos[::3, 0] * 2) / 2  # some on cell edges and centres
+    a.cell[:] = np.floor(a.pos + 0.5)
+    a.state[:] = State.IDLE
+    before = a.pos.astype(np.float64)
+    layer = np.array([sp.kind.layer for sp in sim.species])[a.species]
+    push = np.zeros_like(before)
+    for lay in np.unique(layer):
+        mine = np.flatnonzero(layer == lay)
+        for rows in np.array_split(mine, 20):  # all pairs, a block of rows at a time
+            e = before[rows][:, None, :] - before[mine][None, :, :]
+            d = np.hypot(e[..., 0], e[..., 1])
+            d[rows[:, None] == mine[None, :]] = np.inf
+            assert d.min() > 1e-3  # no two on one point (that case has its own rule)
+            close = d < spacing
+            k = np.where(close, 0.5 * (spacing - d) / np.where(close, d, 1.0), 0.0)
+            push[rows] = (k[..., None] * e).sum(axis=1)
+    size = np.hypot(push[:, 0], push[:, 1])
+    push *= np.minimum(1.0, MAX_PUSH / np.maximum(size, 1e-30))[:, None]
+    push[size < MIN_PUSH] = 0.0
+    moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, spacing, threads)
+    # The table keeps positions in 32 bits (a 200-cell coordinate to ~1e-5): a push within that
+    # of MIN_PUSH may go either way.
+    sure = np.abs(size - MIN_PUSH) > 1e-4
+    assert (size > MIN_PUSH + 1e-4).sum() <= moved <= (size > MIN_PUSH - 1e-4).sum()
+    assert moved > a.n // 4
+    np.testing.assert_allclose(a.pos[sure], (before + push)[sure], rtol=0, atol=1e-4)
+    assert np.array_equal(a.cell, np.floor(a.pos + 0.5))
