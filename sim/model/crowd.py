@@ -39,18 +39,19 @@ MIN_PUSH = 0.0005
 LANE = 0.45
 #: Fewer animals than this a part are not worth handing to a thread; at most MAX_PARTS parts.
 SPLIT = 4000
-MAX_PARTS = 2
+MAX_PARTS = 2  # (_starts takes one part or two)
 #: Animals a part moves in a row (see _moves).
 BLOCK = 256
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _bucket(cx, cy, layer, bits):
-    """The table slot of cell ``(cx, cy)`` in a drawing layer (0 .. 3): one plane per layer,
-    the map folded onto a ``2**bits`` square in it, so an animal meets only its own layer
-    and a row of neighbouring cells is one stretch of the table (one loop, in cache)."""
-    m = (1 << bits) - 1
-    return (layer << (2 * bits)) | ((cy & m) << bits) | (cx & m)
+def _bucket(cx, cy, layer, fold):
+    """The table slot of cell ``(cx, cy)`` in a drawing layer: one plane per layer in use, the
+    map folded onto ``2**bx`` columns and ``2**by`` rows in it (``fold = (bx, by)``), so an
+    animal meets only its own layer and a row of neighbouring cells is one stretch of the
+    table (one loop, in cache)."""
+    bx, by = fold
+    return (layer << (bx + by)) | ((cy & ((1 << by) - 1)) << bx) | (cx & ((1 << bx) - 1))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -84,31 +85,73 @@ def _apart(i, j, ex, ey, d2, spacing):
     return 0.5 * (spacing - d) * ex / d, 0.5 * (spacing - d) * ey / d
 
 
+# The spatial hash is a counting sort of the animals by slot, in three passes that parts of the
+# crowd (ranges of animals) can run on threads: count, find where each part's entries start, place.
+# Entries come by slot, then by part, then by animal: by slot and animal, whatever ran where.
+
+
 @njit(cache=True, nogil=True)
-def _table(n, pos, species, layer_of, bits, floats, ints, counts):
-    """The spatial hash: the animals in table order (``ints[2]``: which animal each entry
-    is), with what the scan reads (position, layer) side by side in memory."""
-    counts[:] = 0
-    cx, cy, order, sc, rank = ints[0], ints[1], ints[2], ints[3], ints[4]
-    for i in range(n):
+def _count(lo, hi, pos, species, layer_of, fold, ints, mine):
+    """Animals ``lo .. hi-1``: their cells and slots, their rank among this part's animals of
+    the same slot, and ``mine[b + 1]``: how many of them are in slot ``b``."""
+    mine[:] = 0
+    cx, cy, rank, slot = ints[0], ints[1], ints[4], ints[5]
+    for i in range(lo, hi):
         cx[i] = math.floor(pos[i, 0] + 0.5)
         cy[i] = math.floor(pos[i, 1] + 0.5)
-        b = _bucket(cx[i], cy[i], layer_of[species[i]], bits) + 1
-        rank[i] = counts[b]
-        counts[b] += 1
-    for b in range(1, counts.size):
-        counts[b] += counts[b - 1]
-    for i in range(n):
-        layer = layer_of[species[i]]
-        o = counts[_bucket(cx[i], cy[i], layer, bits)] + rank[i]
+        slot[i] = b = _bucket(cx[i], cy[i], layer_of[species[i]], fold)
+        rank[i] = mine[b + 1]
+        mine[b + 1] += 1
+
+
+@njit(cache=True, nogil=True)
+def _starts(j, per_part, bases, counts):
+    """Where part ``j``'s entries of each slot start (``bases[j]``) from every part's counts
+    (one part or two); part 0 also writes where each slot starts (``counts``, one more: the end)."""
+    running = 0
+    last = per_part.shape[0] - 1
+    mine, other = bases[j], per_part[last]  # part 1 comes after part 0's entries of a slot
+    if j == 0:
+        for b in range(bases.shape[1]):
+            mine[b] = counts[b] = running
+            running += per_part[0, b + 1] + (other[b + 1] if last else 0)
+        counts[bases.shape[1]] = running
+    else:
+        for b in range(bases.shape[1]):
+            first = per_part[0, b + 1]
+            mine[b] = running + first
+            running += first + other[b + 1]
+
+
+@njit(cache=True, nogil=True)
+def _place(lo, hi, pos, species, layer_of, floats, ints, base):
+    """Animals ``lo .. hi-1`` into the table (``ints[2]``: which animal each entry is), with
+    what the scan reads (position, layer) side by side in memory."""
+    order, sc, rank, slot = ints[2], ints[3], ints[4], ints[5]
+    for i in range(lo, hi):
+        o = base[slot[i]] + rank[i]
         rank[i] = o  # from now on: where animal i is in the table
         order[o] = i
         floats[o, 0], floats[o, 1] = pos[i, 0], pos[i, 1]
-        sc[o] = layer
+        sc[o] = layer_of[species[i]]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push(i, j, ex, ey, spacing):
+    """The push on ``i`` from ``j`` at ``(ex, ey)`` = i - j (32-bit): half the overlap, away
+    from ``j``; none when they are ``spacing`` or more apart. No branch on the distance: it is
+    as often in as out."""
+    d2 = ex * ex + ey * ey
+    if d2 < np.float32(1e-12):  # on the very same point: a fixed direction from the indices
+        fx, fy = _apart(i, j, ex, ey, d2, spacing)
+        return np.float32(fx), np.float32(fy)
+    d = math.sqrt(d2)
+    k = np.float32(0.5) * max(np.float32(spacing) - d, np.float32(0.0)) / d
+    return k * ex, k * ey
 
 
 @njit(cache=True, nogil=True)
-def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
+def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
     """Half the overlap of every pair closer than ``spacing`` whose later table entry is in
     ``lo .. hi-1``, added to both (away from each other) in ``buf`` (entries, 2), which this
     part alone writes: parts can run on threads, and summing the parts' buffers in a fixed
@@ -118,36 +161,48 @@ def _pair_pushes(lo, hi, spacing, bits, floats, ints, counts, buf):
     for o in range(lo, hi):
         xi, yi, i = floats[o, 0], floats[o, 1], order[o]
         layer = sc[o]
-        px, py = 0.0, 0.0
-        # Only the cells whose square lies within ``spacing`` of the point (2 x 2 at most).
-        qx0 = math.floor(xi - spacing + 0.5)
-        qx1 = math.floor(xi + spacing + 0.5)
-        for qy in range(math.floor(yi - spacing + 0.5), math.floor(yi + spacing + 0.5) + 1):
-            b0, b1 = _bucket(qx0, qy, layer, bits), _bucket(qx1, qy, layer, bits)
-            for part in range(2):  # the row's cells: one stretch, or two where the fold wraps
-                if b1 >= b0:
-                    if part:
-                        break
-                    first, last = counts[b0], counts[b1 + 1]
-                else:
-                    first, last = (counts[b1], counts[b1 + 1]) if part else (counts[b0], counts[b0 + 1])
-                # Earlier entries only (each pair once). A slot may also hold a far cell
-                # folded onto it: the distance leaves it out.
-                for p in range(first, min(last, o)):
-                    ex, ey = xi - floats[p, 0], yi - floats[p, 1]
-                    d2 = ex * ex + ey * ey
-                    if d2 < 1e-12:  # on the very same point
-                        fx, fy = _apart(i, order[p], ex, ey, d2, spacing)
-                    else:  # no branch on the distance: it is as often in as out
-                        d = math.sqrt(d2)
-                        k = 0.5 * max(spacing - d, 0.0) / d
-                        fx, fy = k * ex, k * ey
-                    px += fx
-                    py += fy
-                    buf[p, 0] -= fx
-                    buf[p, 1] -= fy
+        px, py = np.float32(0.0), np.float32(0.0)
+        # Only the cells whose square lies within ``spacing`` of the point: 2 x 2 at most,
+        # earlier entries only (each pair once). A slot may also hold a far cell folded onto
+        # it: the distance leaves it out.
+        qx0, qx1 = math.floor(xi - spacing + 0.5), math.floor(xi + spacing + 0.5)
+        qy0, qy1 = math.floor(yi - spacing + 0.5), math.floor(yi + spacing + 0.5)
+        a0, e0 = _bucket(qx0, qy0, layer, fold), _bucket(qx1, qy0, layer, fold)
+        a1, e1 = _bucket(qx0, qy1, layer, fold), _bucket(qx1, qy1, layer, fold)
+        if e0 >= a0 and e1 >= a1:  # each row one stretch (the fold did not cut it): one loop
+            a0, e0 = counts[a0], min(counts[e0 + 1], o)
+            a1, e1 = counts[a1], min(counts[e1 + 1], o)
+            n0 = max(e0 - a0, 0)
+            n1 = 0 if qy1 == qy0 else max(e1 - a1, 0)
+            for t in range(n0 + n1):  # one loop: its end is the branch a CPU guesses wrong
+                p = a0 + t if t < n0 else a1 + t - n0
+                fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
+                px += fx
+                py += fy
+                buf[p, 0] -= fx
+                buf[p, 1] -= fy
+        else:  # a row's cells on both sides of the fold: two stretches
+            for qy in range(qy0, qy1 + 1):
+                b0, b1 = _bucket(qx0, qy, layer, fold), _bucket(qx1, qy, layer, fold)
+                for part in range(2):
+                    if b1 >= b0:
+                        if part:
+                            break
+                        first, last = counts[b0], counts[b1 + 1]
+                    else:
+                        first, last = (counts[b1], counts[b1 + 1]) if part else (counts[b0], counts[b0 + 1])
+                    for p in range(first, min(last, o)):
+                        fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
+                        px += fx
+                        py += fy
+                        buf[p, 0] -= fx
+                        buf[p, 1] -= fy
         buf[o, 0] += px
         buf[o, 1] += py
+
+
+#: Which of a part's jobs (Crowd._jobs) each pass takes.
+PASSES = {_count: 0, _starts: 1, _place: 2, _pair_pushes: 3}
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -241,11 +296,12 @@ class Crowd:
 
     def __init__(self) -> None:
         self._floats = np.zeros((0, 2), np.float32)  # the table's x, y side by side: one line to read
-        self._ints = np.zeros((5, 0), np.int32)
-        self._counts = np.zeros(0, np.int32)
+        self._ints = np.zeros((6, 0), np.int32)
+        self._counts = np.zeros(0, np.int32)  # where each slot's entries start (one more: the end)
+        self._per_part = np.zeros((1, 1), np.int32)  # each part's animals a slot, then where they go
         self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
-        self._jobs: tuple = ((), [], [])  # the table's, each part's pairs' and moves' arguments
+        self._jobs: list[tuple] = []  # each part's arguments for each pass (see separate)
 
     def _lay_out(self, key: tuple) -> None:
         """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
@@ -253,27 +309,40 @@ class Crowd:
         n, spacing, cols, terrain, stands, layer_of = key
         pos, species = cols.pos, cols.species
         self._key = key
-        if layer_of.min(initial=0) < 0 or layer_of.max(initial=0) > 3:  # the table has four planes
-            layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64) % 4
+        # One table plane for each layer in use; layers numbered from 0 in order.
+        layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64).reshape(-1)
+        planes = int(layer_of.max(initial=0)) + 1
         if self._floats.shape[0] < n:  # 32-bit scratch: half the memory to sweep
             self._floats = np.zeros((2 * n, 2), np.float32)
-            self._ints = np.zeros((5, 2 * n), np.int32)
-        # The table: the map folded onto a square of about n / 2 cells (no wider than the map),
-        # four layers a cell: about 2n slots.
+            self._ints = np.zeros((6, 2 * n), np.int32)
+        # The table: the map folded onto about n / planes slots a plane (a power of two, at
+        # least 64), as many columns as the map needs and the rest rows: at most about 2n slots.
         h, w = terrain.shape
-        bits = max(3, min(max(w, h) - 1, max(n // 2, 16) ** 0.5 - 1).__ceil__().bit_length())
-        if self._counts.size != (4 << 2 * bits) + 1:
-            self._counts = np.zeros((4 << 2 * bits) + 1, np.int32)
-        f, k, c = self._floats, self._ints, self._counts
+        size = (max(64, n // planes) - 1).bit_length()
+        bx = min((w + 1).bit_length(), max(size - (h + 1).bit_length(), size // 2))
+        fold = (bx, min((h + 1).bit_length(), size - bx))
+        slots = planes << sum(fold)
         # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
         parts = max(1, min(MAX_PARTS, n // SPLIT))
+        if self._counts.size != slots + 1 or self._per_part.shape[0] != 2 * parts:
+            self._counts = np.zeros(slots + 1, np.int32)
+            self._per_part = np.zeros((2 * parts, slots + 1), np.int32)
+        f, k, c, per_part = self._floats, self._ints, self._counts, self._per_part
         if self._bufs.shape[0] != parts or self._bufs.shape[1] < n:
             self._bufs = np.zeros((parts, f.shape[0], 2), np.float32)
-        ends = [(j + 1) * n // parts for j in range(parts)]  # each part's table entries end there
-        pairs = [(0 if j == 0 else ends[j - 1], ends[j], spacing, bits, f, k, c, self._bufs[j]) for j in range(parts)]
+        ends = [(j + 1) * n // parts for j in range(parts)]  # each part's animals, then entries, end there
+        counted, bases = per_part[:parts], per_part[parts:, :slots]
         ends_arr = np.array(ends, dtype=np.int64)
-        moves = [(j, n, cols, terrain, stands, k, self._bufs, ends_arr) for j in range(parts)]
-        self._jobs = ((n, pos, species, layer_of, bits, f, k, c), pairs, moves)
+        self._jobs = [
+            (
+                (lo, hi, pos, species, layer_of, fold, k, counted[j]),
+                (j, counted, bases, c),
+                (lo, hi, pos, species, layer_of, f, k, bases[j]),
+                (lo, hi, spacing, fold, f, k, c, self._bufs[j]),
+                (j, n, cols, terrain, stands, k, self._bufs, ends_arr),
+            )
+            for j, (lo, hi) in enumerate(zip([0, *ends[:-1]], ends, strict=True))
+        ]
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
                  threads: int | None = None) -> int:  # fmt: skip
@@ -289,20 +358,26 @@ class Crowd:
         key = (n, spacing, agents.columns, terrain, stands, layer_of)
         if key[:2] != self._key[:2] or any(x is not y for x, y in zip(key[2:], self._key[2:], strict=True)):
             self._lay_out(key)  # else the same crowd, map and arrays as last frame: the same jobs
-        table, pairs, moves = self._jobs
-        _table(*table)
-        threads = min(len(pairs), threads or thread_count())
+        jobs = self._jobs
+        threads = min(len(jobs), threads or thread_count())
         if threads == 1:
-            for job in pairs:
-                _pair_pushes(*job)
-            moved = [_moves(*job) for job in moves]
-        else:  # one hand-over a frame: each thread its part's pairs, all wait, then its part's moves
-            barrier = threading.Barrier(len(pairs))
+            for step in (_count, _starts, _place, _pair_pushes):
+                for job in jobs:
+                    step(*job[PASSES[step]])
+            moved = [_moves(*job[4]) for job in jobs]
+        else:  # one hand-over a frame; every part waits for all after counting, placing and pushing
+            barrier = threading.Barrier(len(jobs))
 
             def part(j: int) -> int:
-                _pair_pushes(*pairs[j])
+                count, starts, place, pairs, moves = jobs[j]
+                _count(*count)
                 barrier.wait()
-                return _moves(*moves[j])
+                _starts(*starts)
+                _place(*place)
+                barrier.wait()
+                _pair_pushes(*pairs)
+                barrier.wait()
+                return _moves(*moves)
 
-            moved = run_split(part, [(j,) for j in range(len(pairs))], threads)
+            moved = run_split(part, [(j,) for j in range(len(jobs))], threads)
         return int(sum(moved))
