@@ -42,6 +42,8 @@ SPLIT = 4000
 MAX_PARTS = 2  # (_starts takes one part or two)
 #: Animals a part moves in a row (see _moves).
 BLOCK = 256
+#: The spatial hash's squares a cell a side.
+SUB = 2
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -99,7 +101,8 @@ def _count(lo, hi, pos, species, layer_of, fold, ints, mine):
     for i in range(lo, hi):
         cx[i] = math.floor(pos[i, 0] + 0.5)
         cy[i] = math.floor(pos[i, 1] + 0.5)
-        slot[i] = b = _bucket(cx[i], cy[i], layer_of[species[i]], fold)
+        sx, sy = math.floor(SUB * pos[i, 0] + SUB / 2), math.floor(SUB * pos[i, 1] + SUB / 2)
+        slot[i] = b = _bucket(sx, sy, layer_of[species[i]], fold)
         rank[i] = mine[b + 1]
         mine[b + 1] += 1
 
@@ -162,26 +165,30 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
         xi, yi, i = floats[o, 0], floats[o, 1], order[o]
         layer = sc[o]
         px, py = np.float32(0.0), np.float32(0.0)
-        # Only the cells whose square lies within ``spacing`` of the point: 2 x 2 at most,
-        # earlier entries only (each pair once). A slot may also hold a far cell folded onto
-        # it: the distance leaves it out.
-        qx0, qx1 = math.floor(xi - spacing + 0.5), math.floor(xi + spacing + 0.5)
-        qy0, qy1 = math.floor(yi - spacing + 0.5), math.floor(yi + spacing + 0.5)
+        # Only the squares (of 1 / SUB cells a side) within ``spacing`` of the point: 3 x 3 at
+        # most, earlier entries only (each pair once). A slot may also hold a far square folded
+        # onto it: the distance leaves it out.
+        qx0, qx1 = math.floor(SUB * (xi - spacing) + SUB / 2), math.floor(SUB * (xi + spacing) + SUB / 2)
+        qy0, qy1 = math.floor(SUB * (yi - spacing) + SUB / 2), math.floor(SUB * (yi + spacing) + SUB / 2)
         a0, e0 = _bucket(qx0, qy0, layer, fold), _bucket(qx1, qy0, layer, fold)
-        a1, e1 = _bucket(qx0, qy1, layer, fold), _bucket(qx1, qy1, layer, fold)
-        if e0 >= a0 and e1 >= a1:  # each row one stretch (the fold did not cut it): one loop
+        a1, e1 = _bucket(qx0, qy0 + 1, layer, fold), _bucket(qx1, qy0 + 1, layer, fold)
+        a2, e2 = _bucket(qx0, qy0 + 2, layer, fold), _bucket(qx1, qy0 + 2, layer, fold)
+        if qy1 - qy0 <= 2 and e0 >= a0 and e1 >= a1 and e2 >= a2:  # each row one stretch: one loop
             a0, e0 = counts[a0], min(counts[e0 + 1], o)
             a1, e1 = counts[a1], min(counts[e1 + 1], o)
+            a2, e2 = counts[a2], min(counts[e2 + 1], o)
             n0 = max(e0 - a0, 0)
-            n1 = 0 if qy1 == qy0 else max(e1 - a1, 0)
-            for t in range(n0 + n1):  # one loop: its end is the branch a CPU guesses wrong
-                p = a0 + t if t < n0 else a1 + t - n0
+            n1 = 0 if qy1 < qy0 + 1 else max(e1 - a1, 0)
+            n2 = 0 if qy1 < qy0 + 2 else max(e2 - a2, 0)
+            for t in range(n0 + n1 + n2):  # one loop: its end is the branch a CPU guesses wrong
+                p = a0 + t if t < n0 else (a1 + t - n0 if t < n0 + n1 else a2 + t - n0 - n1)
                 fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
                 px += fx
                 py += fy
                 buf[p, 0] -= fx
                 buf[p, 1] -= fy
-        else:  # a row's cells on both sides of the fold: two stretches
+        else:  # more rows, or a row cut by the fold: its end, then its start (the fold is wider)
+            last_column = (1 << fold[0]) - 1
             for qy in range(qy0, qy1 + 1):
                 b0, b1 = _bucket(qx0, qy, layer, fold), _bucket(qx1, qy, layer, fold)
                 for part in range(2):
@@ -189,8 +196,10 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
                         if part:
                             break
                         first, last = counts[b0], counts[b1 + 1]
+                    elif part:
+                        first, last = counts[b1 & ~last_column], counts[b1 + 1]
                     else:
-                        first, last = (counts[b1], counts[b1 + 1]) if part else (counts[b0], counts[b0 + 1])
+                        first, last = counts[b0], counts[(b0 | last_column) + 1]
                     for p in range(first, min(last, o)):
                         fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
                         px += fx
@@ -319,8 +328,9 @@ class Crowd:
         # least 64), as many columns as the map needs and the rest rows: at most about 2n slots.
         h, w = terrain.shape
         size = (max(64, n // planes) - 1).bit_length()
-        bx = min((w + 1).bit_length(), max(size - (h + 1).bit_length(), size // 2))
-        fold = (bx, min((h + 1).bit_length(), size - bx))
+        w, h = SUB * w + SUB, SUB * h + SUB  # squares across the map, with the edges' halves
+        bx = min(w.bit_length(), max(size - h.bit_length(), size // 2))
+        fold = (bx, min(h.bit_length(), size - bx))
         slots = planes << sum(fold)
         # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
         parts = max(1, min(MAX_PARTS, n // SPLIT))
