@@ -2,10 +2,11 @@
 
 Each frame every animal is pushed away from the animals of its own drawing layer (birds
 from birds, walkers from walkers) closer than ``spacing`` cells, half the overlap each,
-found through a spatial hash of the cells they stand in (a counting sort into a table
-of twice as many buckets as animals: no per-map memory, O(n) a frame). The pushes are
-computed from last frame's positions for everyone before anyone moves, so the result
-does not depend on the order animals are visited or on the thread count. Rules:
+found through a spatial hash of the half-cell squares they stand in (a counting sort into
+a table of one plane per layer, at most about twice as many slots as animals: no per-map
+memory, O(n) a frame). The pushes are computed from last frame's positions for everyone
+before anyone moves, so the result does not depend on the order animals are visited or on
+the thread count. Rules:
 
 * a push never puts an animal on a cell its species cannot stand on, nor across a
   corner between two cells it cannot stand on (a diagonal move needs both sides open),

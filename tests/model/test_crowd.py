@@ -8,11 +8,13 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sim.config import load_config
 from sim.maps import MapData, load_map
-from sim.model.agents import State
-from sim.model.crowd import Crowd
+from sim.model.agents import Agents, State
+from sim.model.crowd import MAX_PUSH, MIN_PUSH, Crowd
 from sim.simulation import Simulation
 from sim.world.terrain import Terrain
 from tests.conftest import ROOT
@@ -203,6 +205,35 @@ def test_a_crowd_that_grows_or_shrinks_is_separated_as_a_fresh_one_would_be():
         assert np.array_equal(a.store["pos"], kept[0]) and np.array_equal(a.store["cell"], kept[1])
 
 
+def reference_pushes(pos: np.ndarray, layer: np.ndarray, spacing: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every animal's push by brute force over all pairs of a layer (half the overlap, away from
+    each), cut to MAX_PUSH and none below MIN_PUSH; and the push's length before the cut."""
+    push = np.zeros_like(pos)
+    for lay in np.unique(layer):
+        mine = np.flatnonzero(layer == lay)
+        for rows in np.array_split(mine, max(1, len(mine) // 500)):  # a block of rows at a time
+            e = pos[rows][:, None, :] - pos[mine][None, :, :]
+            d = np.hypot(e[..., 0], e[..., 1])
+            d[rows[:, None] == mine[None, :]] = np.inf
+            close = d < spacing
+            k = np.where(close, 0.5 * (spacing - d) / np.where(close, d, 1.0), 0.0)
+            push[rows] = (k[..., None] * e).sum(axis=1)
+    size = np.hypot(push[:, 0], push[:, 1])
+    push *= np.minimum(1.0, MAX_PUSH / np.maximum(size, 1e-30))[:, None]
+    push[size < MIN_PUSH] = 0.0
+    return push, size
+
+
+def assert_pushed_by(a, before: np.ndarray, push: np.ndarray, size: np.ndarray, moved: int) -> None:
+    """The animals moved by ``push`` (reference_pushes), their cells following. The table keeps
+    positions in 32 bits (a 200-cell coordinate to ~1e-5): a push within that of MIN_PUSH may
+    go either way."""
+    sure = np.abs(size - MIN_PUSH) > 1e-4
+    assert (size > MIN_PUSH + 1e-4).sum() <= moved <= (size > MIN_PUSH - 1e-4).sum()
+    np.testing.assert_allclose(a.pos[sure], (before + push)[sure], rtol=0, atol=1e-4)
+    assert np.array_equal(a.cell, np.floor(a.pos + 0.5))
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("spacing", [0.25, 0.4, 0.5, 1.0])
 def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, threads):
@@ -211,8 +242,6 @@ def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, thre
     each), cut to MAX_PUSH; a smaller push than MIN_PUSH is not made. 9,000 animals, so the
     crowd is cut into parts (and threads), on a field larger than the table folds onto, up to
     its edges (where the cells a query looks at wrap around the fold)."""
-    from sim.model.crowd import MAX_PUSH, MIN_PUSH
-
     w, h = 300, 90
     terrain = np.full((h, w), Terrain.GRASS, np.uint8)
     sim = Simulation(config(spacing, idle=(1e6, 1e6), threads=threads), MapData("field", terrain),
@@ -224,26 +253,31 @@ def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, thre
     a.cell[:] = np.floor(a.pos + 0.5)
     a.state[:] = State.IDLE
     before = a.pos.astype(np.float64)
-    layer = np.array([sp.kind.layer for sp in sim.species])[a.species]
-    push = np.zeros_like(before)
-    for lay in np.unique(layer):
-        mine = np.flatnonzero(layer == lay)
-        for rows in np.array_split(mine, 20):  # all pairs, a block of rows at a time
-            e = before[rows][:, None, :] - before[mine][None, :, :]
-            d = np.hypot(e[..., 0], e[..., 1])
-            d[rows[:, None] == mine[None, :]] = np.inf
-            assert d.min() > 1e-3  # no two on one point (that case has its own rule)
-            close = d < spacing
-            k = np.where(close, 0.5 * (spacing - d) / np.where(close, d, 1.0), 0.0)
-            push[rows] = (k[..., None] * e).sum(axis=1)
-    size = np.hypot(push[:, 0], push[:, 1])
-    push *= np.minimum(1.0, MAX_PUSH / np.maximum(size, 1e-30))[:, None]
-    push[size < MIN_PUSH] = 0.0
+    push, size = reference_pushes(before, np.array([sp.kind.layer for sp in sim.species])[a.species], spacing)
     moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, spacing, threads)
-    # The table keeps positions in 32 bits (a 200-cell coordinate to ~1e-5): a push within that
-    # of MIN_PUSH may go either way.
-    sure = np.abs(size - MIN_PUSH) > 1e-4
-    assert (size > MIN_PUSH + 1e-4).sum() <= moved <= (size > MIN_PUSH - 1e-4).sum()
     assert moved > a.n // 4
-    np.testing.assert_allclose(a.pos[sure], (before + push)[sure], rtol=0, atol=1e-4)
-    assert np.array_equal(a.cell, np.floor(a.pos + 0.5))
+    assert_pushed_by(a, before, push, size, moved)
+
+
+@settings(max_examples=80, deadline=None)
+@given(w=st.integers(1, 40), h=st.integers(1, 40), n=st.integers(2, 300), spacing=st.floats(0.05, 1.0),
+       layers=st.lists(st.integers(0, 3), min_size=1, max_size=4), seed=st.integers(0, 2**32 - 1))  # fmt: skip
+def test_pushes_match_the_brute_force_on_any_open_map(w, h, n, spacing, layers, seed):
+    """Any map's size (narrow, tall, one cell), crowd, spacing and layers: the hash folds the map
+    onto its table in every shape, and no pair is missed or counted twice."""
+    rng = np.random.default_rng(seed)
+    a = Agents(4)
+    a.add(rng.integers(0, len(layers), n), np.zeros((n, 2), np.int64), np.zeros(n), np.zeros(n))
+    a.pos[:] = rng.uniform((-0.4, -0.4), (w - 0.6, h - 0.6), (n, 2))  # pushes (<= MAX_PUSH) stay on the map
+    a.cell[:] = np.floor(a.pos + 0.5)
+    a.state[:] = State.IDLE
+    before = a.pos.astype(np.float64)
+    layer = np.array(layers)[a.species]
+    for lay in np.unique(layer):  # (two on one point have a rule of their own)
+        p = before[layer == lay]
+        gaps = np.hypot(*(p[:, None] - p[None]).transpose(2, 0, 1))[np.triu_indices(len(p), 1)]
+        assume(gaps.size == 0 or gaps.min() > 1e-3)
+    push, size = reference_pushes(before, layer, spacing)
+    terrain, stands = np.zeros((h, w), np.uint8), np.ones((len(layers), 1), bool)
+    moved = Crowd().separate(a, terrain, stands, np.array(layers, np.int64), spacing, 1)
+    assert_pushed_by(a, before, push, size, moved)
