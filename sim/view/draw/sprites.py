@@ -16,11 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pygame
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
+from sim.support.prefetch import prefetch
 from sim.support.resources import sprite_path
 from sim.world.fauna import FAUNA
 
@@ -120,24 +118,6 @@ def draw_dots(img, pos, species, order, colours, shade, cam_x, cam_y, tile, size
     return drawn
 
 
-@intrinsic
-def _prefetch(typingctx, address):
-    """LLVM's prefetch of the cache line at ``address`` (an integer), for a write, kept close."""
-    sig = types.void(types.intp)
-
-    def codegen(context, builder, signature, args):
-        byte_ptr = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]), "llvm.prefetch.p0"
-        )
-        rw, locality, data = ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)
-        builder.call(fn, [builder.inttoptr(args[0], byte_ptr), rw, locality, data])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _fetch_box(img, x, y, k, box):
     """Ask for the rows of ``img`` under sprite ``k``'s box at ``(x, y)`` ahead of their use. The
@@ -148,7 +128,7 @@ def _fetch_box(img, x, y, k, box):
     x0 = min(max(0, x + box[k, 2]), w - 1)
     base, pitch = img.ctypes.data + x0 * img.itemsize, img.strides[0]
     for py in range(max(0, y + box[k, 0]), min(h, y + box[k, 1])):
-        _prefetch(base + py * pitch)
+        prefetch(base + py * pitch)
 
 
 AHEAD = 3  # sprites fetched ahead (3-4 measured best; the rows of ~3 sprites are in flight at once)
