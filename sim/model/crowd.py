@@ -52,10 +52,10 @@ SUB = 2
 
 @njit(cache=True, nogil=True, inline="always")
 def _bucket(cx, cy, layer, fold):
-    """The table slot of cell ``(cx, cy)`` in a drawing layer: one plane per layer in use, the
-    map folded onto ``2**bx`` columns and ``2**by`` rows in it (``fold = (bx, by)``), so an
-    animal meets only its own layer and a row of neighbouring cells is one stretch of the
-    table (one loop, in cache)."""
+    """The table slot of square ``(cx, cy)`` (:data:`SUB` a cell a side) in a drawing layer: one
+    plane per layer in use, the map folded onto ``2**bx`` columns and ``2**by`` rows in it
+    (``fold = (bx, by)``), so an animal meets only its own layer and a row of neighbouring
+    squares is one stretch of the table (one loop, in cache)."""
     bx, by = fold
     return (layer << (bx + by)) | ((cy & ((1 << by) - 1)) << bx) | (cx & ((1 << bx) - 1))
 
@@ -81,14 +81,12 @@ def _allowed(terrain, stands, s, nx, ny, cx, cy):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _apart(i, j, ex, ey, d2, spacing):
-    """The push on ``i`` from ``j`` (half the overlap, away from it) as ``(x, y)``."""
-    if d2 < 1e-12:  # the same point: a fixed direction from the pair's indices
-        lo, hi = min(i, j), max(i, j)
-        a = ((lo * 2654435761 + hi * 40503) % 6283) / 1000.0 + (math.pi if i > j else 0.0)
-        return 0.5 * spacing * math.cos(a), 0.5 * spacing * math.sin(a)
-    d = math.sqrt(d2)
-    return 0.5 * (spacing - d) * ex / d, 0.5 * (spacing - d) * ey / d
+def _apart(i, j, spacing):
+    """The push on ``i`` from ``j`` standing on the very same point, as ``(x, y)``: half the
+    spacing, in a fixed direction from the pair's indices (opposite for ``j``)."""
+    lo, hi = min(i, j), max(i, j)
+    a = ((lo * 2654435761 + hi * 40503) % 6283) / 1000.0 + (math.pi if i > j else 0.0)
+    return 0.5 * spacing * math.cos(a), 0.5 * spacing * math.sin(a)
 
 
 # The spatial hash is a counting sort of the animals by slot, in three passes that parts of the
@@ -149,8 +147,8 @@ def _push(i, j, ex, ey, spacing):
     from ``j``; none when they are ``spacing`` or more apart. No branch on the distance: it is
     as often in as out."""
     d2 = ex * ex + ey * ey
-    if d2 < np.float32(1e-12):  # on the very same point: a fixed direction from the indices
-        fx, fy = _apart(i, j, ex, ey, d2, spacing)
+    if d2 < np.float32(1e-12):  # on the very same point
+        fx, fy = _apart(i, j, spacing)
         return np.float32(fx), np.float32(fy)
     d = math.sqrt(d2)
     k = np.float32(0.5) * max(np.float32(spacing) - d, np.float32(0.0)) / d
@@ -169,8 +167,8 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
         xi, yi, i = floats[o, 0], floats[o, 1], order[o]
         layer = sc[o]
         px, py = np.float32(0.0), np.float32(0.0)
-        # Only the squares (of 1 / SUB cells a side) within ``spacing`` of the point: 3 x 3 at
-        # most, earlier entries only (each pair once). A slot may also hold a far square folded
+        # Only the squares (of 1 / SUB cells a side) within ``spacing`` of the point (3 x 3 at
+        # most for a spacing up to 0.5), earlier entries only (each pair once). A slot may also hold a far square folded
         # onto it: the distance leaves it out.
         qx0, qx1 = math.floor(SUB * (xi - spacing) + SUB / 2), math.floor(SUB * (xi + spacing) + SUB / 2)
         qy0, qy1 = math.floor(SUB * (yi - spacing) + SUB / 2), math.floor(SUB * (yi + spacing) + SUB / 2)
@@ -212,10 +210,6 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
                         buf[p, 1] -= fy
         buf[o, 0] += px
         buf[o, 1] += py
-
-
-#: Which of a part's jobs (Crowd._jobs) each pass takes.
-PASSES = {_count: 0, _starts: 1, _place: 2, _pair_pushes: 3}
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -276,9 +270,9 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     for start in range(part * BLOCK, n, ends.size * BLOCK):
         for i in range(start, min(start + BLOCK, n)):
             px, py = _summed(i, n, where, bufs, ends)
-            if px * px + py * py < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
-                continue
             size2 = px * px + py * py
+            if size2 < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
+                continue
             if size2 > MAX_PUSH * MAX_PUSH:  # (squared: no square root unless it is cut)
                 k = MAX_PUSH / math.sqrt(size2)
                 px, py = px * k, py * k
@@ -389,9 +383,9 @@ class Crowd:
         jobs = self._jobs
         threads = min(len(jobs), threads or thread_count())
         if threads == 1:
-            for step in (_count, _starts, _place, _pair_pushes):
+            for k, step in enumerate((_count, _starts, _place, _pair_pushes)):  # (a part's jobs in this order)
                 for job in jobs:
-                    step(*job[PASSES[step]])
+                    step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
         else:  # one hand-over a frame; every part waits for all after counting, placing and pushing
             barrier = threading.Barrier(len(jobs))

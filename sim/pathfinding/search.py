@@ -95,8 +95,8 @@ class PathGrid(FieldsAndLines, Explaining):
         tr = _NO_TRACE if trace is None else _check_out_array("trace", trace, 1)
         if plan.refusal is not None:  # (JPS's conditions: after the points, as ever)
             raise ValueError(plan.refusal)
-        lut, codes, wp = self._lut, self._codes, self.width + 2  # (passable(), without its calls)
-        at_start, at_goal = (start[1] + 1) * wp + start[0] + 1, (goal[1] + 1) * wp + goal[0] + 1
+        lut, codes = self._lut, self._codes  # (passable(), without its calls)
+        at_start, at_goal = padded_ends(start, goal, self.width, self.height)
         if not (lut[codes[at_start]] > 0 and lut[codes[at_goal]] > 0):
             return SearchResult(False, None, math.inf, 0)
         if start == goal:
