@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
+from hypothesis import strategies as st
 
 from sim.model.agents import Outcome
 from sim.pathfinding import STATUS_FOUND, STATUS_HIT_LIMIT
@@ -393,3 +394,23 @@ def check_round(sim: Simulation, threads: int, seed: int = 7, k: int | None = No
         assert g[:2] == e[:2] and g[3] == e[3], (j, g, e)
         assert (np.isnan(g[2]) and np.isnan(e[2])) or g[2] == pytest.approx(e[2], rel=1e-12), (j, g[2], e[2])
     return jobs, compiled
+
+
+# ------------------------------------------------------------------ builders for property tests
+@st.composite
+def weighted_grids(draw, values=(0.0, 0.0, 0.3, 0.85, 1.0, 1.0, 2.5, 5.0), max_side=30):
+    """A grid of up to ``max_side`` cells a side, and a start and goal on passable cells
+    (a blocked endpoint now and then: that case has its own answer too)."""
+    h = draw(st.integers(1, max_side))
+    w = draw(st.integers(1, max_side))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    costs = rng.choice(np.array(values, dtype=np.float64), size=(h, w))
+    free = np.argwhere(costs > 0)
+    if len(free) == 0 or draw(st.integers(0, 19)) == 0:
+        start = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+        goal = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
+    else:
+        (sy, sx), (gy, gx) = free[draw(st.integers(0, len(free) - 1))], free[draw(st.integers(0, len(free) - 1))]
+        start, goal = (int(sx), int(sy)), (int(gx), int(gy))
+    return costs, start, goal

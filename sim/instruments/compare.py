@@ -155,6 +155,8 @@ class Comparison:
             return "needs the diagonal rule no-corner-cutting (D)"
         if algorithm == "jps+" and not grid.uniform:
             return "needs one cost everywhere"
+        if algorithm in ("jps", "jps+") and self.heuristic == "landmarks":
+            return "has its own heuristic (landmarks: A* and greedy only; H)"
         return ""
 
     def _one(self, grid: PathGrid, label: str, algorithm: str, weight: float) -> StrategyRun:
@@ -169,7 +171,8 @@ class Comparison:
         opts = SearchOptions(diagonal=self.diagonal, heuristic=self.heuristic, weight=weight, algorithm=algorithm)
         # Everything a first call would make, made before the clock: the grid's moves under this rule,
         # its JPS bits or jump table, the kernel loaded from numba's cache (a tiny grid's call).
-        grid.kernel_args(DIAGONAL_RULES[self.diagonal], "jps+" if algorithm == "jps+" else algorithm == "jps")
+        data = "landmarks" if self.heuristic == "landmarks" else "jps+" if algorithm == "jps+" else algorithm == "jps"
+        grid.kernel_args(DIAGONAL_RULES[self.diagonal], data)
         _warm(algorithm, weight, self.heuristic, self.diagonal, grid.uniform)
         result = grid.search(self.start, self.goal, options=opts, record=record, trace=trace)  # the replay's, untimed
         start, goal = self.start, self.goal

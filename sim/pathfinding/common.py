@@ -70,6 +70,37 @@ def _h_at(node, width, goal_x, goal_y, metric):
     return _metric(metric, abs(node - y * width - goal_x), abs(y - goal_y))
 
 
+#: No landmark table: the heap kernels' heuristic is the metric alone (see :func:`landmark_h`).
+NO_LANDMARKS = np.zeros((0, 0), np.float64)
+
+
+@njit(cache=True, inline="always")
+def landmark_h(lm, v, goal, sym):
+    """The landmarks' lower bound on the cost from padded cell ``v`` to ``goal``, in units of the
+    grid's smallest multiplier (the differential heuristic: Goldberg & Harrelson 2005, Sturtevant
+    et al. 2009). ``lm[c, k]``: the cost from cell ``c`` to landmark ``k`` (``landmarks.py``), so
+    ``lm[v, k] - lm[goal, k]`` never exceeds the cost from ``v`` to the goal (the triangle
+    inequality), nor, where costs are the same both ways (``sym``), its negation. NaN (a cell
+    the landmark does not reach) never raises the bound."""
+    h = 0.0
+    for k in range(lm.shape[1]):
+        d = lm[v, k] - lm[goal, k]
+        if sym:
+            d = abs(d)
+        if d > h:
+            h = d
+    return h
+
+
+@njit(cache=True, inline="always")
+def _h_full(node, width, goal_x, goal_y, metric, lm, sym):
+    """A heap kernel's heuristic at ``node``: the metric, or the landmarks' bound where larger."""
+    h = _h_at(node, width, goal_x, goal_y, metric)
+    if lm.shape[1] > 0:
+        h = max(h, landmark_h(lm, node, goal_y * width + goal_x, sym))
+    return h
+
+
 # The kernels index their per-cell and heap arrays with unsigned integers (``np.uint64(i)``):
 # for a signed index numba adds a negative-index fix-up to every access (the array's length
 # loaded, a shift, a mask and an add), an unsigned one has none. Measured in one process,
@@ -151,14 +182,21 @@ def _push(size, key, node, heap_key, heap_node):
 
 
 @njit(cache=True)
-def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats):
-    """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new size."""
+def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats, lm=None,
+             sym=False):  # fmt: skip
+    """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new
+    size. ``lm``, ``sym``: the landmarks the keys were made with (:func:`_h_full`), if any (left
+    out, numba compiles this without them: the jump point kernels' copy is as it was)."""
     j = 0
     for i in range(size):
         v = heap_node[i]
         if mark[v] != open_mark:
             continue
-        if heap_key[i] != priority(g[v], _h_at(v, width, goal_x, goal_y, metric), prio):
+        if lm is None:
+            h = _h_at(v, width, goal_x, goal_y, metric)
+        else:
+            h = _h_full(v, width, goal_x, goal_y, metric, lm, sym)
+        if heap_key[i] != priority(g[v], h, prio):
             continue
         heap_key[j] = heap_key[i]
         heap_node[j] = v
@@ -170,14 +208,19 @@ def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_
 
 
 @njit(cache=True)
-def _begin(start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record):
+def _begin(start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record,
+           lm=None, sym=False):  # fmt: skip
     """Put the start on the open list (and in the record); returns the heap size, 1."""
     sy = start // width
     sx = start - sy * width
     g[start] = 0.0
     parent[start] = NO_PARENT
     mark[start] = open_mark
-    heap_key[0] = priority(0.0, _metric(metric, abs(sx - goal_x), abs(sy - goal_y)), prio)
+    if lm is None:
+        h = _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
+    else:
+        h = _h_full(start, width, goal_x, goal_y, metric, lm, sym)
+    heap_key[0] = priority(0.0, h, prio)
     heap_node[0] = start
     if record.shape[0] > 0:
         record[sy - 1, sx - 1] = -1

@@ -35,6 +35,7 @@ from sim.pathfinding import kernel as _k
 from sim.pathfinding.checks import _check_point
 from sim.pathfinding.common import SQRT2
 from sim.pathfinding.compiled import KernelParams
+from sim.pathfinding.landmarks import bound
 from sim.pathfinding.options import SearchOptions, options_of
 from sim.pathfinding.paths import SearchResult
 from sim.pathfinding.plans import check_jps, limited_plan, padded_ends
@@ -147,13 +148,18 @@ def weights_of(opts: SearchOptions) -> tuple[float, float]:
 
 def heuristic_of(grid: Any, opts: SearchOptions, goal: Point) -> NDArray[np.float64]:
     """The heuristic per cell toward ``goal`` as the kernels add it: the metric's steps times
-    the grid's smallest multiplier (0 for Dijkstra)."""
+    the grid's smallest multiplier (0 for Dijkstra); with landmarks, their bound where larger."""
     h, w = grid.height, grid.width
     if weights_of(opts)[1] == 0.0:
         return np.zeros((h, w))
     dx = np.abs(np.arange(w, dtype=np.float64) - goal[0])[None, :].repeat(h, 0)
     dy = np.abs(np.arange(h, dtype=np.float64) - goal[1])[:, None].repeat(w, 1)
     name = opts.heuristic_name
+    if name == "landmarks":
+        plain = heuristic_of(grid, opts.replace(heuristic=None), goal)
+        padded = (goal[1] + 1) * (w + 2) + goal[0] + 1
+        learned = bound(grid.landmarks(diagonal=opts.diagonal), padded, grid.uniform, (h, w))
+        return np.maximum(plain, learned * grid.min_cost)
     if name == "octile":
         steps = np.minimum(dx, dy) * (SQRT2 - 1.0) + np.maximum(dx, dy)
     elif name == "manhattan":

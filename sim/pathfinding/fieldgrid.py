@@ -8,6 +8,7 @@ pull paths straight where that costs nothing more.
 from __future__ import annotations
 
 import math
+import time
 from numbers import Integral
 
 import numpy as np
@@ -15,6 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from sim.pathfinding import field as _f
 from sim.pathfinding import kernel as _k
+from sim.pathfinding import landmarks as _lm
 from sim.pathfinding.checks import (
     Point,
     _check_max_cost,
@@ -24,10 +26,11 @@ from sim.pathfinding.checks import (
     _short,
     check_count,
 )
+from sim.pathfinding.compiled import GridArgs
 from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.options import check_diagonal
 from sim.pathfinding.paths import EMPTY_PATH, as_path
-from sim.pathfinding.rules import DX, DY
+from sim.pathfinding.rules import DIAGONAL_RULES, DX, DY
 from sim.pathfinding.workspace import workspace
 
 #: ``(dx, dy)`` of each direction index :meth:`FieldsAndLines.field_steps` returns.
@@ -160,6 +163,55 @@ class FieldsAndLines(CodedGrid):
             raise ValueError(_chain_message(problem, here, f"cell {j - 1} {(prev % w, prev // w)}", diagonal))
         out, out_offsets, _ways = self._smooth(paths.astype(np.int32), offsets.astype(np.int64), diag)
         return out, out_offsets
+
+    # ------------------------------------------------------------------ landmarks
+    def landmarks(self, *, diagonal: str = "no-corner-cutting") -> NDArray[np.float64]:
+        """The landmarks' table of ``heuristic="landmarks"`` under a diagonal rule (:mod:`.landmarks`):
+        ``(padded cells, k)`` float64, read-only, each cell's cost to each landmark in units of the
+        smallest multiplier (row ``(y + 1) * (W + 2) + x + 1``; NaN: unreachable). Made on first use
+        (:attr:`landmarks_ms` says how long that took), kept while the grid's costs only go up."""
+        rule = check_diagonal(diagonal)
+        table = self._landmarks.get(rule)
+        if table is None:
+            t0 = time.perf_counter()
+            name = next(k for k, v in DIAGONAL_RULES.items() if v == rule)
+            table, self.landmark_points[rule] = _lm.make_table(
+                lambda p: self.distance_field(p, diagonal=name), self.passable_mask(), self.min_cost
+            )
+            table.flags.writeable = False
+            self._landmarks[rule] = table
+            self.landmarks_ms = (time.perf_counter() - t0) * 1000.0
+        return table
+
+    def kernel_args(self, rule: int, jps: bool | str = False) -> GridArgs:
+        # jps="landmarks": the landmarks' table in the 5th field (kernel.landmark_search).
+        if jps != "landmarks":
+            return super().kernel_args(rule, jps)
+        args = self._kept.get((rule, jps))
+        if args is None:
+            name = next(k for k, v in DIAGONAL_RULES.items() if v == rule)
+            args = self._kept[rule, jps] = super().kernel_args(rule)._replace(blocks=self.landmarks(diagonal=name))
+        return args
+
+    def _setup(self, codes: np.ndarray, lut: np.ndarray) -> None:
+        self._landmarks: dict[int, NDArray[np.float64]] = {}  # diagonal rule -> table (landmarks())
+        #: The landmarks of each diagonal rule's table, ``(x, y)``; ms the last table took to make.
+        self.landmark_points: dict[int, list[tuple[int, int]]] = {}
+        self.landmarks_ms = 0.0
+        super()._setup(codes, lut)
+
+    def _write(self, x0: int, y0: int, codes: np.ndarray) -> None:
+        """CodedGrid's, and the landmarks' tables dropped unless every cost only went up."""
+        h, w = codes.shape
+        kept = bool(self._landmarks)
+        before = self.cost_block(x0, y0, x0 + w, y0 + h) if kept else None
+        unit = self.min_cost
+        super()._write(x0, y0, codes)
+        if before is not None and (
+            self.min_cost != unit or _lm.lowered(before, self.cost_block(x0, y0, x0 + w, y0 + h))
+        ):
+            self._landmarks.clear()
+            self.landmark_points.clear()
 
     def first_illegal(
         self, paths: np.ndarray, offsets: np.ndarray, *, diagonal: str = "no-corner-cutting"

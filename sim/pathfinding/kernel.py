@@ -46,6 +46,7 @@ from sim.pathfinding.common import (
     METRIC_EUCLIDEAN,
     METRIC_MANHATTAN,
     METRIC_OCTILE,
+    NO_LANDMARKS,
     SQRT2,
     STAT_COMPACTIONS,
     STAT_HEAP_GROWS,
@@ -60,6 +61,7 @@ from sim.pathfinding.common import (
     _metric,
     _sift_down,
     _sift_up,
+    landmark_h,
     priority,
 )
 from sim.pathfinding.jps import jps_core, jps_pairs_core, turn_of
@@ -113,8 +115,11 @@ def astar_core(
     trace,  # int32[:]    optional expansion order (unpadded y*W+x); written from trace_at
     trace_at,  # int      where this search's expansions start in ``trace``
     stats,  # int64[:]    workspace statistics (compactions, heap growths)
+    lm,  # float64[:, :]  landmark costs per padded cell (landmarks.py), or common.NO_LANDMARKS
+    sym,  # bool          costs are the same both ways (the landmarks' bound is then two-sided)
 ):
-    """Best-first search from ``start`` to ``goal`` in the order of ``common.priority``.
+    """Best-first search from ``start`` to ``goal`` in the order of ``common.priority``; the
+    heuristic is the ``metric``, or the landmarks' bound where that is larger.
 
     Returns ``(status, expanded, end)``: ``end`` is the goal (status FOUND) or the expanded
     node closest to the goal by ``metric`` (the partial path's end). A status of
@@ -134,7 +139,10 @@ def astar_core(
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
 
-    size = _begin(start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record)
+    size = _begin(
+        start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record, lm, sym
+    )
+    landmarks = lm.shape[1] > 0
     expanded = 0
     best = start
     best_h = np.inf
@@ -209,6 +217,8 @@ def astar_core(
             g[vi] = ng
             parent[vi] = k
             hv = _metric(metric, abs(ux + DX[k] - goal_x), abs(uy + DY[k] - goal_y))
+            if landmarks:
+                hv = max(hv, landmark_h(lm, vi, goal, sym))
             key = priority(ng, hv, prio)
             if key < hold_key:  # the best successor so far is held; the one it replaces goes on the heap
                 if hold == -1:
@@ -224,7 +234,7 @@ def astar_core(
             # and runs the search again. One slot stays free for the held successor.
             if size >= heap_key.size - 1:
                 size = _compact(
-                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats
+                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats, lm, sym
                 )
                 if size > heap_key.size // 2:
                     return _HEAP_FULL, expanded, best
@@ -428,6 +438,7 @@ MODE_HEAP = 0  # astar_core: any costs, any priority
 MODE_JPS = 1  # jps_core on a grid's JPS bits (JPSW's rules on a weighted grid), no corner cutting
 MODE_BUCKETS = 2  # bucket_core: uniform costs, A*/Dijkstra with an exact integer-pair heuristic
 MODE_JPS_PLUS = 3  # jps_core on a jump table (JPS+; the grid args' 5th field), not on bits
+MODE_LANDMARKS = 4  # astar_core with the landmarks' heuristic (their table: the grid args' 5th field)
 
 
 def jumps(mode: int) -> bool:
@@ -438,8 +449,9 @@ def jumps(mode: int) -> bool:
 
 def jump_data(mode: int) -> bool | str:
     """What ``PathGrid.kernel_args`` puts in the grid args' 5th field for searches in ``mode``
-    (its ``jps`` argument): JPS's bits (True), JPS+'s table ("jps+"), or nothing (False)."""
-    return "jps+" if mode == MODE_JPS_PLUS else mode == MODE_JPS
+    (its ``jps`` argument): JPS's bits (True), JPS+'s table ("jps+"), the landmarks' table
+    ("landmarks"), or nothing (False)."""
+    return "jps+" if mode == MODE_JPS_PLUS else "landmarks" if mode == MODE_LANDMARKS else mode == MODE_JPS
 
 
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
@@ -497,6 +509,36 @@ def _jump_search(
     return jump_search if jumping else neither
 
 
+def landmark_search(
+    codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
+    g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
+    """A* on the heap with the landmarks' heuristic (:func:`astar_core`; ``data``: the grid args'
+    5th field, the landmarks' float64 table). Compiled for any other grid data, this is a stub
+    that reports the start blocked, so callers compiled for plain or jumping searches never
+    compile the landmarks' kernel (only a search that asks for it does)."""
+    return astar_core(
+        codes, lut, moves, width, start, goal, metric, prio, max_nodes,
+        g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats, data, sym,
+    )  # fmt: skip
+
+
+@overload(landmark_search, jit_options={"nogil": True})
+def _landmark_search(
+    codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
+    g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+):  # fmt: skip
+    """The compiled :func:`landmark_search`, chosen by ``data``'s type."""
+
+    def neither(
+        codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
+        g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    ):  # fmt: skip
+        return STATUS_BLOCKED, 0, -1
+
+    return landmark_search if data.dtype == types.float64 else neither
+
+
 @njit(cache=True, inline="always")
 def _search(
     codes, lut, moves, width, blocks, start, goal, params,
@@ -526,10 +568,15 @@ def _search(
                 g.view(np.int64), parent, mark, gen, buckets[0], buckets[1], buckets[2], buckets[3], hgen,
                 record, trace, trace_at,
             )  # fmt: skip
+        elif mode == MODE_LANDMARKS:  # (heuristic: 1 where costs are the same both ways)
+            status, expanded, end = landmark_search(
+                codes, lut, moves, blocks, width, start, goal, metric, prio, heuristic == 1, max_nodes,
+                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
+            )  # fmt: skip
         else:
             status, expanded, end = astar_core(
                 codes, lut, moves, width, start, goal, metric, prio, max_nodes,
-                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
+                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats, NO_LANDMARKS, False,
             )  # fmt: skip
         if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:
             break

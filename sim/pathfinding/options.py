@@ -38,11 +38,12 @@ METRICS: dict[str, int] = {
     "chebyshev": METRIC_CHEBYSHEV,
     "zero": -1,
 }
-#: The heuristics' names (the ``heuristic`` option's values).
-HEURISTICS: tuple[str, ...] = tuple(METRICS)
+#: The heuristics' names (the ``heuristic`` option's values); "landmarks" is the metric or a
+#: bound learned from the map where larger (:mod:`.landmarks`; A*, greedy and Dijkstra only).
+HEURISTICS: tuple[str, ...] = (*METRICS, "landmarks")
 ALGORITHMS: tuple[str, ...] = ("astar", "dijkstra", "greedy", "jps", "jps+")
 # Kernel modes (kernel.MODE_*; kept here as numbers: the kernel module imports this one's users).
-_MODE_HEAP, _MODE_JPS, _MODE_BUCKETS, _MODE_JPS_PLUS = 0, 1, 2, 3
+_MODE_HEAP, _MODE_JPS, _MODE_BUCKETS, _MODE_JPS_PLUS, _MODE_LANDMARKS = 0, 1, 2, 3, 4
 _TIE_NUDGE = 1e-10
 
 
@@ -74,6 +75,10 @@ class SearchOptions:
             raise ValueError(f"unknown heuristic {_short(self.heuristic)}; expected one of {', '.join(HEURISTICS)}")
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {_short(self.algorithm)}; expected one of {', '.join(ALGORITHMS)}")
+        if self.heuristic == "landmarks" and self.algorithm in ("jps", "jps+"):
+            raise ValueError(
+                f"heuristic 'landmarks' serves algorithm 'astar', 'greedy' or 'dijkstra', not {self.algorithm!r}"
+            )
         weight: Any = self.weight
         if not isinstance(weight, Real) or isinstance(weight, bool):
             raise TypeError(f"weight must be a number, got {weight!r}")
@@ -131,11 +136,14 @@ def kernel_params(opts: SearchOptions, unit: float, uniform: bool, cells: int) -
     # The metric orders the open list's ties and picks the "closest node reached"; with the
     # zero heuristic it still does that, it just does not steer.
     zero_metric = METRIC_MANHATTAN if diag == DIAG_NEVER else METRIC_OCTILE
-    metric = zero_metric if heuristic == "zero" else METRICS[heuristic]
+    metric = METRICS.get(heuristic, zero_metric) if heuristic != "zero" else zero_metric
     cap = opts.max_nodes if opts.max_nodes is not None else cells
+    dijkstra = algorithm == "dijkstra" or heuristic == "zero"
+    if heuristic == "landmarks" and not dijkstra:  # the heap with the landmarks' table (kernel.landmark_search)
+        g_mult, h_mult = (0.0, 1.0) if algorithm == "greedy" else (1.0, (opts.weight + _TIE_NUDGE) * unit)
+        return _params(_MODE_LANDMARKS, metric, g_mult, h_mult, unit, cap, 1 if uniform else 0)
     if algorithm == "greedy":
         return _params(_MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1)
-    dijkstra = algorithm == "dijkstra" or heuristic == "zero"
     exact = uniform and opts.weight == 1.0 and heuristic != "euclidean"  # priorities as exact integer pairs
     if algorithm not in ("jps", "jps+") and exact:
         # Exact integer-pair priorities and a bucket queue (kernel.bucket_core): ~1.6x the heap's speed.

@@ -16,6 +16,7 @@ import numpy as np
 
 from sim.pathfinding import kernel as _k
 from sim.pathfinding.checks import _check_point
+from sim.pathfinding.common import NO_LANDMARKS
 from sim.pathfinding.compiled import GridArgs, KernelParams
 from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.jps import EMPTY_BLOCKS, PLANES
@@ -133,5 +134,5 @@ def padded_ends(start: object, goal: object, width: int, height: int) -> tuple[i
 def kind(entry: str, mode: int, codes: np.ndarray) -> tuple[str, str, str]:
     """:func:`~.warm.kind_of` for a search in kernel ``mode`` (``entry``: "one" or "many")."""
     plain = mode in (_k.MODE_HEAP, _k.MODE_BUCKETS)
-    data = EMPTY_BLOCKS if plain else (_TABLE if mode == _k.MODE_JPS_PLUS else _BITS)
+    data = EMPTY_BLOCKS if plain else {_k.MODE_JPS_PLUS: _TABLE, _k.MODE_LANDMARKS: NO_LANDMARKS}.get(mode, _BITS)
     return kind_of(entry, data, codes)

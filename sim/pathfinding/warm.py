@@ -144,7 +144,9 @@ def _callers_level() -> int:
 
 
 def _name(kind: tuple) -> str:
-    return {"none": "A*", "bits": "jump point search", "table": "JPS+"}.get(kind[1], str(kind))
+    return {"none": "A*", "bits": "jump point search", "table": "JPS+", "landmarks": "landmarks' A*"}.get(
+        kind[1], str(kind)
+    )
 
 
 def _start(kind: tuple) -> subprocess.Popen | None:
@@ -169,6 +171,7 @@ def wait_for_background(timeout: float | None = None) -> None:
 
 def kind_of(entry: str, blocks: np.ndarray, codes: np.ndarray) -> tuple[str, str, str]:
     """Which compiled kernel a call runs: its entry (``"one"``: a single search, ``"many"``: a
-    batch), its grid data (none, JPS's bits, JPS+'s table) and its codes' type."""
-    data = "none" if blocks.dtype != np.uint64 else "table" if blocks.shape[0] == 1 else "bits"
+    batch), its grid data (none, JPS's bits, JPS+'s table, the landmarks') and its codes' type."""
+    data = ("landmarks" if blocks.dtype == np.float64 else "none" if blocks.dtype != np.uint64
+            else "table" if blocks.shape[0] == 1 else "bits")  # fmt: skip
     return entry, data, codes.dtype.str

@@ -17,7 +17,7 @@ from tests.helpers import RULES, dijkstra, pts
 OPTIONS = st.fixed_dictionaries(
     {
         "diagonal": st.sampled_from(RULES),
-        "heuristic": st.sampled_from([None, "octile", "manhattan", "euclidean", "chebyshev", "zero"]),
+        "heuristic": st.sampled_from([None, "octile", "manhattan", "euclidean", "chebyshev", "zero", "landmarks"]),
         "weight": st.sampled_from([1.0, 1.0, 1.5, 3.0]),
         "algorithm": st.sampled_from(["astar", "astar", "dijkstra", "greedy"]),
         "max_nodes": st.sampled_from([None, None, 1, 5, 40]),

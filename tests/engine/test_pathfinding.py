@@ -10,28 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.pathfinding import PathGrid, SearchOptions, find_path
-from tests.helpers import RULES, dijkstra, optimum, path_cost, pts
+from tests.helpers import RULES, dijkstra, optimum, path_cost, pts, weighted_grids
 
-ADMISSIBLE = ("octile", "euclidean", "chebyshev", "zero")
-
-
-@st.composite
-def weighted_grids(draw, values=(0.0, 0.0, 0.3, 0.85, 1.0, 1.0, 2.5, 5.0), max_side=30):
-    """A grid of up to ``max_side`` cells a side, and a start and goal on passable cells
-    (a blocked endpoint now and then: that case has its own answer too)."""
-    h = draw(st.integers(1, max_side))
-    w = draw(st.integers(1, max_side))
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    costs = rng.choice(np.array(values, dtype=np.float64), size=(h, w))
-    free = np.argwhere(costs > 0)
-    if len(free) == 0 or draw(st.integers(0, 19)) == 0:
-        start = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
-        goal = (draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)))
-    else:
-        (sy, sx), (gy, gx) = free[draw(st.integers(0, len(free) - 1))], free[draw(st.integers(0, len(free) - 1))]
-        start, goal = (int(sx), int(sy)), (int(gx), int(gy))
-    return costs, start, goal
+ADMISSIBLE = ("octile", "euclidean", "chebyshev", "zero", "landmarks")
 
 
 @settings(max_examples=300, deadline=None)
@@ -359,7 +340,7 @@ def test_nan_inf_and_negative_cells_are_impassable():
         (
             {"heuristic": "taxicab"},
             ValueError,
-            "unknown heuristic 'taxicab'; expected one of octile, manhattan, euclidean, chebyshev, zero",
+            "unknown heuristic 'taxicab'; expected one of octile, manhattan, euclidean, chebyshev, zero, landmarks",
         ),
         (
             {"algorithm": "bfs"},

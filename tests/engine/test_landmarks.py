@@ -1,0 +1,144 @@
+"""heuristic="landmarks": optimal against the independent Dijkstra and the Moving AI lengths,
+far fewer expansions, a table kept while costs only go up and made again when one goes down."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
+from sim.pathfinding import HEURISTICS, PathGrid, SearchOptions
+from sim.pathfinding.landmarks import COUNT
+from tests.conftest import ROOT
+from tests.helpers import RULES, assert_optimal, optimum, path_cost, raises_exactly, weighted_grids
+
+DATA = ROOT / "tests" / "data"
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=weighted_grids(), rule=st.sampled_from(RULES))
+def test_landmarks_cost_equals_dijkstra_on_random_weighted_grids(case, rule):
+    costs, start, goal = case
+    r = PathGrid(costs).search(start, goal, diagonal=rule, heuristic="landmarks")
+    assert_optimal(r, costs, start, goal, rule)
+
+
+@pytest.mark.parametrize("name", ["den312d", "lak303d", "Berlin_0_256"])
+def test_every_scenario_of_the_bundled_maps_is_optimal_with_fewer_expansions(name):
+    chars = read_map(DATA / f"{name}.map")
+    costs = ground_costs(chars)
+    grid = PathGrid(costs)
+    scens = [s for s in read_scenarios(DATA / f"{name}.map.scen")
+             if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND]  # fmt: skip
+    plain = learned = 0
+    for s in scens:
+        r = grid.search(s.start, s.goal, heuristic="landmarks")
+        assert abs(r.cost - s.optimal) <= s.tolerance, (name, s.line, r.cost, s.optimal)
+        assert tuple(r.path[0]) == s.start and tuple(r.path[-1]) == s.goal
+        assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(r.cost)
+        plain += grid.search(s.start, s.goal).expanded
+        learned += r.expanded
+    # What the heuristic is for: on these maps it expands 4-11x fewer cells than the octile distance.
+    assert learned * 3 < plain, (learned, plain)
+
+
+def test_the_table_is_kept_while_costs_go_up_and_made_again_when_one_goes_down():
+    rng = np.random.default_rng(3)
+    costs = np.where(rng.random((40, 50)) < 0.25, 0.0, 1.0)
+    costs[rng.random(costs.shape) < 0.2] *= 2.0
+    grid = PathGrid(costs)
+    table = grid.landmarks()
+    assert table.shape == (42 * 52, COUNT) and table.dtype == np.float64 and not table.flags.writeable
+    points = grid.landmark_points[1]
+    assert len(set(points)) == COUNT and all(costs[y, x] > 0 for x, y in points)
+    for step in range(60):
+        x, y = int(rng.integers(50)), int(rng.integers(40))
+        if step % 10 == 9:  # cheaper: the old bounds may be too high now
+            value = 1.0 if costs[y, x] != 1.0 else 0.0
+        else:
+            value = float(rng.choice([0.0, 3.0])) if costs[y, x] > 0 else 0.0  # dearer (or still blocked)
+        old = costs[y, x] if costs[y, x] > 0 else math.inf
+        before, unit = grid.landmarks(), grid.min_cost
+        grid.update(x, y, np.array([[value]]))
+        costs[y, x] = value
+        cheaper = 0 < value < old or grid.min_cost != unit
+        assert (grid.landmarks() is before) == (not cheaper), (step, old, value)
+        for _ in range(3):
+            free = np.argwhere(costs > 0)
+            (sy, sx), (gy, gx) = free[rng.integers(len(free))], free[rng.integers(len(free))]
+            r = grid.search((int(sx), int(sy)), (int(gx), int(gy)), heuristic="landmarks")
+            assert_optimal(r, costs, (int(sx), int(sy)), (int(gx), int(gy)), "no-corner-cutting")
+
+
+def test_a_fresh_table_equals_the_kept_one_after_costs_went_up():
+    """What a kept table holds is what a new grid of the old costs would make: the same landmarks
+    and costs (so "kept" is not "stale in some other way")."""
+    costs = np.ones((30, 30))
+    grid = PathGrid(costs)
+    kept = grid.landmarks().copy()
+    grid.update(10, 0, np.zeros((20, 1)))  # a wall: costs only go up
+    assert np.array_equal(grid.landmarks(), kept, equal_nan=True)
+    assert np.array_equal(PathGrid(costs).landmarks(), kept, equal_nan=True)
+
+
+def test_batches_rounds_and_weights_give_what_one_search_gives():
+    rng = np.random.default_rng(8)
+    costs = np.where(rng.random((35, 45)) < 0.3, 0.0, rng.choice([1.0, 1.5, 4.0], (35, 45)))
+    grid = PathGrid(costs)
+    free = np.argwhere(costs > 0)[:, ::-1]
+    starts, goals = free[rng.integers(len(free), size=40)], free[rng.integers(len(free), size=40)]
+    batch = grid.search_many(starts, goals, heuristic="landmarks", threads=2)
+    for i, (s, g) in enumerate(zip(starts.tolist(), goals.tolist(), strict=True)):
+        one = grid.search(tuple(s), tuple(g), heuristic="landmarks")
+        assert batch.cost[i] == one.cost and np.array_equal(batch.path(i), one.path)
+        assert one.cost == pytest.approx(optimum(costs, tuple(s), tuple(g), "no-corner-cutting"), rel=1e-9)
+        weighted = grid.search(tuple(s), tuple(g), heuristic="landmarks", weight=2.0)
+        assert weighted.cost <= 2.0 * one.cost + 1e-9
+        dijkstra = grid.search(tuple(s), tuple(g), heuristic="landmarks", algorithm="dijkstra")
+        assert dijkstra.cost == pytest.approx(one.cost, rel=1e-12)
+        greedy = grid.search(tuple(s), tuple(g), heuristic="landmarks", algorithm="greedy")
+        assert greedy.found and path_cost(costs, greedy.path, "no-corner-cutting") == pytest.approx(greedy.cost)
+
+
+def test_unreachable_goals_and_empty_grids_are_results():
+    costs = np.ones((10, 21))
+    costs[:, 10] = 0  # two rooms: the landmarks all fall in the one the centre is in
+    grid = PathGrid(costs)
+    assert not grid.search((0, 0), (20, 9), heuristic="landmarks").found  # a result, not an error
+    r = grid.search((15, 0), (20, 9), heuristic="landmarks")  # the other room: no landmark reaches it
+    assert r.found and r.cost == pytest.approx(optimum(costs, (15, 0), (20, 9), "no-corner-cutting"))
+    blocked = PathGrid(np.zeros((3, 3)))
+    assert blocked.landmarks().shape == (25, 0)
+    assert not blocked.search((0, 0), (2, 2), heuristic="landmarks").found
+
+
+def test_landmarks_is_a_heuristic_for_astar_greedy_and_dijkstra_only():
+    assert "landmarks" in HEURISTICS
+    served = "heuristic 'landmarks' serves algorithm 'astar', 'greedy' or 'dijkstra', not "
+    for algorithm in ("jps", "jps+"):
+        make = lambda a=algorithm: SearchOptions(heuristic="landmarks", algorithm=a)  # noqa: E731
+        raises_exactly(make, ValueError, served + repr(algorithm))
+    rules = "never, no-corner-cutting, one-obstacle, always"
+    raises_exactly(lambda: PathGrid(np.ones((2, 2))).landmarks(diagonal="sometimes"), ValueError,
+                   f"unknown diagonal rule 'sometimes'; expected one of {rules}")  # fmt: skip
+
+
+def test_the_learner_sees_the_heuristic_the_kernel_used():
+    """The search state's H (what the learning view draws) is the landmarks' bound where it is
+    larger than the octile distance, and the cells come off the open list in order of F."""
+    rng = np.random.default_rng(1)
+    costs = np.where(rng.random((30, 40)) < 0.3, 0.0, 1.0)
+    costs[0, 0] = costs[29, 39] = 1.0
+    grid = PathGrid(costs)
+    state = grid.search_state((0, 0), (39, 29), step=10**6, heuristic="landmarks")
+    plain = grid.search_state((0, 0), (39, 29), step=10**6)
+    assert state.result.cost == pytest.approx(plain.result.cost)
+    assert np.all(state.h >= plain.h - 1e-12) and np.any(state.h > plain.h + 1e-6)
+    assert state.h[0, 0] <= plain.result.cost + 1e-9  # admissible at the start
+    f = state.f.reshape(-1)[state.order]
+    assert np.all(np.diff(f) >= -1e-9)  # consistent: expanded in order of F
+    assert state.result.expanded < plain.result.expanded
