@@ -34,6 +34,7 @@ import numpy as np
 from sim.maps.movingai import GROUND, Scenario, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
 from sim.pathfinding.plans import padded_ends
+from sim.pathfinding.warm import waiting
 from sim.support.checks import InputError
 
 UNIT = 100_000  # tcod works in integers
@@ -118,10 +119,15 @@ def run_map(
     picked = pick(scens, n, rng)
     grid.jump_table()  # JPS+'s table, made before the timing (its own time is printed)
     setup_ms, repair_ms = grid.jump_table_ms, stroke_repairs(grid, costs, rng)
+    grid.landmarks()  # the landmarks' table too (printed: landmarks_line)
+    landmarks_ms = grid.landmarks_ms
+    with waiting():  # their kernel compiled or loaded here, not answered by the plain-Python search
+        grid.search(scens[0].start, scens[0].goal, heuristic="landmarks")
     alone = {algo: kernel_alone(grid, algo) for algo in ("astar", "jps", "jps+")}
     for s in picked:
         row = {"map": path.stem, "optimal": s.optimal, "setup_ms": setup_ms, "repair_ms": repair_ms,
-               "table_bytes": grid.jump_table().nbytes / grid.cells, "side": max(costs.shape)}  # fmt: skip
+               "lm_ms": landmarks_ms, "table_bytes": grid.jump_table().nbytes / grid.cells,
+               "side": max(costs.shape)}  # fmt: skip
         for algo in ("astar", "jps", "jps+"):
             t, r = best_of(lambda a=algo, s=s: grid.search(s.start, s.goal, algorithm=a), repeat)
             row[algo] = t
@@ -130,6 +136,9 @@ def run_map(
             st = padded_ends(s.start, s.goal, grid.width, grid.height)
             row[algo + "_kernel"], out = best_of(lambda a=algo, st=st: alone[a](*st), repeat)
             row[algo + "_ok"] &= abs(found_cost(out) - s.optimal) <= s.tolerance
+
+        row["lm"], r = best_of(lambda s=s: grid.search(s.start, s.goal, heuristic="landmarks"), repeat)
+        row["lm_exp"], row["lm_ok"] = r.expanded, abs(r.cost - s.optimal) <= s.tolerance
 
         def tcod_query(s=s):
             pf = tcod.path.Pathfinder(graph)
@@ -194,6 +203,26 @@ def search_only(rows: list[dict]) -> str:
         parts.append(f"{name} {whole:.0f} µs whole call ({whole / pya:.3f}x), {kernel:.0f} µs search only "
                      f"({kernel / pya:.3f}x)")  # fmt: skip
     return f"pooled against pyastar2d ({pya:.0f} µs): " + "; ".join(parts)
+
+
+def landmarks_line(rows: list[dict]) -> str:
+    """A* with ``heuristic="landmarks"`` (sim.pathfinding.landmarks) against plain A*: per map the
+    ratio of their medians, then pooled: the whole call, expansions, its ratio to pyastar2d, the
+    share optimal and the table's time to make (per map, once; not in the queries' times)."""
+    by_map: dict[str, list[dict]] = {}
+    for r in rows:
+        by_map.setdefault(r["map"], []).append(r)
+    faster = {m: statistics.median(r["astar"] for r in rs) / statistics.median(r["lm"] for r in rs)
+              for m, rs in by_map.items()}  # fmt: skip
+    lm, pya = (statistics.median(r[k] for r in rows) * 1e6 for k in ("lm", "pyastar2d"))
+    exp = (statistics.median(r["astar_exp"] for r in rows), statistics.median(r["lm_exp"] for r in rows))
+    made = sorted(rs[0]["lm_ms"] for rs in by_map.values())
+    ok = sum(r["lm_ok"] for r in rows) / len(rows)
+    each = ", ".join(f"{m} {x:.1f}x" for m, x in faster.items())
+    return (f"A* with heuristic='landmarks' (A* time / its time): {each}"
+            + f"; pooled {lm:.0f} µs whole call ({lm / pya:.3f}x pyastar2d), {exp[1]:.0f} expansions (plain A*"
+            f" {exp[0]:.0f}); optimal {ok:.0%}; its table made in a median {statistics.median(made):.0f} ms"
+            f" (at most {made[-1]:.0f}) a map")  # fmt: skip
 
 
 def jump_table_line(rows: list[dict]) -> str:
@@ -425,6 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     print(summary("POOLED", pooled))
     print(search_only(pooled))
     print(jump_table_line(pooled))
+    print(landmarks_line(pooled))
     if py_pooled:
         pf = statistics.median(r["pf"] for r in py_pooled) * 1e6
         ours = statistics.median(r["ours"] for r in py_pooled) * 1e6

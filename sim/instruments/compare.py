@@ -156,7 +156,7 @@ class Comparison:
         if algorithm == "jps+" and not grid.uniform:
             return "needs one cost everywhere"
         if algorithm in ("jps", "jps+") and self.heuristic == "landmarks":
-            return "has its own heuristic (landmarks: A* and greedy only; H)"
+            return "has its own heuristic (landmarks: A* and greedy only; E)"
         return ""
 
     def _one(self, grid: PathGrid, label: str, algorithm: str, weight: float) -> StrategyRun:

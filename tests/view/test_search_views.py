@@ -453,3 +453,25 @@ def test_compare_calls_each_strategys_kernel_before_its_clock(monkeypatch):
     calls.clear()
     cmp.run(PathGrid(costs))
     assert all(w == 30 for w, _a in calls)  # warmed once per process
+
+
+def test_compare_mode_shows_astar_with_landmarks(make_app):
+    """E cycles the heuristic on to "landmarks": A* keeps Dijkstra's cost and expands fewer cells
+    than with the octile distance; the jump point searches get no panel, and the header says why."""
+    app = make_app("maps/fortress.yaml", counts={"cow": 10, "bird": 10, "water": 10})
+    app.frame(STEP)
+    press(app, pygame.K_c)
+    press(app, pygame.K_2)  # birds
+    sp = app.sim.species[app.top.cmp.species]
+    start, goal = far_cells(sp)
+    click(app, start)
+    click(app, goal)
+    cmp = app.top.cmp
+    octile = {r.label: r.result for r in cmp.runs}
+    while cmp.heuristic != "landmarks":
+        press(app, pygame.K_e)
+    runs = {r.label: r.result for r in cmp.runs}
+    assert runs["A*"].cost == pytest.approx(runs["Dijkstra"].cost) == pytest.approx(octile["A*"].cost)
+    assert runs["A*"].expanded < octile["A*"].expanded
+    assert cmp.left_out[0] == "JPS has its own heuristic (landmarks: A* and greedy only; E)"
+    assert not any(label.startswith("JPS") for label in runs)

@@ -240,7 +240,8 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
                   "times: median of several calls, nothing compiled or built inside the clock")  # fmt: skip
         lines += [(line, INK, small) for line in wrap(text.font(small), status, text_w)]
         for why in cmp.left_out:
-            lines += [(line, WARN, small) for line in wrap(text.font(small), f"no panel: {why}{offer}", text_w)]
+            where = offer if "one cost" in why else ""  # (another species helps only there)
+            lines += [(line, WARN, small) for line in wrap(text.font(small), f"no panel: {why}{where}", text_w)]
     chart_h = (len(cmp.runs) + 1) * text.font(small).get_linesize() + 12 if cmp.runs else 0
     top = area.y + 6 + max(sum(text.font(size).get_linesize() for _t, _c, size in lines), chart_h) + 6
     pygame.draw.rect(screen, (14, 18, 26), (area.x, area.y, sw, (bottom + 6 - area.y) if cmp.runs else top - area.y))
