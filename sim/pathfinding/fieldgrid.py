@@ -169,14 +169,18 @@ class FieldsAndLines(CodedGrid):
         """The landmarks' table of ``heuristic="landmarks"`` under a diagonal rule (:mod:`.landmarks`):
         ``(padded cells, k)`` float64, read-only, each cell's cost to each landmark in units of the
         smallest multiplier (row ``(y + 1) * (W + 2) + x + 1``; NaN: unreachable). Made on first use
-        (:attr:`landmarks_ms` says how long that took), kept while the grid's costs only go up."""
+        (:attr:`landmarks_ms` says how long that took), kept while the grid's costs only go up.
+        8 landmarks (``landmark_points[diagonal]``), fewer on maps over 8 M cells (at most 512 MB)."""
         rule = check_diagonal(diagonal)
         table = self._landmarks.get(rule)
         if table is None:
             t0 = time.perf_counter()
             name = next(k for k, v in DIAGONAL_RULES.items() if v == rule)
-            table, self.landmark_points[rule] = _lm.make_table(
-                lambda p: self.distance_field(p, diagonal=name), self.passable_mask(), self.min_cost
+            table, self.landmark_points[name] = _lm.make_table(
+                lambda p: self.distance_field(p, diagonal=name),
+                self.passable_mask(),
+                self.min_cost,
+                _lm.count_for(self.cells),
             )
             table.flags.writeable = False
             self._landmarks[rule] = table
@@ -195,8 +199,8 @@ class FieldsAndLines(CodedGrid):
 
     def _setup(self, codes: np.ndarray, lut: np.ndarray) -> None:
         self._landmarks: dict[int, NDArray[np.float64]] = {}  # diagonal rule -> table (landmarks())
-        #: The landmarks of each diagonal rule's table, ``(x, y)``; ms the last table took to make.
-        self.landmark_points: dict[int, list[tuple[int, int]]] = {}
+        #: The landmarks of each diagonal rule's table (by its name), ``(x, y)``; ms the last one took to make.
+        self.landmark_points: dict[str, list[tuple[int, int]]] = {}
         self.landmarks_ms = 0.0
         super()._setup(codes, lut)
 

@@ -32,10 +32,18 @@ from numpy.typing import NDArray
 #: How many landmarks a table holds (8: expansions fall 3-180x on the Moving AI maps; 16: 4-400x,
 #: at twice the memory and the time to make it).
 COUNT = 8
+#: The most memory a table may take: on larger maps it holds fewer landmarks (8 up to 8 M cells,
+#: none from 64 M: the metric alone then).
+MAX_BYTES = 512 << 20
+
+
+def count_for(cells: int) -> int:
+    """How many landmarks a grid of ``cells`` padded cells gets (:data:`COUNT`, fewer on huge maps)."""
+    return max(0, min(COUNT, MAX_BYTES // (8 * max(1, cells))))
 
 
 def make_table(
-    field: Callable[[tuple[int, int]], NDArray[np.float64]], free: NDArray[np.bool_], unit: float, count: int = COUNT
+    field: Callable[[tuple[int, int]], NDArray[np.float64]], free: NDArray[np.bool_], unit: float, count: int
 ) -> tuple[NDArray[np.float64], list[tuple[int, int]]]:
     """The landmarks' table for a grid: ``(padded cells, k)`` float64, each cell's cost to each
     landmark in units of the grid's smallest multiplier ``unit`` (NaN where it cannot reach it),
@@ -49,7 +57,7 @@ def make_table(
     table = np.full(((h + 2) * (w + 2), count), np.nan)
     points: list[tuple[int, int]] = []
     ys, xs = np.nonzero(free)
-    if ys.size == 0:
+    if ys.size == 0 or count == 0:
         return table[:, :0], points
     seed = int(np.argmin((ys - (h - 1) / 2.0) ** 2 + (xs - (w - 1) / 2.0) ** 2))
     far = np.where(np.isfinite(d := field((int(xs[seed]), int(ys[seed])))), d, -1.0)

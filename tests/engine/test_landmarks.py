@@ -53,7 +53,7 @@ def test_the_table_is_kept_while_costs_go_up_and_made_again_when_one_goes_down()
     grid = PathGrid(costs)
     table = grid.landmarks()
     assert table.shape == (42 * 52, COUNT) and table.dtype == np.float64 and not table.flags.writeable
-    points = grid.landmark_points[1]
+    points = grid.landmark_points["no-corner-cutting"]
     assert len(set(points)) == COUNT and all(costs[y, x] > 0 for x, y in points)
     for step in range(60):
         x, y = int(rng.integers(50)), int(rng.integers(40))
@@ -142,3 +142,12 @@ def test_the_learner_sees_the_heuristic_the_kernel_used():
     f = state.f.reshape(-1)[state.order]
     assert np.all(np.diff(f) >= -1e-9)  # consistent: expanded in order of F
     assert state.result.expanded < plain.result.expanded
+
+
+def test_huge_maps_get_fewer_landmarks_within_the_memory_cap():
+    from sim.pathfinding.landmarks import MAX_BYTES, count_for
+
+    assert count_for(66 * 66) == COUNT
+    assert count_for(3000 * 3000) == 7 and count_for(8192 * 8192 + 4 * 8193) == 0
+    for cells in (10**6, 9 * 10**6, 30 * 10**6, 70 * 10**6):
+        assert 8 * cells * count_for(cells) <= MAX_BYTES
