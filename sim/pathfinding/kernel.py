@@ -504,7 +504,7 @@ def _jump_search(
         codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
     ):  # fmt: skip
-        return STATUS_BLOCKED, 0, -1, hgen
+        return STATUS_BLOCKED, 0, start, hgen  # (end: the start, so no caller walks back from -1)
 
     return jump_search if jumping else neither
 
@@ -534,7 +534,7 @@ def _landmark_search(
         codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
         g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     ):  # fmt: skip
-        return STATUS_BLOCKED, 0, -1
+        return STATUS_BLOCKED, 0, start  # (end: the start, so no caller walks back from -1)
 
     return landmark_search if data.dtype == types.float64 else neither
 

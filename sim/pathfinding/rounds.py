@@ -249,6 +249,10 @@ def _same(a: tuple, b: tuple) -> bool:
     return True
 
 
+_NO_TABLE = np.zeros((0, 0))  # a kind's stand-in where another uses landmarks (read-only, like their tables)
+_NO_TABLE.flags.writeable = False
+
+
 def _build(kinds: Sequence[RoundKind], jps: bool) -> tuple[_Compiled, ...] | None:
     """:meth:`SearchRound._compiled`, built afresh."""
     built: list[_Compiled] = []
@@ -262,9 +266,16 @@ def _build(kinds: Sequence[RoundKind], jps: bool) -> tuple[_Compiled, ...] | Non
             return None
         straight = bool(kind.straight)
         built.append(_Compiled(labels, codes, lut, moves, padded_width, blocks, grid.width, params, straight))
-    if any(k.blocks.dtype == np.uint64 for k in built):  # a kind jumps: every kind's bits in its type
-        built = [k._replace(blocks=np.zeros((4, 0, 0), np.uint64)) if k.blocks.dtype != np.uint64 else k
-                 for k in built]  # fmt: skip
+    # The kinds' grid data in one type (a compiled tuple is indexed at run time): where a kind jumps,
+    # everyone's is jump bits; where one uses landmarks, a landmarks' table; both: a job per kind.
+    data = {k.blocks.dtype.str for k in built}
+    bits, table = np.dtype(np.uint64).str, np.dtype(np.float64).str
+    if bits in data and table in data:
+        return None
+    like = {bits: np.zeros((4, 0, 0), np.uint64), table: _NO_TABLE}
+    for dtype, empty in like.items():
+        if dtype in data:
+            built = [k if k.blocks.dtype.str == dtype else k._replace(blocks=empty) for k in built]
     return tuple(built) if built else None
 
 

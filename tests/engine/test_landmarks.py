@@ -151,3 +151,34 @@ def test_huge_maps_get_fewer_landmarks_within_the_memory_cap():
     assert count_for(3000 * 3000) == 7 and count_for(8192 * 8192 + 4 * 8193) == 0
     for cells in (10**6, 9 * 10**6, 30 * 10**6, 70 * 10**6):
         assert 8 * cells * count_for(cells) <= MAX_BYTES
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_round_with_a_kind_on_landmarks_answers_what_its_batch_answers(threads):
+    """In one compiled round beside a plain kind, and beside a kind that jumps (then a job per
+    kind: one round call holds one kind of grid data)."""
+    from sim.pathfinding import AStar, RoundKind, SearchRound, label_regions
+
+    class Jumper(AStar):
+        use_jps = True
+
+    rng = np.random.default_rng(5)
+    terrain = (rng.random((40, 60)) < 0.3).astype(np.uint8)
+    terrain[:, 30] = 2
+    learned = AStar(terrain, terrain_costs={0: 1.0}, heuristic="landmarks")
+    for other in (
+        AStar(terrain, terrain_costs={0: 1.0, 1: 1.0, 2: 2.0}),
+        Jumper(terrain, terrain_costs={0: 1.0, 1: 1.0}),
+    ):
+        kinds = [RoundKind(k, label_regions(k.grid.costs, k.diagonal)[0]) for k in (learned, other)]
+        n = 300
+        starts = np.stack((rng.integers(0, 60, n), rng.integers(0, 40, n)), axis=1).astype(np.int32)
+        goals = np.stack((rng.integers(0, 60, n), rng.integers(0, 40, n)), axis=1).astype(np.int32)
+        kind_of = rng.integers(0, 2, n)
+        res = SearchRound(threads=threads).run(kinds, kind_of, starts, goals)
+        for s, kind in enumerate(kinds):
+            mine = np.flatnonzero((kind_of == s) & (res.status != 7))  # (7: another region, not searched)
+            opts = {"heuristic": "landmarks"} if s == 0 else {"algorithm": kind.astar._algorithm(kind.astar.grid)}
+            want = kind.astar.grid.search_many(starts[mine], goals[mine], threads=1, **opts)
+            assert np.array_equal(res.cost[mine], want.cost) and np.array_equal(res.expanded[mine], want.expanded)
+        assert (res.status == 0).sum() > n // 4
