@@ -138,6 +138,20 @@ def far_cells(sp):
     return (int(xs[a]), int(ys[a])), (int(xs[b]), int(ys[b]))
 
 
+def compare_far_query(app, species_key=None):
+    """Open the compare view (C), pick a species by its number key, and query between its two
+    farthest cells: ``(cmp, species, start, goal)``."""
+    app.frame(STEP)
+    press(app, pygame.K_c)
+    if species_key is not None:
+        press(app, species_key)
+    sp = app.sim.species[app.top.cmp.species]
+    start, goal = far_cells(sp)
+    click(app, start)
+    click(app, goal)
+    return app.top.cmp, sp, start, goal
+
+
 def test_compare_mode_reports_what_find_path_gives(make_app):
     app = make_app("maps/fortress.yaml", counts={"cow": 10, "bird": 10, "water": 10})
     app.frame(STEP)
@@ -210,14 +224,7 @@ def test_compare_mode_reports_what_find_path_gives(make_app):
 
 def test_replay_reveals_cells_in_the_kernels_expansion_order(make_app):
     app = make_app("maps/river.yaml", counts={"cow": 5, "bird": 5, "water": 5})
-    app.frame(STEP)
-    press(app, pygame.K_c)
-    press(app, pygame.K_2)  # birds
-    sp = app.sim.species[app.top.cmp.species]
-    start, goal = far_cells(sp)
-    click(app, start)
-    click(app, goal)
-    cmp = app.top.cmp
+    cmp, sp, start, goal = compare_far_query(app, pygame.K_2)  # birds
     press(app, pygame.K_SPACE)  # pause the replay
     cmp.step = 0
     grid = PathGrid(np.array(sp.costs))
@@ -459,14 +466,7 @@ def test_compare_mode_shows_astar_with_landmarks(make_app):
     """E cycles the heuristic on to "landmarks": A* keeps Dijkstra's cost and expands fewer cells
     than with the octile distance; the jump point searches get no panel, and the header says why."""
     app = make_app("maps/fortress.yaml", counts={"cow": 10, "bird": 10, "water": 10})
-    app.frame(STEP)
-    press(app, pygame.K_c)
-    press(app, pygame.K_2)  # birds
-    sp = app.sim.species[app.top.cmp.species]
-    start, goal = far_cells(sp)
-    click(app, start)
-    click(app, goal)
-    cmp = app.top.cmp
+    cmp, _sp, _start, _goal = compare_far_query(app, pygame.K_2)  # birds
     octile = {r.label: r.result for r in cmp.runs}
     while cmp.heuristic != "landmarks":
         press(app, pygame.K_e)
