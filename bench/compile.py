@@ -37,10 +37,11 @@ VIEW = {
 FIRST_CALL = (
     "import time, numpy as np; t = time.perf_counter(); from sim.pathfinding import PathGrid; "
     "costs = np.ones((256, 256)) if '{kind}' != 'weighted' else 1 + (np.arange(256 * 256).reshape(256, 256) % 7 == 0); "
-    "r = PathGrid(costs).search((0, 0), (255, 200), algorithm='{algorithm}'); "
+    "r = PathGrid(costs).search((0, 0), (255, 200), algorithm='{algorithm}', heuristic={heuristic}); "
     "print(round(time.perf_counter() - t, 2), r.cost)"
 )
-FIRST_CALLS = {"astar": "astar", "jps": "jps", "jps+": "jps+", "weighted": "astar", "weighted-jps": "jps"}
+FIRST_CALLS = {"astar": "astar", "jps": "jps", "jps+": "jps+", "weighted": "astar", "weighted-jps": "jps",
+               "landmarks": "astar"}  # fmt: skip
 
 
 def timed(cmd: list[str], env: dict) -> tuple[float, float, str]:
@@ -74,7 +75,8 @@ def first_calls() -> dict[str, tuple[float, str]]:
     for kind, algorithm in FIRST_CALLS.items():
         with tempfile.TemporaryDirectory() as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            code = FIRST_CALL.format(kind=kind.split("-")[0], algorithm=algorithm)
+            heuristic = "'landmarks'" if kind == "landmarks" else None
+            code = FIRST_CALL.format(kind=kind.split("-")[0], algorithm=algorithm, heuristic=heuristic)
             _cpu, wall, stdout = timed([sys.executable, "-W", "ignore", "-c", code], env)
             out[kind] = (wall, stdout.strip().split()[-1] if stdout.strip() else "?")
     return out

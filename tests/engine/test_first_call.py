@@ -25,11 +25,11 @@ costs[10:30, 20] = 0
 grid = PathGrid(costs)
 with warnings.catch_warnings(record=True) as said:
     warnings.simplefilter("always")
-    first = grid.search((2, 20), (55, 25), algorithm="{algorithm}")
-    again = grid.search((3, 20), (55, 26), algorithm="{algorithm}")
+    first = grid.search((2, 20), (55, 25), algorithm="{algorithm}", heuristic={heuristic})
+    again = grid.search((3, 20), (55, 26), algorithm="{algorithm}", heuristic={heuristic})
 started = [p is not None for p in warm._compiling.values()]
 warm.wait_for_background()
-compiled = grid.search((2, 20), (55, 25), algorithm="{algorithm}")
+compiled = grid.search((2, 20), (55, 25), algorithm="{algorithm}", heuristic={heuristic})
 warm.set_first_use("wait")
 print(json.dumps(dict(policy=first_use(), said=[str(w.message) for w in said], started=started,
     first=first.cost, again=again.cost, compiled=compiled.cost, ready=sorted(map(list, warm._ready)),
@@ -39,11 +39,14 @@ print(json.dumps(dict(policy=first_use(), said=[str(w.message) for w in said], s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("algorithm, weighted", [("astar", 0), ("jps", 0), ("jps+", 0), ("astar", 1), ("jps", 1)])
+@pytest.mark.parametrize("algorithm, weighted", [("astar", 0), ("jps", 0), ("jps+", 0), ("astar", 1), ("jps", 1),
+                                                  ("landmarks", 0), ("landmarks", 1)])  # fmt: skip
 def test_a_first_call_on_an_empty_cache_answers_optimally_then_runs_compiled(tmp_path, algorithm, weighted):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    r = subprocess.run([sys.executable, "-c", SCRIPT.format(algorithm=algorithm, weighted=weighted)],
-                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)  # fmt: skip
+    # ("landmarks": A* with heuristic="landmarks", its own kernel)
+    script = SCRIPT.format(algorithm="astar" if algorithm == "landmarks" else algorithm, weighted=weighted,
+                           heuristic='"landmarks"' if algorithm == "landmarks" else None)  # fmt: skip
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert r.returncode == 0, r.stderr[-2000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["first"] == pytest.approx(out["want"], rel=1e-9)  # optimal while the kernel compiles
@@ -51,4 +54,5 @@ def test_a_first_call_on_an_empty_cache_answers_optimally_then_runs_compiled(tmp
     assert out["compiled"] == pytest.approx(out["want"], rel=1e-9)
     assert len(out["said"]) == 1 and "another process compiles it" in out["said"][0]  # once
     assert out["started"] == [True]
-    assert ["one", "table" if algorithm == "jps+" else "bits" if algorithm == "jps" else "none", "|u1"] in out["ready"]
+    data = {"jps+": "table", "jps": "bits", "landmarks": "landmarks"}.get(algorithm, "none")
+    assert ["one", data, "|u1"] in out["ready"]
