@@ -29,7 +29,10 @@ STRATEGIES: tuple[tuple[str, str, bool], ...] = (
     ("Weighted A*", "astar", True),
     ("JPS (jump points)", "jps", False),
     ("Distance field", "field", False),
+    ("A* with landmarks", "astar", False),  # (H learned from the map: sim.pathfinding.landmarks)
 )
+#: The strategies that search with another heuristic than the diagonal rule's default.
+HEURISTIC_OF: dict[str, str] = {"A* with landmarks": "landmarks"}
 #: Replay speeds, expansions per second.
 SPEEDS: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 WEIGHTS: tuple[float, ...] = (1.25, 1.5, 2.0, 3.0, 5.0)
@@ -71,7 +74,8 @@ class Lesson:
         weight = self.weight if STRATEGIES[self.strategy][2] else 1.0
         if algorithm == "field":
             return SearchOptions(diagonal=self.diagonal, algorithm="dijkstra")
-        return SearchOptions(diagonal=self.diagonal, weight=weight, algorithm=algorithm)
+        heuristic = HEURISTIC_OF.get(STRATEGIES[self.strategy][0])
+        return SearchOptions(diagonal=self.diagonal, heuristic=heuristic, weight=weight, algorithm=algorithm)
 
     @property
     def ready(self) -> bool:
@@ -437,6 +441,7 @@ def snippet(costs_file: str, lesson: Lesson, state: SearchState, species: str, m
         ]
     else:
         args = f'algorithm="{o.algorithm}", {opts}' + (f", weight={o.weight:g}" if o.weight != 1.0 else "")
+        args += f', heuristic="{o.heuristic}"' if o.heuristic in HEURISTIC_OF.values() else ""
         found = f"{state.result.found} {state.result.cost:.3f} {state.result.expanded}"
         lines = [
             f"r = grid.search({lesson.start}, {lesson.goal}, {args})",

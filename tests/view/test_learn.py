@@ -259,3 +259,24 @@ def test_compare_figures_are_a_median_of_calls_with_nothing_compiled_inside_the_
     for a, b in zip(first.runs, again.runs, strict=True):
         assert (a.result.expanded, a.result.cost) == (b.result.expanded, b.result.cost)
         assert a.runs >= 3 and a.clean and b.clean  # medians, and no call in the clock compiled
+
+
+def test_astar_with_landmarks_is_a_strategy_with_its_own_h(make_app):
+    """Key 7: the same A*, with H learned from the map: never below the octile H, the same cost,
+    fewer cells expanded; "copy as code" says heuristic="landmarks"."""
+    app, mode, sp, start, goal = learn_a_query(make_app)
+    les = mode.lesson
+    press(app, pygame.K_END)
+    plain = mode.state()
+    press(app, pygame.K_7)
+    press(app, pygame.K_END)
+    assert les.label == "A* with landmarks"
+    learned = mode.state()
+    assert learned.result.cost == pytest.approx(plain.result.cost)
+    assert learned.result.expanded <= plain.result.expanded
+    assert np.all(learned.h >= plain.h - 1e-9)
+    assert learned.result.expanded == sp.grid.search(start, goal, heuristic="landmarks").expanded
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        press(app, pygame.K_k)
+    assert 'heuristic="landmarks"' in out.getvalue()

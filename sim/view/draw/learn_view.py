@@ -9,7 +9,7 @@ import numpy as np
 import pygame
 from numpy.typing import NDArray
 
-from sim.instruments.learn import JumpScans, Lesson
+from sim.instruments.learn import STRATEGIES, JumpScans, Lesson
 from sim.pathfinding import SearchState
 from sim.view.camera import Camera
 from sim.view.draw.legends import Legend
@@ -280,7 +280,7 @@ def panel_lines(les: Lesson, state: SearchState | None, species: str) -> list[tu
                       f"{state.status}: no path", GOOD if r.found else WARN))  # fmt: skip
     where = "PathGrid.distance_field" if les.algorithm == "field" else "PathGrid.search"
     lines.append((f"the engine's own search, replayed: counts and cost are {where}'s", DIM))
-    lines.append(("Space play  ←→ step  ↑↓ speed  End  1-6 strategy  K code  F1 keys", DIM))
+    lines.append((f"Space play  ←→ step  ↑↓ speed  End  1-{len(STRATEGIES)} strategy  K code  F1 keys", DIM))
     return lines
 
 
