@@ -37,8 +37,11 @@ def field_start(goal, g, mark, gen, heap_key, heap_node):
 
 @njit(cache=True, nogil=True)
 def field_core(codes, lut, moves, width, max_cost, g, mark, gen, heap_key, heap_node, size, out, order, done,
-               max_settle):  # fmt: skip
+               max_settle, forward=False):  # fmt: skip
     """Settle cells outward from the goal put by :func:`field_start`; returns ``(status, size, settled)``.
+    With ``forward``, the cost *from* that cell to every other instead of to it (a step costs the
+    multiplier of the cell it enters, so the two differ on a grid of several multipliers; the
+    diagonal rules are symmetric, so the same steps are walked the other way).
 
     Resumable: the open list (``heap_key``/``heap_node``, ``size`` entries), ``g`` and ``mark``
     carry the state between calls, so a large field can be spread over frames (``max_settle``
@@ -84,7 +87,7 @@ def field_core(codes, lut, moves, width, max_cost, g, mark, gen, heap_key, heap_
             mp = mark[p]
             if mp == closed:
                 continue
-            nd = du + STEP_LENGTH[k] * enter
+            nd = du + STEP_LENGTH[k] * (lut[codes[p]] if forward else enter)
             if mp == open_mark and nd >= g[p]:
                 continue
             mark[p] = open_mark

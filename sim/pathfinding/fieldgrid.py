@@ -70,6 +70,11 @@ class FieldsAndLines(CodedGrid):
         gx, gy = _check_point("goal", goal, self.width, self.height)
         limit = _check_max_cost(max_cost)
         order = np.zeros(0, dtype=np.int32) if trace is None else _check_out_array("trace", trace, 1)
+        return self._field(gx, gy, diag, limit, order, False)
+
+    def _field(self, gx: int, gy: int, diag: int, limit: float, order: np.ndarray, forward: bool) -> np.ndarray:
+        """:meth:`distance_field` once its arguments are checked; ``forward``: the costs *from*
+        ``(gx, gy)`` instead (the landmarks' other side on a grid of several multipliers)."""
         out = np.full(self.height * self.width, np.inf)
         if not self.passable(gx, gy):
             return out.reshape(self.height, self.width)
@@ -82,7 +87,7 @@ class FieldsAndLines(CodedGrid):
         while True:
             status, size, settled = _f.field_core(
                 self._codes, self._lut, self.moves(diag), wp, limit, ws.g, ws.mark, gen, *ws.heap, size, out,
-                order, done, self.cells,
+                order, done, self.cells, forward,
             )  # fmt: skip
             done += settled
             if status == _f.FIELD_DONE:
@@ -168,7 +173,8 @@ class FieldsAndLines(CodedGrid):
     def landmarks(self, *, diagonal: str = "no-corner-cutting") -> NDArray[np.float64]:
         """The landmarks' table of ``heuristic="landmarks"`` under a diagonal rule (:mod:`.landmarks`):
         ``(padded cells, k)`` float64, read-only, each cell's cost to each landmark in units of the
-        smallest multiplier (row ``(y + 1) * (W + 2) + x + 1``; NaN: unreachable). Made on first use
+        smallest multiplier (row ``(y + 1) * (W + 2) + x + 1``; NaN: unreachable); on a grid of several
+        multipliers ``2 k`` columns, the negated costs from each landmark after. Made on first use
         (:attr:`landmarks_ms` says how long that took), kept while the grid's costs only go up.
         8 landmarks (``landmark_points[diagonal]``), fewer on maps over 8 M cells (at most 512 MB)."""
         rule = check_diagonal(diagonal)
@@ -176,12 +182,16 @@ class FieldsAndLines(CodedGrid):
         if table is None:
             t0 = time.perf_counter()
             name = next(k for k, v in DIAGONAL_RULES.items() if v == rule)
+            none = np.zeros(0, dtype=np.int32)
+            both = not self.uniform  # costs differ by direction: the costs from each landmark too
+
+            def field(p: tuple[int, int], forward: bool = False) -> NDArray[np.float64]:
+                return self._field(p[0], p[1], rule, np.inf, none, forward)
+
             table, self.landmark_points[name] = _lm.make_table(
-                lambda p: self.distance_field(p, diagonal=name),
-                self.passable_mask(),
-                self.min_cost,
-                _lm.count_for(self.cells),
-            )
+                field, self.passable_mask(), self.min_cost, _lm.count_for(self.cells, 2 if both else 1),
+                (lambda p: field(p, True)) if both else None,
+            )  # fmt: skip
             table.flags.writeable = False
             self._landmarks[rule] = table
             self.landmarks_ms = (time.perf_counter() - t0) * 1000.0
@@ -319,7 +329,7 @@ class FieldGrowth:
         while not self.done and settled < budget:
             status, self._size, more = _f.field_core(
                 grid._codes, grid._lut, grid.moves(self._diag), wp, np.inf, self._g, self._mark, 1, *self._heap,
-                self._size, flat, np.zeros(0, dtype=np.int32), self.settled + settled, budget - settled,
+                self._size, flat, np.zeros(0, dtype=np.int32), self.settled + settled, budget - settled, False,
             )  # fmt: skip
             settled += more
             if status == _f.FIELD_DONE:

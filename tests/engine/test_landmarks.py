@@ -52,7 +52,8 @@ def test_the_table_is_kept_while_costs_go_up_and_made_again_when_one_goes_down()
     costs[rng.random(costs.shape) < 0.2] *= 2.0
     grid = PathGrid(costs)
     table = grid.landmarks()
-    assert table.shape == (42 * 52, COUNT) and table.dtype == np.float64 and not table.flags.writeable
+    # (several multipliers: the costs to each landmark and the negated costs from it, 2 columns each)
+    assert table.shape == (42 * 52, 2 * COUNT) and table.dtype == np.float64 and not table.flags.writeable
     points = grid.landmark_points["no-corner-cutting"]
     assert len(set(points)) == COUNT and all(costs[y, x] > 0 for x, y in points)
     for step in range(60):
@@ -182,3 +183,26 @@ def test_a_round_with_a_kind_on_landmarks_answers_what_its_batch_answers(threads
             want = kind.astar.grid.search_many(starts[mine], goals[mine], threads=1, **opts)
             assert np.array_equal(res.cost[mine], want.cost) and np.array_equal(res.expanded[mine], want.expanded)
         assert (res.status == 0).sum() > n // 4
+
+
+def test_on_a_map_of_several_multipliers_both_sides_of_each_landmark_count():
+    """Costs differ by direction there (a step costs the multiplier of the cell it enters): the
+    table holds the costs to each landmark and from it, and the search stays optimal against the
+    independent Dijkstra while expanding far fewer cells than with the octile distance."""
+    chars = read_map(DATA / "den312d.map")
+    costs = ground_costs(chars)
+    yy, xx = np.mgrid[0 : costs.shape[0], 0 : costs.shape[1]]
+    costs = np.where(costs > 0, 1.0 + (xx // 8 + yy // 8) % 3, 0.0)  # squares of 8 x 8 cells: 1, 2, 3
+    grid = PathGrid(costs)
+    assert grid.landmarks().shape[1] == 2 * COUNT
+    rng = np.random.default_rng(4)
+    free = np.argwhere(costs > 0)
+    plain = learned = 0
+    for _ in range(12):
+        (sy, sx), (gy, gx) = free[rng.integers(len(free))], free[rng.integers(len(free))]
+        start, goal = (int(sx), int(sy)), (int(gx), int(gy))
+        r = grid.search(start, goal, heuristic="landmarks")
+        assert_optimal(r, costs, start, goal, "no-corner-cutting")
+        learned += r.expanded
+        plain += grid.search(start, goal).expanded
+    assert learned * 3 < plain, (learned, plain)
