@@ -39,9 +39,8 @@ def field_start(goal, g, mark, gen, heap_key, heap_node):
 def field_core(codes, lut, moves, width, max_cost, g, mark, gen, heap_key, heap_node, size, out, order, done,
                max_settle, forward=False):  # fmt: skip
     """Settle cells outward from the goal put by :func:`field_start`; returns ``(status, size, settled)``.
-    With ``forward``, the cost *from* that cell to every other instead of to it (a step costs the
-    multiplier of the cell it enters, so the two differ on a grid of several multipliers; the
-    diagonal rules are symmetric, so the same steps are walked the other way).
+    ``forward``: the costs *from* that cell instead (they differ where multipliers do: a step costs
+    the multiplier of the cell it enters; the diagonal rules are symmetric: the same steps serve).
 
     Resumable: the open list (``heap_key``/``heap_node``, ``size`` entries), ``g`` and ``mark``
     carry the state between calls, so a large field can be spread over frames (``max_settle``
