@@ -414,3 +414,9 @@ def weighted_grids(draw, values=(0.0, 0.0, 0.3, 0.85, 1.0, 1.0, 2.5, 5.0), max_s
         (sy, sx), (gy, gx) = free[draw(st.integers(0, len(free) - 1))], free[draw(st.integers(0, len(free) - 1))]
         start, goal = (int(sx), int(sy)), (int(gx), int(gy))
     return costs, start, goal
+
+
+def free_pairs(costs: np.ndarray, rng: np.random.Generator, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``k`` random starts and goals on passable cells, as ``(k, 2)`` arrays of ``(x, y)``."""
+    free = np.argwhere(costs > 0)[:, ::-1]
+    return free[rng.integers(len(free), size=k)], free[rng.integers(len(free), size=k)]

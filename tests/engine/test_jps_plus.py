@@ -14,7 +14,7 @@ from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, find_path
 from sim.pathfinding.jpsplus import build_table
 from tests.conftest import ROOT
-from tests.helpers import assert_optimal, path_cost, pts
+from tests.helpers import assert_optimal, free_pairs, path_cost, pts
 
 DATA = ROOT / "tests" / "data"
 RULE = "no-corner-cutting"
@@ -123,8 +123,7 @@ def test_many_searches_answer_as_one_at_a_time():
     rng = np.random.default_rng(11)
     costs = (rng.random((40, 50)) > 0.3).astype(np.float64)
     grid = PathGrid(costs)
-    free = np.argwhere(costs > 0)[:, ::-1]
-    starts, goals = free[rng.integers(len(free), size=40)], free[rng.integers(len(free), size=40)]
+    starts, goals = free_pairs(costs, rng, 40)
     batch = grid.search_many(starts, goals, algorithm="jps+", threads=2)
     for i, (s, g) in enumerate(zip(starts.tolist(), goals.tolist(), strict=True)):
         one = grid.search(tuple(s), tuple(g), algorithm="jps+")

@@ -14,7 +14,7 @@ from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import HEURISTICS, PathGrid, SearchOptions
 from sim.pathfinding.landmarks import COUNT
 from tests.conftest import ROOT
-from tests.helpers import RULES, assert_optimal, optimum, path_cost, raises_exactly, weighted_grids
+from tests.helpers import RULES, assert_optimal, free_pairs, optimum, path_cost, raises_exactly, weighted_grids
 
 DATA = ROOT / "tests" / "data"
 
@@ -90,8 +90,7 @@ def test_batches_rounds_and_weights_give_what_one_search_gives():
     rng = np.random.default_rng(8)
     costs = np.where(rng.random((35, 45)) < 0.3, 0.0, rng.choice([1.0, 1.5, 4.0], (35, 45)))
     grid = PathGrid(costs)
-    free = np.argwhere(costs > 0)[:, ::-1]
-    starts, goals = free[rng.integers(len(free), size=40)], free[rng.integers(len(free), size=40)]
+    starts, goals = free_pairs(costs, rng, 40)
     batch = grid.search_many(starts, goals, heuristic="landmarks", threads=2)
     for i, (s, g) in enumerate(zip(starts.tolist(), goals.tolist(), strict=True)):
         one = grid.search(tuple(s), tuple(g), heuristic="landmarks")
