@@ -27,6 +27,7 @@ import numpy as np
 from bench.kernel import UNIT, best_of, count, input_errors, pick, positive, tcod_graph
 from sim.maps.movingai import GROUND, ground_costs, read_map, read_scenarios
 from sim.pathfinding import PathGrid, warm_up
+from sim.pathfinding.warm import waiting
 
 #: The multipliers painted over ground of multiplier 1 (the issue's "1/1.5/2/3").
 BLOB_COSTS = (1.5, 2.0, 3.0)
@@ -82,16 +83,21 @@ def run_map(path: Path, n: int, repeat: int, seed: int, rng: np.random.Generator
              if chars[s.start[1], s.start[0]] in GROUND and chars[s.goal[1], s.goal[0]] in GROUND]  # fmt: skip
     grid = PathGrid(costs)
     grid.blocks()  # JPSW's successor table, made before the timing (its time is printed)
+    grid.landmarks()  # and the landmarks' table (printed too)
+    with waiting():  # (their kernel compiled or loaded here, not answered by the plain-Python search)
+        grid.search(scens[0].start, scens[0].goal, heuristic="landmarks")
     graph = tcod_graph(np.round(costs * 2).astype(np.int32))  # the blobs' multipliers are halves: twice is whole
     weights = np.where(costs > 0, costs, np.inf).astype(np.float32)
     rows = []
     for s in pick(scens, n, rng):
-        row = {"map": path.stem, "setup_ms": grid.jps_table_ms}
+        row = {"map": path.stem, "setup_ms": grid.jps_table_ms, "lm_ms": grid.landmarks_ms}
         res = {}
         for algo in ("astar", "jps"):
             row[algo], res[algo] = best_of(lambda a=algo, s=s: grid.search(s.start, s.goal, algorithm=a), repeat)
             row[algo + "_exp"] = res[algo].expanded
         row["jps_ok"] = abs(res["jps"].cost - res["astar"].cost) <= 1e-9 * max(1.0, res["astar"].cost)
+        row["lm"], lm = best_of(lambda s=s: grid.search(s.start, s.goal, heuristic="landmarks"), repeat)
+        row["lm_ok"] = abs(lm.cost - res["astar"].cost) <= 1e-9 * max(1.0, res["astar"].cost)
 
         def tcod_query(s=s):
             pf = tcod.path.Pathfinder(graph)
@@ -138,6 +144,11 @@ def run(maps: list[Path], queries: int, repeat: int, seed: int, size: int = 24, 
     print(summary("POOLED", pooled))
     print(f"JPSW's successor table (made on the first JPS search of a weighted grid): median "
           f"{statistics.median(setup):.0f} ms a map, at most {max(setup):.0f} ms")  # fmt: skip
+    lm, astar = (statistics.median(r[k] for r in pooled) * 1e6 for k in ("lm", "astar"))
+    made = [r["lm_ms"] for r in pooled]
+    print(f"A* with heuristic='landmarks' (sim.pathfinding.landmarks): pooled {lm:.0f} µs ({lm / astar:.3f}x A*), "
+          f"costs equal to A*'s {sum(r['lm_ok'] for r in pooled) / len(pooled):.0%}; its table made in a median "
+          f"{statistics.median(made):.0f} ms a map, at most {max(made):.0f}")  # fmt: skip
     if demo:
         demo_queries()
 
