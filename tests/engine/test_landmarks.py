@@ -205,3 +205,18 @@ def test_on_a_map_of_several_multipliers_both_sides_of_each_landmark_count():
         learned += r.expanded
         plain += grid.search(start, goal).expanded
     assert learned * 3 < plain, (learned, plain)
+
+
+def test_a_weighted_table_is_the_same_made_on_one_thread_or_two():
+    from sim.pathfinding import set_threads
+
+    rng = np.random.default_rng(6)
+    costs = np.where(rng.random((50, 70)) < 0.2, 0.0, rng.choice([1.0, 2.0, 3.5], (50, 70)))
+    try:
+        set_threads(1)
+        one = PathGrid(costs).landmarks()
+        set_threads(2)
+        two = PathGrid(costs).landmarks()
+    finally:
+        set_threads(0)  # (the default: every core)
+    assert one.shape == (52 * 72, 2 * COUNT) and np.array_equal(one, two, equal_nan=True)
