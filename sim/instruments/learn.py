@@ -21,18 +21,17 @@ from sim.pathfinding import STEPS, PathGrid, SearchOptions, SearchResult, Search
 
 Point = tuple[int, int]
 
-#: The strategies a learner steps through: (label, algorithm, uses the lesson's weight).
-STRATEGIES: tuple[tuple[str, str, bool], ...] = (
-    ("A*", "astar", False),
-    ("Dijkstra", "dijkstra", False),
-    ("Greedy best-first", "greedy", False),
-    ("Weighted A*", "astar", True),
-    ("JPS (jump points)", "jps", False),
-    ("Distance field", "field", False),
-    ("A* with landmarks", "astar", False),  # (H learned from the map: sim.pathfinding.landmarks)
+#: The strategies a learner steps through: (label, algorithm, uses the lesson's weight, the heuristic
+#: when not the diagonal rule's default).
+STRATEGIES: tuple[tuple[str, str, bool, str | None], ...] = (
+    ("A*", "astar", False, None),
+    ("Dijkstra", "dijkstra", False, None),
+    ("Greedy best-first", "greedy", False, None),
+    ("Weighted A*", "astar", True, None),
+    ("JPS (jump points)", "jps", False, None),
+    ("Distance field", "field", False, None),
+    ("A* with landmarks", "astar", False, "landmarks"),  # (H learned from the map: sim.pathfinding.landmarks)
 )
-#: The strategies that search with another heuristic than the diagonal rule's default.
-HEURISTIC_OF: dict[str, str] = {"A* with landmarks": "landmarks"}
 #: Replay speeds, expansions per second.
 SPEEDS: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 WEIGHTS: tuple[float, ...] = (1.25, 1.5, 2.0, 3.0, 5.0)
@@ -60,7 +59,7 @@ class Lesson:
     # ------------------------------------------------------------ the query
     @property
     def label(self) -> str:
-        name, _algorithm, weighted = STRATEGIES[self.strategy]
+        name, _algorithm, weighted, _heuristic = STRATEGIES[self.strategy]
         return f"{name} (w = {self.weight:g})" if weighted else name
 
     @property
@@ -74,7 +73,7 @@ class Lesson:
         weight = self.weight if STRATEGIES[self.strategy][2] else 1.0
         if algorithm == "field":
             return SearchOptions(diagonal=self.diagonal, algorithm="dijkstra")
-        heuristic = HEURISTIC_OF.get(STRATEGIES[self.strategy][0])
+        heuristic = STRATEGIES[self.strategy][3]
         return SearchOptions(diagonal=self.diagonal, heuristic=heuristic, weight=weight, algorithm=algorithm)
 
     @property
@@ -441,7 +440,7 @@ def snippet(costs_file: str, lesson: Lesson, state: SearchState, species: str, m
         ]
     else:
         args = f'algorithm="{o.algorithm}", {opts}' + (f", weight={o.weight:g}" if o.weight != 1.0 else "")
-        args += f', heuristic="{o.heuristic}"' if o.heuristic in HEURISTIC_OF.values() else ""
+        args += f', heuristic="{o.heuristic}"' if o.heuristic in {s[3] for s in STRATEGIES} - {None} else ""
         found = f"{state.result.found} {state.result.cost:.3f} {state.result.expanded}"
         lines = [
             f"r = grid.search({lesson.start}, {lesson.goal}, {args})",

@@ -72,6 +72,7 @@ def _h_at(node, width, goal_x, goal_y, metric):
 
 #: No landmark table: the heap kernels' heuristic is the metric alone (see :func:`landmark_h`).
 NO_LANDMARKS = np.zeros((0, 0), np.float64)
+NO_LANDMARKS.flags.writeable = False  # (read-only, like the tables it stands in for)
 
 
 @njit(cache=True, inline="always")

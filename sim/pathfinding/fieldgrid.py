@@ -181,7 +181,7 @@ class FieldsAndLines(CodedGrid):
         table = self._landmarks.get(rule)
         if table is None:
             t0 = time.perf_counter()
-            name = next(k for k, v in DIAGONAL_RULES.items() if v == rule)
+            name = diagonal if isinstance(diagonal, str) else next(k for k, v in DIAGONAL_RULES.items() if v == rule)
             none = np.zeros(0, dtype=np.int32)
             both = not self.uniform  # costs differ by direction: the costs from each landmark too
 

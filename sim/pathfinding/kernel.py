@@ -504,7 +504,7 @@ def _jump_search(
         codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
     ):  # fmt: skip
-        return STATUS_BLOCKED, 0, start, hgen  # (end: the start, so no caller walks back from -1)
+        return STATUS_BLOCKED, 0, start, hgen  # (callers write no path for a blocked status)
 
     return jump_search if jumping else neither
 
@@ -534,7 +534,7 @@ def _landmark_search(
         codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
         g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     ):  # fmt: skip
-        return STATUS_BLOCKED, 0, start  # (end: the start, so no caller walks back from -1)
+        return STATUS_BLOCKED, 0, start  # (callers write no path for a blocked status)
 
     return landmark_search if data.dtype == types.float64 else neither
 
@@ -649,6 +649,8 @@ def search_one(
     )  # fmt: skip
     if status in (_HEAP_FULL, _ENTRIES_FULL):
         return status, expanded, cost, np.int64(0), end, hgen
+    if status == STATUS_BLOCKED:  # grid data of another kind (a stub answered): no path to walk
+        return status, expanded, cost, np.int64(0), end, hgen
     jps = params[0] in (MODE_JPS, MODE_JPS_PLUS)  # (params: KernelParams' fields as a plain tuple)
     n = _path_length(end, parent, jump_parent, jps, width)
     if n <= path.shape[0]:
@@ -735,10 +737,12 @@ def search_batch(
                     codes, lut, moves, width, blocks, s, t, params,
                     g, parent, jump_parent, mark, gen, heap, buckets, hgen, no_record, trace, t_at, stats,
                 )  # fmt: skip
-                n = _path_length(end, parent, jump_parent, jps, width)
-                if at + n > paths.size:
-                    paths = _grow_int(paths, at + n)
-                _write_path(end, n, parent, jump_parent, jps, width, paths, at)
+                # (blocked here: grid data of another kind, a stub answered; its parents are stale)
+                if st != STATUS_BLOCKED:
+                    n = _path_length(end, parent, jump_parent, jps, width)
+                    if at + n > paths.size:
+                        paths = _grow_int(paths, at + n)
+                    _write_path(end, n, parent, jump_parent, jps, width, paths, at)
         status[i] = st
         cost[i] = c
         expanded[i] = exp

@@ -136,7 +136,8 @@ def kernel_params(opts: SearchOptions, unit: float, uniform: bool, cells: int) -
     # The metric orders the open list's ties and picks the "closest node reached"; with the
     # zero heuristic it still does that, it just does not steer.
     zero_metric = METRIC_MANHATTAN if diag == DIAG_NEVER else METRIC_OCTILE
-    metric = METRICS.get(heuristic, zero_metric) if heuristic != "zero" else zero_metric
+    # (landmarks: the table's bound is taken with the rule's own metric, kernel.astar_core)
+    metric = zero_metric if heuristic in ("zero", "landmarks") else METRICS[heuristic]
     cap = opts.max_nodes if opts.max_nodes is not None else cells
     dijkstra = algorithm == "dijkstra" or heuristic == "zero"
     if heuristic == "landmarks" and not dijkstra:  # the heap with the landmarks' table (kernel.landmark_search)

@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 from sim.pathfinding.astar import ChangeCursor
 from sim.pathfinding.batch import MIN_SPLIT
 from sim.pathfinding.clock import monotonic_s as _now_s
-from sim.pathfinding.common import STATUS_FOUND, STATUS_OTHER_REGION
+from sim.pathfinding.common import NO_LANDMARKS, STATUS_FOUND, STATUS_OTHER_REGION
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.field import smooth_all
 from sim.pathfinding.interpreted import search_interpreted
@@ -249,10 +249,6 @@ def _same(a: tuple, b: tuple) -> bool:
     return True
 
 
-_NO_TABLE = np.zeros((0, 0))  # a kind's stand-in where another uses landmarks (read-only, like their tables)
-_NO_TABLE.flags.writeable = False
-
-
 def _build(kinds: Sequence[RoundKind], jps: bool) -> tuple[_Compiled, ...] | None:
     """:meth:`SearchRound._compiled`, built afresh."""
     built: list[_Compiled] = []
@@ -272,7 +268,7 @@ def _build(kinds: Sequence[RoundKind], jps: bool) -> tuple[_Compiled, ...] | Non
     bits, table = np.dtype(np.uint64).str, np.dtype(np.float64).str
     if bits in data and table in data:
         return None
-    like = {bits: np.zeros((4, 0, 0), np.uint64), table: _NO_TABLE}
+    like = {bits: np.zeros((4, 0, 0), np.uint64), table: NO_LANDMARKS}  # (stand-ins where another kind has data)
     for dtype, empty in like.items():
         if dtype in data:
             built = [k if k.blocks.dtype.str == dtype else k._replace(blocks=empty) for k in built]

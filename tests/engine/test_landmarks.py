@@ -220,3 +220,23 @@ def test_a_weighted_table_is_the_same_made_on_one_thread_or_two():
     finally:
         set_threads(0)  # (the default: every core)
     assert one.shape == (52 * 72, 2 * COUNT) and np.array_equal(one, two, equal_nan=True)
+
+
+@pytest.mark.parametrize("algorithm, heuristic", [("astar", "landmarks"), ("jps", None), ("jps+", None)])
+def test_grid_data_of_the_wrong_kind_is_a_blocked_answer_not_a_hang(algorithm, heuristic):
+    # A kernel compiled for plain grid data answers a landmarks or jumping search with its stub:
+    # "blocked", no path (it once walked stale parent links back from the start: a wrong path, or
+    # a walk that never ended).
+    from sim.pathfinding import STATUS_BLOCKED, STATUS_FOUND
+    from sim.pathfinding.batch import run_batch
+    from sim.pathfinding.checks import padded_pairs
+
+    grid = PathGrid(np.ones((6, 8)))
+    starts, goals = padded_pairs(np.array([[0, 0], [2, 1]]), np.array([[7, 5], [6, 4]]), grid.width, grid.height)
+    plain, _ = run_batch(grid.kernel_args(1), starts, goals, grid._params(SearchOptions()), None, False, grid.cells, 1)
+    assert list(plain.status) == [STATUS_FOUND, STATUS_FOUND]  # parent links left behind in the workspace
+    params = grid._params(SearchOptions(algorithm=algorithm, heuristic=heuristic))
+    part, served = run_batch(grid.kernel_args(1), starts, goals, params, None, False, grid.cells, 1)
+    assert served == 2
+    assert list(part.status) == [STATUS_BLOCKED, STATUS_BLOCKED]
+    assert list(part.offsets) == [0, 0, 0]
