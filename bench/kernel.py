@@ -173,7 +173,7 @@ def kernel_alone(grid: PathGrid, algorithm: str):
     params = kernel_params(opts, grid.min_cost, grid.uniform, grid.cells)
     ws = workspace()
     ws.ensure(grid.cells, jps=_k.jumps(params.mode))
-    args, p = grid.kernel_args(opts.rule, _k.jump_data(params.mode)), params[:]
+    args, p = grid.kernel_args(opts.rule, _k.jump_data(params.mode)), params.flat
     empty2, empty1 = np.zeros((0, 0), np.int32), np.zeros(0, np.int32)
 
     def run(s: int, t: int) -> tuple:

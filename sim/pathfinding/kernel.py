@@ -64,6 +64,7 @@ from sim.pathfinding.common import (
     landmark_h,
     priority,
 )
+from sim.pathfinding.compiled import Priority
 from sim.pathfinding.jps import jps_core, jps_pairs_core, turn_of
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
@@ -624,7 +625,8 @@ def search_one(
 ):  # fmt: skip
     """One search; returns ``(status, expanded, cost, n, end, hgen)``, numbers only (handing
     arrays back to Python cost ~3 µs a call, a quarter of a short search's). ``params`` is
-    ``KernelParams``' fields as a plain tuple (a named tuple costs ~0.6 µs more to dispatch).
+    ``KernelParams.flat``: its fields as one flat tuple of numbers, ``prio``'s last (a nested
+    named tuple costs ~0.6 µs more to dispatch, a named tuple ~0.6 µs more again).
 
     ``path[:n]`` (an ``(m, 2)`` int32 array) holds the path (to the goal, or the partial path to
     the closest node reached, ``end``) as ``(x, y)`` rows, unless ``n > len(path)``: then the
@@ -634,6 +636,7 @@ def search_one(
     ``STATUS_BLOCKED`` (nothing searched), ``start == goal`` the one-cell path; the bucket
     hash's stamp ``hgen`` moves on.
     """
+    params = (params[0], params[1], Priority(*params[5:]), params[2], params[3], params[4])  # KernelParams' order
     # (the endpoints are checked here, not in Python: two look-ups there cost ~0.3 µs a call)
     if not (lut[codes[start]] > 0.0 and lut[codes[goal]] > 0.0):
         return STATUS_BLOCKED, np.int64(0), np.inf, np.int64(0), start, hgen
@@ -651,7 +654,7 @@ def search_one(
         return status, expanded, cost, np.int64(0), end, hgen
     if status == STATUS_BLOCKED:  # grid data of another kind (a stub answered): no path to walk
         return status, expanded, cost, np.int64(0), end, hgen
-    jps = params[0] in (MODE_JPS, MODE_JPS_PLUS)  # (params: KernelParams' fields as a plain tuple)
+    jps = params[0] in (MODE_JPS, MODE_JPS_PLUS)
     n = _path_length(end, parent, jump_parent, jps, width)
     if n <= path.shape[0]:
         _write_xy(end, n, parent, jump_parent, jps, width, path)

@@ -32,7 +32,7 @@ _KEEP_AT_MOST = 256  # plans and kernel arguments a grid keeps (a caller trying 
 
 class Plan:
     """What searches with one options value need on one grid: the diagonal rule, the kernels'
-    parameters (and their fields as the plain tuple ``kernel.search_one`` takes), whether they
+    parameters (and their fields as the flat tuple ``kernel.search_one`` takes), whether they
     jump, the compiled kernel's kind (:mod:`.warm`), and the grid's arguments (:meth:`args_on`:
     made on the compiled path's first use, as JPS+'s table is built by compiled code). A plan
     whose options the grid refuses (JPS's conditions, :func:`jps_refusal`) says why in
@@ -44,7 +44,7 @@ class Plan:
     def __init__(self, rule: int, params: KernelParams, kind: tuple[str, str, str], refusal: str | None = None) -> None:
         self.rule, self.params, self.refusal = rule, params, refusal
         self.kind = kind if refusal is None else ("refused", "", "")
-        self.fields = params[:]
+        self.fields = params.flat
         self.jumps = bool(_k.jumps(params.mode))
         self.args: GridArgs | None = None
 
