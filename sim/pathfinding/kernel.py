@@ -621,12 +621,13 @@ def grown_buckets(buckets, entries_only):
 @njit(cache=True, nogil=True)
 def search_one(
     codes, lut, moves, width, blocks, start, goal, params,
-    g, parent, jump_parent, mark, gen, heap, buckets, hgen, path, record, trace, stats,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, kh_key, q32, q64, entries, hgen, path, record, trace, stats,
 ):  # fmt: skip
     """One search; returns ``(status, expanded, cost, n, end, hgen)``, numbers only (handing
     arrays back to Python cost ~3 µs a call, a quarter of a short search's). ``params`` is
     ``KernelParams.flat``: its fields as one flat tuple of numbers, ``prio``'s last (a nested
-    named tuple costs ~0.6 µs more to dispatch, a named tuple ~0.6 µs more again).
+    named tuple costs ~0.6 µs more to dispatch, a named tuple ~0.6 µs more again); the open
+    lists' arrays come one by one too, ``*workspace.heap, *workspace.buckets`` (as tuples: ~0.2 µs).
 
     ``path[:n]`` (an ``(m, 2)`` int32 array) holds the path (to the goal, or the partial path to
     the closest node reached, ``end``) as ``(x, y)`` rows, unless ``n > len(path)``: then the
@@ -637,6 +638,7 @@ def search_one(
     hash's stamp ``hgen`` moves on.
     """
     params = (params[0], params[1], Priority(*params[5:]), params[2], params[3], params[4])  # KernelParams' order
+    heap, buckets = (heap_key, heap_node), (kh_key, q32, q64, entries)
     # (the endpoints are checked here, not in Python: two look-ups there cost ~0.3 µs a call)
     if not (lut[codes[start]] > 0.0 and lut[codes[goal]] > 0.0):
         return STATUS_BLOCKED, np.int64(0), np.inf, np.int64(0), start, hgen

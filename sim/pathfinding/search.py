@@ -256,7 +256,7 @@ class PathGrid(FieldsAndLines, Explaining):
         while True:
             status, expanded, cost, n, end, ws.hgen = _k.search_one(
                 *args, start, goal, plan.fields, ws.g, ws.parent, ws.jump_parent,
-                ws.mark, gen, ws.heap, ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
+                ws.mark, gen, *ws.heap, *ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
             )  # fmt: skip
             if status != _HEAP_FULL and status != _ENTRIES_FULL:
                 break
