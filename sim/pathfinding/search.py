@@ -129,9 +129,7 @@ class PathGrid(FieldsAndLines, Explaining):
         every expanded cell (see :meth:`search_many_traced`).
         """
         opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)
-        result, _trace = self.search_many_traced(starts, goals, options=opts, node_budget=node_budget,
-                                                 threads=threads, trace=trace)  # fmt: skip
-        return result
+        return self._many(starts, goals, opts, node_budget, threads, trace)[0]
 
     def search_many_traced(
         self,
@@ -151,6 +149,11 @@ class PathGrid(FieldsAndLines, Explaining):
         """:meth:`search_many`, and the expanded cells of all served queries in order
         (``(cells, offsets)``: query i's are ``cells[offsets[i]:offsets[i+1]]``, ``y * W + x``)."""
         opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)
+        return self._many(starts, goals, opts, node_budget, threads, trace)
+
+    def _many(self, starts: object, goals: object, opts: SearchOptions, node_budget: int | None,
+              threads: int | None, trace: bool) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:  # fmt: skip
+        """:meth:`search_many_traced` with its options read (once: ~1 µs a call)."""
         flat_s, flat_t = padded_pairs(starts, goals, self.width, self.height)
         node_budget = check_budget(node_budget)
         threads = check_threads("threads", threads, allow_none=True)
