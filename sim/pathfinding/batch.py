@@ -47,6 +47,19 @@ class BatchResult:
     served: int
     width: int
 
+    @classmethod
+    def made(cls, status: np.ndarray, cost: np.ndarray, expanded: np.ndarray, paths: np.ndarray,
+             offsets: np.ndarray, served: int, width: int) -> BatchResult:  # fmt: skip
+        """A result from a batch's arrays (``found`` and ``hit_limit`` from ``status``), made
+        without the frozen ``__init__``'s nine ``object.__setattr__`` calls (~1 µs of a small
+        batch's ~18 µs); read-only as ever."""
+        result = object.__new__(cls)
+        result.__dict__.update(
+            found=status == _k.STATUS_FOUND, cost=cost, expanded=expanded, status=status,
+            hit_limit=status == _k.STATUS_HIT_LIMIT, paths=paths, offsets=offsets, served=served, width=width,
+        )  # fmt: skip
+        return result
+
     def __len__(self) -> int:
         return len(self.found)
 

@@ -180,11 +180,8 @@ class PathGrid(FieldsAndLines, Explaining):
                 if ok and answer is not None
                 else self._interpreted_batch(flat_s, flat_t, diag, params, node_budget)
             )
-        st = part.status
-        result = BatchResult(
-            st == _k.STATUS_FOUND, part.cost, part.expanded, st, st == _k.STATUS_HIT_LIMIT,
-            part.paths[: part.offsets[-1]], part.offsets, served, self.width,
-        )  # fmt: skip
+        result = BatchResult.made(part.status, part.cost, part.expanded, part.paths[: part.offsets[-1]], part.offsets,
+                                  served, self.width)  # fmt: skip
         return result, (part.trace[: part.trace_offsets[-1]], part.trace_offsets)
 
     def _interpreted_batch(self, flat_s: np.ndarray, flat_t: np.ndarray, diag: int, params: KernelParams,
