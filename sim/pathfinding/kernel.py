@@ -625,9 +625,9 @@ def search_one(
 ):  # fmt: skip
     """One search; returns ``(status, expanded, cost, n, end, hgen)``, numbers only (handing
     arrays back to Python cost ~3 µs a call, a quarter of a short search's). ``params`` is
-    ``KernelParams.flat``: its fields as one flat tuple of numbers, ``prio``'s last (a nested
-    named tuple costs ~0.6 µs more to dispatch, a named tuple ~0.6 µs more again); the open
-    lists' arrays come one by one too, ``*workspace.heap, *workspace.buckets`` (as tuples: ~0.2 µs).
+    ``KernelParams.flat``: its fields as one flat tuple of numbers, ``prio``'s last (numba types
+    a nested named tuple in Python at every call: ~0.6 µs more); the open lists' arrays come one
+    by one too, ``*workspace.heap, *workspace.buckets`` (as tuples: ~0.2 µs more).
 
     ``path[:n]`` (an ``(m, 2)`` int32 array) holds the path (to the goal, or the partial path to
     the closest node reached, ``end``) as ``(x, y)`` rows, unless ``n > len(path)``: then the
