@@ -440,7 +440,7 @@ def snippet(costs_file: str, lesson: Lesson, state: SearchState, species: str, m
         ]
     else:
         args = f'algorithm="{o.algorithm}", {opts}' + (f", weight={o.weight:g}" if o.weight != 1.0 else "")
-        args += f', heuristic="{o.heuristic}"' if o.heuristic in {s[3] for s in STRATEGIES} - {None} else ""
+        args += f', heuristic="{o.heuristic}"' if o.heuristic is not None else ""
         found = f"{state.result.found} {state.result.cost:.3f} {state.result.expanded}"
         lines = [
             f"r = grid.search({lesson.start}, {lesson.goal}, {args})",

@@ -33,6 +33,8 @@ from sim.pathfinding.paths import EMPTY_PATH, as_path
 from sim.pathfinding.rules import DIAGONAL_RULES, DX, DY
 from sim.pathfinding.workspace import workspace
 
+_RULE_NAMES = {rule: name for name, rule in DIAGONAL_RULES.items()}  # the kernels' numbers -> names
+
 #: ``(dx, dy)`` of each direction index :meth:`FieldsAndLines.field_steps` returns.
 STEPS: tuple[tuple[int, int], ...] = tuple((int(dx), int(dy)) for dx, dy in zip(DX, DY, strict=True))
 
@@ -181,7 +183,7 @@ class FieldsAndLines(CodedGrid):
         table = self._landmarks.get(rule)
         if table is None:
             t0 = time.perf_counter()
-            name = diagonal if isinstance(diagonal, str) else next(k for k, v in DIAGONAL_RULES.items() if v == rule)
+            name = _RULE_NAMES[rule]
             none = np.zeros(0, dtype=np.int32)
             both = not self.uniform  # costs differ by direction: the costs from each landmark too
 
@@ -203,7 +205,7 @@ class FieldsAndLines(CodedGrid):
             return super().kernel_args(rule, jps)
         args = self._kept.get((rule, jps))
         if args is None:
-            name = next(k for k, v in DIAGONAL_RULES.items() if v == rule)
+            name = _RULE_NAMES[rule]
             args = self._kept[rule, jps] = super().kernel_args(rule)._replace(blocks=self.landmarks(diagonal=name))
         return args
 

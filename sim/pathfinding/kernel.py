@@ -652,9 +652,9 @@ def search_one(
         codes, lut, moves, width, blocks, start, goal, params,
         g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats, False,
     )  # fmt: skip
-    if status in (_HEAP_FULL, _ENTRIES_FULL):
-        return status, expanded, cost, np.int64(0), end, hgen
-    if status == STATUS_BLOCKED:  # grid data of another kind (a stub answered): no path to walk
+    # No path: a full open list (the caller grows it), or grid data of another kind (a stub answered
+    # "blocked": the parent links are stale).
+    if status in (_HEAP_FULL, _ENTRIES_FULL, STATUS_BLOCKED):
         return status, expanded, cost, np.int64(0), end, hgen
     jps = params[0] in (MODE_JPS, MODE_JPS_PLUS)
     n = _path_length(end, parent, jump_parent, jps, width)

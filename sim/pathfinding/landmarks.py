@@ -26,12 +26,11 @@ multiplier, drops it, to be made again on the next search.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numpy.typing import NDArray
 
-from sim.pathfinding.workspace import thread_count
+from sim.pathfinding.workspace import run_split, thread_count
 
 #: How many landmarks a table holds (the cells below the optimum, counted on the Moving AI maps: 8
 #: cut them 3-180x, 16 4-400x, at twice the memory and the time to make the table).
@@ -76,24 +75,19 @@ def make_table(
     seed = int(np.argmin((ys - (h - 1) / 2.0) ** 2 + (xs - (w - 1) / 2.0) ** 2))
     far = np.where(np.isfinite(d := field((int(xs[seed]), int(ys[seed])))), d, -1.0)
     inner = table.reshape(h + 2, w + 2, sides * count)[1:-1, 1:-1]
-    # The two fields of a landmark on two threads (each thread has its own workspace; the fields
-    # do not depend on which ran where).
-    pool = ThreadPoolExecutor(1) if forward is not None and thread_count() > 1 else None
     for k in range(count):
         y, x = np.unravel_index(int(np.argmax(far)), far.shape)
         if far[y, x] <= 0.0:  # every reachable cell is a landmark already
             break
         point = (int(x), int(y))
-        other = pool.submit(forward, point) if pool is not None and forward is not None else None
-        d = field(point)
+        if forward is None:
+            d = field(point)
+        else:  # its two fields on two threads (each has its own workspace: the same fields either way)
+            f, d = run_split(lambda make, p: make(p), [(forward, point), (field, point)], min(2, thread_count()))
+            inner[:, :, count + k] = np.where(np.isfinite(f), -f / unit, np.nan)
         points.append(point)
         inner[:, :, k] = np.where(np.isfinite(d), d / unit, np.nan)
-        if forward is not None:
-            f = other.result() if other is not None else forward(point)
-            inner[:, :, count + k] = np.where(np.isfinite(f), -f / unit, np.nan)
         far = np.minimum(far, np.where(np.isfinite(d), d, -1.0)) if k else np.where(np.isfinite(d), d, -1.0)
-    if pool is not None:
-        pool.shutdown()
     n = len(points)
     columns = list(range(n)) + ([count + j for j in range(n)] if forward is not None else [])
     return np.ascontiguousarray(table[:, columns]), points

@@ -264,14 +264,14 @@ def _build(kinds: Sequence[RoundKind], jps: bool) -> tuple[_Compiled, ...] | Non
         built.append(_Compiled(labels, codes, lut, moves, padded_width, blocks, grid.width, params, straight))
     # The kinds' grid data in one type (a compiled tuple is indexed at run time): where a kind jumps,
     # everyone's is jump bits; where one uses landmarks, a landmarks' table; both: a job per kind.
-    data = {k.blocks.dtype.str for k in built}
-    bits, table = np.dtype(np.uint64).str, np.dtype(np.float64).str
+    data = {k.blocks.dtype for k in built}
+    bits, table = np.dtype(np.uint64), np.dtype(np.float64)
     if bits in data and table in data:
         return None
     like = {bits: np.zeros((4, 0, 0), np.uint64), table: NO_LANDMARKS}  # (stand-ins where another kind has data)
     for dtype, empty in like.items():
         if dtype in data:
-            built = [k if k.blocks.dtype.str == dtype else k._replace(blocks=empty) for k in built]
+            built = [k if k.blocks.dtype == dtype else k._replace(blocks=empty) for k in built]
     return tuple(built) if built else None
 
 

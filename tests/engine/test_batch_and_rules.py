@@ -113,6 +113,24 @@ def test_a_batch_marks_blocked_endpoints_and_start_equals_goal():
     assert b.status[0] != STATUS_FOUND and b.expanded[0] == 0 and len(b.path(0)) == 0
 
 
+def test_a_batch_result_is_a_read_only_value_with_every_field():
+    # (made by BatchResult.made, not its frozen __init__: the same value, just as read-only)
+    from dataclasses import FrozenInstanceError
+
+    from sim.pathfinding import STATUS_HIT_LIMIT
+
+    costs = np.ones((6, 8))
+    costs[1:5, 4] = 0.0
+    r = PathGrid(costs).search_many(np.array([[0, 2], [0, 0], [1, 1]]), np.array([[7, 2], [4, 2], [1, 1]]), max_nodes=3)
+    assert list(r.found) == [False, False, True] and list(r.hit_limit) == [True, False, False]
+    assert np.array_equal(r.found, r.status == STATUS_FOUND) and np.array_equal(
+        r.hit_limit, r.status == STATUS_HIT_LIMIT
+    )
+    assert (r.served, r.width, len(r)) == (3, 8, 3) and r.cost[1] == math.inf and r.cost[2] == 0.0
+    with pytest.raises(FrozenInstanceError):
+        r.found = r.found  # type: ignore[misc]
+
+
 def test_checked_options_and_points_are_remembered_without_letting_bad_ones_through():
     # Options that passed once are cached (keyed with their types) and valid points take a
     # compiled pass: neither may let a bad value through or change which error is raised.
