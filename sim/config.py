@@ -155,7 +155,7 @@ def _species(check: Checker, data: Any) -> dict[str, SpeciesConfig]:
     check.mapping("species", data, f"a mapping of species ({', '.join(FAUNA)})")
     for key, sdata in data.items():
         if key not in species:
-            check.unknown("species", key, FAUNA, "unknown species")
+            check.unknown("species", key, FAUNA, "unknown species", inside=True)
         parsed = _section(check, f"species.{key}", sdata, SpeciesConfig)
         given = sdata or {}
         merged = {f.name: getattr(parsed if f.name in given else species[key], f.name) for f in fields(SpeciesConfig)}
@@ -216,6 +216,26 @@ def load_config(path: str | Path | None = None) -> Config:
     return parse_config(data, str(path))
 
 
+def check_config(config: object, name: str = "config") -> Config:
+    """A :class:`Config` a script built or changed by hand (``Config(...)``, ``dataclasses.replace``)
+    checked as a file would be: the same types and ranges, species left out filled from their
+    defaults. ``TypeError`` if it is no ``Config``; ``ValueError`` (a :class:`ConfigError`) naming
+    the key otherwise. A config from :func:`load_config` passes unchanged."""
+    if not isinstance(config, Config):
+        raise TypeError(f"{name} must be a Config (from sim.config.load_config), got {short(config)}")
+    data = {f.name: _plain(getattr(config, f.name)) for f in fields(Config) if f.name != "source"}
+    return replace(parse_config(data, name), source=config.source)
+
+
+def _plain(value: Any) -> Any:
+    """A config's value as the YAML it could have come from (sections as mappings)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
 def default_config() -> Config:
     """The built-in defaults (what an empty config.yaml gives)."""
     return parse_config({}, "(defaults)")
@@ -228,6 +248,7 @@ __all__ = [
     "SearchConfig",
     "SpeciesConfig",
     "WindowConfig",
+    "check_config",
     "default_config",
     "load_config",
     "parse_config",

@@ -15,7 +15,7 @@ import time
 import numpy as np
 from numba import njit
 
-from sim.config import Config
+from sim.config import Config, check_config
 from sim.maps.data import MapData, MapError
 from sim.model.agents import Agents, State
 from sim.model.crowd import Crowd
@@ -142,7 +142,7 @@ class Simulation(Editing):
     def __init__(
         self, config: Config, map_data: MapData, counts: dict[str, int] | None = None, clock: str = "model"
     ) -> None:
-        counts = check_arguments(map_data, counts)
+        config, counts = check_config(config), check_arguments(map_data, counts)
         self.config = config
         self.rng = np.random.default_rng(config.seed)
         self.time = 0.0
@@ -336,7 +336,7 @@ class Simulation(Editing):
         (see :mod:`sim.reconfigure`); returns what changed, in words."""
         from sim.reconfigure import apply_config
 
-        return apply_config(self, config)
+        return apply_config(self, check_config(config))
 
     def load_map(self, map_data: MapData, counts: dict[str, int] | None = None) -> None:
         """Swap in another map and respawn the animals; on ``MapError`` nothing changes.

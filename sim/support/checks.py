@@ -213,7 +213,8 @@ class Checker:
         """An unknown name, with the closest known one: "unknown key 'a.b'", or with ``inside``
         "unknown species 'cows' in 'animals'"."""
         full = f"{key}.{name}" if key else str(name)
-        hint = did_you_mean(name, known, "known keys" if what == "unknown key" else what.split()[-1] + "s")
+        word = what.split()[-1]  # "species" is its own plural
+        hint = did_you_mean(name, known, "known keys" if what == "unknown key" else word.removesuffix("s") + "s")
         line = self.line(full) or self.line(key)
         place = f"{self.source}:{line}" if line and not self.name_keys else self.source
         if inside:

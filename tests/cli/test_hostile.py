@@ -66,6 +66,7 @@ BAD_CONFIGS = {
     "water_colour.yaml": ("colours:\n  water: [0, 300, 0]\n", "key 'colours.water[1]'"),
     "colour_arity.yaml": ("colours:\n  water: [0, 3]\n", "key 'colours.water': expected a colour"),
     "dup_key.yaml": ("seed: 1\nseed: 2\n", "duplicate key 'seed' (first at line 1)"),
+    "dog.yaml": ("species:\n  dog: {count: 3}\n", "unknown species 'dog' in 'species'; species: cow, bird, water"),
     "dup_nested.yaml": ("search:\n  budget_ms: 2\n  budget_ms: 3\n", "duplicate key 'search.budget_ms'"),
     "all_zero.yaml": (
         "species:\n  water:\n    costs: {water: 0}\n",
@@ -247,8 +248,9 @@ def _ro(a: np.ndarray) -> np.ndarray:
 
 def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its_state():
     import math
+    from dataclasses import replace
 
-    from sim.config import load_config
+    from sim.config import Config, load_config
     from sim.maps import resolve_map
     from sim.simulation import Simulation
 
@@ -290,10 +292,24 @@ def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its
         (lambda: load_config(b"config.yaml"), TypeError, "path must be a str or a path, got b'config.yaml'"),
         (lambda: sim.load_map(tutorial, counts=[3]), TypeError,
          "counts must be a dict of species key -> number of animals, got [3]"),
+        # A config built or changed by hand is checked as a file would be, before anything changes.
+        (lambda: Simulation(None, tutorial), TypeError,
+         "config must be a Config (from sim.config.load_config), got None"),
+        (lambda: sim.apply_config("config.yaml"), TypeError,
+         "config must be a Config (from sim.config.load_config), got 'config.yaml'"),
+        (lambda: sim.apply_config(replace(config, search=replace(config.search, budget_ms=-5))), ValueError,
+         "config: key 'search.budget_ms': expected a number from 0.05 to 1000, got -5"),
+        (lambda: sim.apply_config(replace(config, species={**config.species, "dog": config.species["cow"]})),
+         ValueError, "config: unknown species 'dog' in 'species'; species: cow, bird, water"),
+        (lambda: Simulation(replace(config, search=replace(config.search, diagonal="sideways")), tutorial), ValueError,
+         "config: key 'search.diagonal': expected one of never, no-corner-cutting, one-obstacle, always, "
+         "got 'sideways'"),
     ]  # fmt: skip
     for call, exc, message in cases:
         raises_exactly(call, exc, message)
     assert (sim.time, sim.checksum()) == before[:2] and (sim.world.terrain == before[2]).all()
+    assert sim.config is config and sim.step(1 / 60) is not None  # a refused config left the old one working
+    assert Simulation(Config(), tutorial).config.species.keys() == config.species.keys()  # left out: the defaults
     assert sim.paint(np.int64(5), np.int32(5), np.int64(0), "rock") is not None  # numpy ints are whole numbers
 
 
