@@ -144,6 +144,10 @@ def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
         raise TypeError(f"{name} must be a (k, 2) array of int (x, y) points, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise ValueError(f"{name} must have shape (k, 2), got {arr.shape}")
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+        i = int(np.argmax((arr > np.iinfo(np.int64).max).any(axis=1)))  # (int64 would wrap it negative)
+        point = (int(arr[i, 0]), int(arr[i, 1]))
+        raise ValueError(f"{name}[{i}] {point} is outside the grid of width {width} and height {height}")
     arr = arr.astype(np.int64, copy=False)
     if arr.size == 0 or (arr.min() >= 0 and arr[:, 0].max() < width and arr[:, 1].max() < height):
         return arr

@@ -150,6 +150,9 @@ def test_checked_options_and_points_are_remembered_without_letting_bad_ones_thro
         grid.search_many(pts, np.array([[0, 0], [5, 3]]))
     with pytest.raises(ValueError, match=r"^starts\[0\] \(-1, 0\) is outside"):
         grid.search_many(np.array([[-1, 0]]), np.array([[9, 9], [0, 0]]))
+    # A uint64 point past int64 is named as given, not wrapped to a negative number.
+    with pytest.raises(ValueError, match=r"^starts\[1\] \(0, 9223372036854775808\) is outside the grid"):
+        grid.search_many(np.array([[0, 0], [0, 2**63]], np.uint64), pts)
     with pytest.raises(ValueError, match=r"^starts and goals must have the same length, got 2 and 1$"):
         grid.search_many(pts, pts[:1])
     with pytest.raises(TypeError, match=r"^goals must be a \(k, 2\) array of int \(x, y\) points, got dtype float64$"):
