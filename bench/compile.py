@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["model", "searches", "round", "rest", "jps", "jps-round", "jps+", "traces"]
+STAGES = ["model", "paint", "searches", "round", "rest", "jps", "jps-round", "jps+", "traces"]
 VIEW = {
     "landscape": [sys.executable, "-m", "sim.view.draw.landscape"],
     "drawing": [sys.executable, "-c", "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy'; import pygame; "

@@ -11,8 +11,10 @@ in about a second. On a first start:
   printing one line per phase, one process per stage (:data:`STAGES`): one the model's
   round first (its batch search before it), then (unless ``--round-only``) everything
   else (JPS, traced rounds, distance fields, the single-search variants the compare mode
-  uses); another (``--stage model``) the model's other kernels, which this process then
-  loads (loading takes far less memory than compiling: every process stays under 300 MB);
+  uses); two more (``--stage model``, ``--stage paint``) the model's other kernels and the
+  brush's, side by side, which this process then loads (loading takes far less memory than
+  compiling: every process stays under 300 MB). What the run waits for goes first: the
+  background yields (``--nice``) to the model's stages in a window, they to it in a headless run;
 * meanwhile the window runs with the planner's interpreted search
   (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
   compiling and waits only for the round.
@@ -83,6 +85,20 @@ def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, j
             cell = int(a.paths[walking[0], a.path_len[walking[0]] - 1]) if walking.size else 4 * sim.world.width + 5
             sim.paint(cell % sim.world.width, cell // sim.world.width, 0, int(Terrain.ROCK))
         sim.step(0.5)
+    return sim
+
+
+def rehearse_paint(config: Config, jps: bool = False) -> Simulation | None:
+    """Paint rock on a walking animal's path on the tiny island, no frame run: the brush's, the
+    regions' and the re-planning checks' kernels compiled (or loaded), in a stage of their own
+    beside the model's (its rehearsal then loads them)."""
+    sim = rehearsal(config, jps)
+    if sim is None:
+        return None
+    a, w = sim.agents, sim.world.width
+    cell = int(a.cell[0, 1]) * w + int(a.cell[0, 0])
+    a.state[0], a.paths[0, :2], a.path_pos[0], a.path_len[0] = State.WALKING, cell, 1, 2  # a step on the spot
+    sim.paint(cell % w, cell // w, 0, int(Terrain.ROCK))
     return sim
 
 
@@ -169,9 +185,11 @@ class Background:
 
 #: Seconds each stage took to compile on the development machine (a 2-core shared VM, an empty
 #: cache, 2026-12-04): the first guess of a stage's time, scaled by how fast this machine ran
-#: the stages it finished (:meth:`Kernels.eta`). (jps and jps+: one kernel since that evening.)
-STAGE_SECONDS = {"model": 17.0, "searches": 19.0, "round": 7.0, "rest": 12.0, "jps": 27.0, "jps-round": 14.0,
-                 "jps+": 4.0, "traces": 10.0, "landscape": 6.0}  # fmt: skip
+#: the stages it finished (:meth:`Kernels.eta`). (jps and jps+: one kernel since that evening;
+#: the model's stage 8.7-9.1 s beside the brush's in a window's first start, 2026-12-05: what
+#: its progress screen expects.)
+STAGE_SECONDS = {"model": 9.0, "paint": 6.0, "searches": 19.0, "round": 7.0, "rest": 12.0, "jps": 27.0,
+                 "jps-round": 14.0, "jps+": 4.0, "traces": 10.0, "landscape": 6.0}  # fmt: skip
 
 
 class Kernels:
@@ -184,7 +202,8 @@ class Kernels:
 
     Stages and what they mean to the model: ``round``, the compiled search round for the start
     map (else searches are interpreted); ``jps-round``, the round with JPS (else species that
-    choose JPS search with A*: the same costs); ``model``, the model's other kernels;
+    choose JPS search with A*: the same costs); ``model``, the model's other kernels (its stage
+    and the brush's, :data:`MODEL_STAGES`);
     ``landscape``, the terrain's drawing (else flat colours)."""
 
     def __init__(self, config: Config, config_path: object | None = None, jps: bool = False) -> None:
@@ -194,7 +213,7 @@ class Kernels:
         self.started = time.perf_counter()
         self.first_start = False  # the cache lacked what the first frames need (:meth:`start`)
         self.background: Background | None = None  # the stages, one process each, in order
-        self.model_stage: Background | None = None
+        self.model_stages: list[Background] = []  # the model's and the brush's (MODEL_STAGES), side by side
         self.landscape: Background | None = None
         self.landscape_ready = True
         self.done_stages: dict[str, float] = {}  # stage -> seconds it took (as the children said)
@@ -214,7 +233,7 @@ class Kernels:
                 return True
             return bg.ready if self.jps else bg.done or "jps-round" in self.done_stages
         if stage == "model":
-            return self.model_stage is None or self.model_stage.ready
+            return all(stage.ready for stage in self.model_stages)
         if stage == "landscape":
             return self.landscape_ready
         if stage in STAGES:
@@ -263,23 +282,37 @@ class Kernels:
                 "searches in plain Python meanwhile")  # fmt: skip
 
     # ------------------------------------------------------------------ compiling
-    def start(self, headless: bool, compile_view: Callable[[], None] = lambda: None) -> None:
+    def start(self, headless: bool, compile_view: Callable[[], None] = lambda: None,
+              report: Callable[..., None] = lambda *_: None) -> None:  # fmt: skip
         """Find out whether the cache holds the first frames' kernels; if not (a first start), start
         the background's stages (a headless run: the round only) and the model's stage, run
-        ``compile_view`` (the drawing's kernels) here meanwhile, then load the model's."""
+        ``compile_view`` (the drawing's kernels) here meanwhile, then load the model's.
+        ``report(label, None, seconds)``: what a first start waits for, and its usual seconds."""
         if kernels_cached(self.config, self.jps):
             compile_view()
             return
         self.first_start = True
+        report(
+            "first start: compiling the model's and the drawing's kernels (later starts: about a second)",
+            None,
+            STAGE_SECONDS["model"],
+        )  # (the longer of the two: they compile side by side)
         self.log("first start on this machine: compiling the search kernels in another process "
                  "(numba caches them; later starts take about a second)")  # fmt: skip
-        args = config_args(self.config_path) + jps_args(self.jps) + (["--round-only"] if headless else [])
+        # Who waits for what decides who goes first (two cores, four compiling processes): a window
+        # waits for the model's stages and the drawing (the round has the interpreted search
+        # meanwhile), so the background yields to them; a headless run waits for the round too,
+        # the longest chain, so the model's stages yield to it and to the drawing.
+        common = config_args(self.config_path) + jps_args(self.jps)
+        background, model = (YIELD, []) if not headless else ([], YIELD)
         self._stage_started = time.perf_counter()
-        self.background = Background("sim.prepare", args, log=self._heard)
-        self.model_stage = Background("sim.prepare", [*config_args(self.config_path), *jps_args(self.jps), "--stage",
-                                                      "model"], log=self._heard)  # fmt: skip
+        self.background = Background("sim.prepare", [*common, *background, *(["--round-only"] if headless else [])],
+                                     log=self._heard)  # fmt: skip
+        self.model_stages = [Background("sim.prepare", [*common, *model, "--stage", stage], log=self._heard)
+                             for stage in MODEL_STAGES]  # fmt: skip
         compile_view()
-        self.model_stage.wait_ready()
+        for stage in self.model_stages:
+            stage.wait_ready()
         rehearse_model(self.config, interpreted=True, jps=self.jps)
 
     _stage_started = 0.0
@@ -322,13 +355,17 @@ class Kernels:
 
     def stop(self) -> None:
         """End every background process (what they cached so far stays cached)."""
-        for proc in (self.background, self.model_stage, self.landscape):
+        for proc in (self.background, *self.model_stages, self.landscape):
             if proc is not None:
                 proc.stop()
 
 
 #: The background's stages, in order: the round's (a headless run waits for these), then the rest.
 ROUND_STAGES = ["searches", "round"]
+#: The stages a first frame waits for, each in a process of its own beside the background's.
+MODEL_STAGES = ["model", "paint"]
+#: ``python -m sim.prepare``'s arguments for a process whose compiling others should not wait behind.
+YIELD = ["--nice", "19"]
 REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
 
 
@@ -428,6 +465,7 @@ def compile_traces(config: Config, jps: bool = False) -> None:
 #: A stage's function takes the config and whether the start map's round searches with JPS.
 STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
     "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps), "the model's other kernels"),
+    "paint": (rehearse_paint, "the brush's kernels"),
     "searches": (compile_searches, "the engine's batch search"),
     "round": (lambda c, jps: compile_round(c, jps=jps), "the search round"),
     "rest": (compile_rest, "the rest of the engine (single searches, distance fields)"),
@@ -453,7 +491,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
     ap.add_argument("--stage", choices=list(STAGES), help="one stage only, in this process")
     ap.add_argument("--jps", action="store_true", help="the start map's round searches with JPS (its 'search')")
+    ap.add_argument(
+        "--nice",
+        type=int,
+        choices=range(20),
+        default=0,
+        metavar="0..19",
+        help="a lower CPU priority (its stages' processes too): what others wait for goes first",
+    )
     args = ap.parse_args(argv)
+    if args.nice:
+        os.nice(args.nice)
     try:
         config = load_config(args.config or default_config_path())  # checked here, before any child starts
     except ConfigError as exc:
@@ -470,10 +518,17 @@ def main(argv: list[str] | None = None) -> int:
     return _run_stages(args)
 
 
+def _ended(_signum: int, _frame: object) -> None:
+    """SIGTERM: exit (stop_all ends the stage's process at exit). A second one, say to the whole
+    process group after the demo's own, is ignored: it would break into that clean-up with a traceback."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(1)
+
+
 def _run_stages(args: argparse.Namespace) -> int:
     """The round after its batch search; then the rest, a process each. A stage whose process
     failed is reported in one line and compiled by the next one that needs it (or by the demo)."""
-    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(1))  # ended by the demo: stop_all at exit
+    signal.signal(signal.SIGTERM, _ended)  # ended by the demo: stop_all at exit
     failed = 0
     stages = (*ROUND_STAGES, *(() if args.round_only else REST_STAGES))
     for stage in stages:

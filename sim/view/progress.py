@@ -20,19 +20,21 @@ if TYPE_CHECKING:
     from sim.view.context import ViewContext
 
 T = TypeVar("T")
-Report = Callable[[str, "float | None"], None]
+Report = Callable[..., None]  # (label, fraction=None, estimate_s=None): see Progress.report
 
 
 class Progress:
-    """What the worker said last: a label and a fraction (None: no way to tell)."""
+    """What the worker said last: a label and a fraction (None: no way to tell), or how many
+    seconds the work usually takes (``estimate_s``: the bar fills with the time instead)."""
 
     def __init__(self, label: str) -> None:
         self.label = label
         self.fraction: float | None = None
+        self.estimate_s: float | None = None
         self.seen: list[float] = []  # fractions reported (tests check they only grow)
 
-    def report(self, label: str, fraction: float | None = None) -> None:
-        self.label, self.fraction = label, fraction
+    def report(self, label: str, fraction: float | None = None, estimate_s: float | None = None) -> None:
+        self.label, self.fraction, self.estimate_s = label, fraction, estimate_s
         if fraction is not None:
             self.seen.append(fraction)
 
@@ -80,10 +82,15 @@ def progress_screen(screen: pygame.Surface, text: Text, progress: Progress, elap
     screen.blit(label, ((w - label.get_width()) // 2, h // 2 - 44))
     bar = pygame.Rect(w // 4, h // 2 - 8, w // 2, 16)
     pygame.draw.rect(screen, DIM, bar, 1)
-    if progress.fraction is not None:
-        pygame.draw.rect(screen, GOOD, (bar.x + 2, bar.y + 2, int((bar.w - 4) * progress.fraction), bar.h - 4))
+    fraction, seconds, estimate = progress.fraction, f"{elapsed:.1f} s", progress.estimate_s
+    if fraction is None and estimate:  # by the clock; never full before the work says it is done
+        fraction = min(0.97, elapsed / estimate)
+        late = f" (about {estimate:.0f} s expected: a busy machine)"
+        seconds += f" of about {estimate:.0f} s" if elapsed <= estimate else late
+    if fraction is not None:
+        pygame.draw.rect(screen, GOOD, (bar.x + 2, bar.y + 2, int((bar.w - 4) * fraction), bar.h - 4))
     else:
         x = bar.x + 2 + int((elapsed * 0.6 % 1.0) * (bar.w - 4 - bar.w // 6))
         pygame.draw.rect(screen, GOOD, (x, bar.y + 2, bar.w // 6, bar.h - 4))
-    secs = text.font(14).render(f"{elapsed:.1f} s", True, DIM)
+    secs = text.font(14).render(seconds, True, DIM)
     screen.blit(secs, ((w - secs.get_width()) // 2, h // 2 + 20))

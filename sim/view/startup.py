@@ -45,8 +45,8 @@ class Startup:
         if headless:
             self.kernels.start(True, lambda: rehearse_view(app.config, app.screen, True))
         else:
-            label = "preparing the drawing (a first start compiles it: a few seconds)"
-            run_with_progress(app, label, lambda _report: self.kernels.start(False, self._view), 0.3)
+            label = "loading the compiled kernels"  # (a first start's report says what it compiles, how long)
+            run_with_progress(app, label, lambda report: self.kernels.start(False, self._view, report), 0.3)
             if not self.kernels.ready("landscape") and self.kernels.background is None:
                 self.kernels.start_landscape()
 

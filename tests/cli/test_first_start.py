@@ -168,6 +168,55 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
     assert app.messages[-1][0].startswith("search kernels compiled")
 
 
+@pytest.mark.parametrize("headless", [False, True])
+def test_a_first_start_compiles_the_model_beside_the_brush_and_lets_what_it_waits_for_go_first(
+    monkeypatch, headless
+):
+    """A window waits for the model's two stages (and the drawing): the background yields to
+    them (``--nice``); a headless run waits for the background's round too, the longest chain:
+    the model's stages yield to it. The progress screen hears what it waits for and how long."""
+    import sim.prepare as prepare
+
+    started, said = [], []
+
+    class Stage:  # a stand-in for a compiling process, ready at once
+        def __init__(self, module, args, log=None):
+            started.append(args)
+            self.ready, self.done = True, True
+
+        def wait_ready(self, timeout=None):
+            return True
+
+    monkeypatch.setattr(prepare, "Background", Stage)
+    monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False: False)
+    monkeypatch.setattr(prepare, "rehearse_model", lambda *a, **k: None)
+    kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
+    kernels.log = lambda line: None
+    kernels.start(headless, report=lambda *args: said.append(args))
+    background, *model = started
+    assert [args[-1] for args in model] == ["model", "paint"] == prepare.MODEL_STAGES
+    assert ("--round-only" in background) == headless
+    yielding = [args for args in started if "--nice" in args]
+    assert yielding == (model if headless else [background])
+    assert kernels.ready("model") and len(said) == 1 and said[0][2] == prepare.STAGE_SECONDS["model"]
+
+
+@pytest.mark.slow
+def test_the_brush_s_stage_compiles_what_a_stroke_runs(tmp_path):
+    env = cold_env(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "paint", "--nice", "5"], capture_output=True,
+                       text=True, cwd=ROOT, env=env, timeout=600)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    code = (
+        "from sim.config import load_config\n"
+        "from sim.prepare import rehearse_paint, runs_without_compiling\n"
+        "sim = rehearse_paint(load_config('config.yaml'))\n"
+        "print(runs_without_compiling(lambda: sim.paint_stroke([(0, 0), (5, 3)], 1, 'rock')))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert r.returncode == 0 and r.stdout.split() == ["True"], r.stderr
+
+
 def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
     # Warm cache: each stage loads what it would compile, in a process of its own.
     r = subprocess.run([sys.executable, "-m", "sim.prepare", "--round-only"], capture_output=True, text=True, cwd=ROOT,

@@ -409,6 +409,24 @@ def test_a_long_load_shows_progress_and_the_window_stays_alive(make_app, tmp_pat
     assert any(label.startswith("placing the animals") or label.startswith("generating") for label, _ in seen)
 
 
+def test_a_wait_of_usual_length_fills_its_bar_by_the_clock_and_never_to_the_end(make_app):
+    """A first start's wait (no fractions to report, only the seconds it usually takes)."""
+    from sim.view.draw.panels import GOOD
+    from sim.view.progress import Progress, progress_screen
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 5, "water": 5})
+    progress = Progress("loading")
+    progress.report("first start: compiling", None, 9.0)
+    w, h = app.screen.get_size()
+    filled = []
+    for elapsed in (0.0, 3.0, 6.0, 9.0, 30.0):
+        progress_screen(app.screen, app.text, progress, elapsed)
+        row = pygame.surfarray.array3d(app.screen)[:, h // 2]  # (a copy: the surface stays unlocked)
+        filled.append(int((row == GOOD).all(axis=1).sum()))
+    assert filled[0] == 0 < filled[1] < filled[2] < filled[3] == filled[4] < w // 2
+    assert abs(filled[1] / filled[3] - 1 / 3 / 0.97) < 0.02  # a third of the way after a third of the time
+
+
 def test_a_bad_map_on_a_thread_is_a_message_and_the_map_stays(make_app, tmp_path):
     app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 5, "water": 5})
     bad = tmp_path / "bad.yaml"

@@ -540,8 +540,9 @@ def rehearse_view(config: Config, screen: pygame.Surface, art: bool = True) -> N
     view = WorldView(sim, Camera(48, 84, sim.world.width, sim.world.height, tile=4), art)
     surface = pygame.Surface((48, 84), 0, screen)
     for frame in range(3):
-        if frame == 1:
-            sim.paint(5, 4, 0, int(Terrain.ROCK))
+        if frame == 1:  # a cell changed as a stroke changes it, but not by the brush: its kernels (and the
+            sim.world.terrain[4, 5] = int(Terrain.ROCK)  # regions') are the model's, compiled beside this
+            sim.world.changed(CellRect(5, 4, 6, 5))
         view.draw_scene(surface, True)  # the first draws everything, the next only what changed
 
 
