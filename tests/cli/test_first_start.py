@@ -169,9 +169,7 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
 
 
 @pytest.mark.parametrize("headless", [False, True])
-def test_a_first_start_compiles_the_model_beside_the_brush_and_lets_what_it_waits_for_go_first(
-    monkeypatch, headless
-):
+def test_a_first_start_compiles_the_model_beside_the_brush_and_lets_what_it_waits_for_go_first(monkeypatch, headless):
     """A window waits for the model's two stages (and the drawing): the background yields to
     them (``--nice``); a headless run waits for the background's round too, the longest chain:
     the model's stages yield to it. The progress screen hears what it waits for and how long."""
