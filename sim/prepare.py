@@ -13,8 +13,8 @@ in about a second. On a first start:
   else (JPS, traced rounds, distance fields, the single-search variants the compare mode
   uses); two more (``--stage model``, ``--stage paint``) the model's other kernels and the
   brush's, side by side, which this process then loads (loading takes far less memory than
-  compiling: every process stays under 300 MB). What the run waits for goes first: the
-  background yields (``--nice``) to the model's stages in a window, they to it in a headless run;
+  compiling: every process stays under 300 MB). What the run waits for goes first
+  (:meth:`Kernels.start`);
 * meanwhile the window runs with the planner's interpreted search
   (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
   compiling and waits only for the round.
@@ -213,7 +213,7 @@ class Kernels:
         self.started = time.perf_counter()
         self.first_start = False  # the cache lacked what the first frames need (:meth:`start`)
         self.background: Background | None = None  # the stages, one process each, in order
-        self.model_stages: list[Background] = []  # the model's and the brush's (MODEL_STAGES), side by side
+        self.model_stages: list[Background] = []  # the brush's and the model's (MODEL_STAGES)
         self.landscape: Background | None = None
         self.landscape_ready = True
         self.done_stages: dict[str, float] = {}  # stage -> seconds it took (as the children said)
@@ -284,36 +284,46 @@ class Kernels:
     # ------------------------------------------------------------------ compiling
     def start(self, headless: bool, compile_view: Callable[[], None] = lambda: None,
               report: Callable[..., None] = lambda *_: None) -> None:  # fmt: skip
-        """Find out whether the cache holds the first frames' kernels; if not (a first start), start
-        the background's stages (a headless run: the round only) and the model's stage, run
-        ``compile_view`` (the drawing's kernels) here meanwhile, then load the model's.
-        ``report(label, None, seconds)``: what a first start waits for, and its usual seconds."""
+        """Find out whether the cache holds the first frames' kernels; if not (a first start), compile
+        the model's stages (:data:`MODEL_STAGES`) and the background's (a headless run: the round
+        only) in other processes and ``compile_view`` (the drawing's kernels) here, then load the
+        model's. ``report(label, None, seconds)``: what a first start waits for, and its usual seconds.
+
+        Two cores, and who waits for what decides the order (not priorities: on a busy machine a
+        process of lower priority starves). A window waits for the model's stages and the drawing
+        (its searches are interpreted meanwhile): they compile side by side first, the background
+        after them. A headless run waits for the round too, the longest chain: it compiles on one
+        core from the start, the drawing and then the model's stages one after another on the other."""
         if kernels_cached(self.config, self.jps):
             compile_view()
             return
         self.first_start = True
-        report(
-            "first start: compiling the model's and the drawing's kernels (later starts: about a second)",
-            None,
-            STAGE_SECONDS["model"],
-        )  # (the longer of the two: they compile side by side)
         self.log("first start on this machine: compiling the search kernels in another process "
                  "(numba caches them; later starts take about a second)")  # fmt: skip
-        # Who waits for what decides who goes first (two cores, four compiling processes): a window
-        # waits for the model's stages and the drawing (the round has the interpreted search
-        # meanwhile), so the background yields to them; a headless run waits for the round too,
-        # the longest chain, so the model's stages yield to it and to the drawing.
-        common = config_args(self.config_path) + jps_args(self.jps)
-        background, model = (YIELD, []) if not headless else ([], YIELD)
-        self._stage_started = time.perf_counter()
-        self.background = Background("sim.prepare", [*common, *background, *(["--round-only"] if headless else [])],
-                                     log=self._heard)  # fmt: skip
-        self.model_stages = [Background("sim.prepare", [*common, *model, "--stage", stage], log=self._heard)
-                             for stage in MODEL_STAGES]  # fmt: skip
-        compile_view()
-        for stage in self.model_stages:
-            stage.wait_ready()
+        report("first start: compiling the model's and the drawing's kernels (later starts: about a second)",
+               None, STAGE_SECONDS["model"])  # fmt: skip
+        if headless:
+            self._start_background(headless)
+            compile_view()
+            for name in MODEL_STAGES:
+                self.model_stages.append(self._stage(name))
+                self.model_stages[-1].wait_ready()
+        else:
+            self.model_stages = [self._stage(name) for name in MODEL_STAGES]
+            compile_view()
+            for stage in self.model_stages:
+                stage.wait_ready()
+            self._start_background(headless)
         rehearse_model(self.config, interpreted=True, jps=self.jps)
+
+    def _stage(self, name: str) -> Background:
+        return Background("sim.prepare", [*config_args(self.config_path), *jps_args(self.jps), "--stage", name],
+                          log=self._heard)  # fmt: skip
+
+    def _start_background(self, headless: bool) -> None:
+        args = config_args(self.config_path) + jps_args(self.jps) + (["--round-only"] if headless else [])
+        self._stage_started = time.perf_counter()
+        self.background = Background("sim.prepare", args, log=self._heard)
 
     _stage_started = 0.0
 
@@ -362,10 +372,9 @@ class Kernels:
 
 #: The background's stages, in order: the round's (a headless run waits for these), then the rest.
 ROUND_STAGES = ["searches", "round"]
-#: The stages a first frame waits for, each in a process of its own beside the background's.
-MODEL_STAGES = ["model", "paint"]
-#: ``python -m sim.prepare``'s arguments for a process whose compiling others should not wait behind.
-YIELD = ["--nice", "19"]
+#: The stages a first frame waits for, each in a process of its own (the brush's first: the
+#: model's rehearsal paints, and loads what it finds cached).
+MODEL_STAGES = ["paint", "model"]
 REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
 
 
@@ -491,17 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
     ap.add_argument("--stage", choices=list(STAGES), help="one stage only, in this process")
     ap.add_argument("--jps", action="store_true", help="the start map's round searches with JPS (its 'search')")
-    ap.add_argument(
-        "--nice",
-        type=int,
-        choices=range(20),
-        default=0,
-        metavar="0..19",
-        help="a lower CPU priority (its stages' processes too): what others wait for goes first",
-    )
     args = ap.parse_args(argv)
-    if args.nice:
-        os.nice(args.nice)
     try:
         config = load_config(args.config or default_config_path())  # checked here, before any child starts
     except ConfigError as exc:

@@ -169,41 +169,45 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
 
 
 @pytest.mark.parametrize("headless", [False, True])
-def test_a_first_start_compiles_the_model_beside_the_brush_and_lets_what_it_waits_for_go_first(monkeypatch, headless):
-    """A window waits for the model's two stages (and the drawing): the background yields to
-    them (``--nice``); a headless run waits for the background's round too, the longest chain:
-    the model's stages yield to it. The progress screen hears what it waits for and how long."""
+def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
+    """A window waits for the model's two stages (and the drawing): they start at once, side by
+    side, the background after them. A headless run waits for the background's round too, the
+    longest chain: it starts at once, the model's stages one after another after the drawing.
+    The progress screen hears what it waits for and how long that usually takes."""
     import sim.prepare as prepare
 
-    started, said = [], []
+    events, said = [], []
 
-    class Stage:  # a stand-in for a compiling process, ready at once
+    class Stage:  # a stand-in for a compiling process
         def __init__(self, module, args, log=None):
-            started.append(args)
-            self.ready, self.done = True, True
+            events.append(("start", args[-1] if "--stage" in args else "background"))
+            self.name, self.ready, self.done = events[-1][1], False, False
 
         def wait_ready(self, timeout=None):
+            events.append(("wait", self.name))
+            self.ready = True
             return True
 
     monkeypatch.setattr(prepare, "Background", Stage)
     monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False: False)
-    monkeypatch.setattr(prepare, "rehearse_model", lambda *a, **k: None)
+    monkeypatch.setattr(prepare, "rehearse_model", lambda *a, **k: events.append(("load", "model")))
     kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
     kernels.log = lambda line: None
-    kernels.start(headless, report=lambda *args: said.append(args))
-    background, *model = started
-    assert [args[-1] for args in model] == ["model", "paint"] == prepare.MODEL_STAGES
-    assert ("--round-only" in background) == headless
-    yielding = [args for args in started if "--nice" in args]
-    assert yielding == (model if headless else [background])
+    kernels.start(headless, lambda: events.append(("compile", "drawing")), lambda *args: said.append(args))
+    if headless:
+        assert events == [("start", "background"), ("compile", "drawing"), ("start", "paint"), ("wait", "paint"),
+                          ("start", "model"), ("wait", "model"), ("load", "model")]  # fmt: skip
+    else:
+        assert events == [("start", "paint"), ("start", "model"), ("compile", "drawing"), ("wait", "paint"),
+                          ("wait", "model"), ("start", "background"), ("load", "model")]  # fmt: skip
     assert kernels.ready("model") and len(said) == 1 and said[0][2] == prepare.STAGE_SECONDS["model"]
 
 
 @pytest.mark.slow
 def test_the_brush_s_stage_compiles_what_a_stroke_runs(tmp_path):
     env = cold_env(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "paint", "--nice", "5"], capture_output=True,
-                       text=True, cwd=ROOT, env=env, timeout=600)  # fmt: skip
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "paint"], capture_output=True, text=True,
+                       cwd=ROOT, env=env, timeout=600)  # fmt: skip
     assert r.returncode == 0, r.stderr
     code = (
         "from sim.config import load_config\n"
