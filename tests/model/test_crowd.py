@@ -22,6 +22,11 @@ from tests.conftest import ROOT
 STEP = 1 / 60
 
 
+#: Idle seconds (min, max) that keep animals resting through a test's few simulated seconds: the
+#: largest a config takes (``species.*.idle_s``: 0 to 3600).
+STILL = (3600.0, 3600.0)
+
+
 def config(spacing: float = 0.4, idle: tuple[float, float] = (0.5, 2.0), threads: int = 1):
     c = load_config(ROOT / "config.yaml")
     species = {k: replace(v, idle_s=idle) for k, v in c.species.items()}
@@ -60,7 +65,7 @@ def field(w: int = 24, h: int = 20) -> np.ndarray:
 
 @pytest.mark.parametrize("spacing", [0.3, 0.4, 0.5])
 def test_a_resting_crowd_spreads_to_the_spacing_on_open_ground(spacing):
-    sim = Simulation(config(spacing, idle=(1e6, 1e6)), MapData("field", field()),
+    sim = Simulation(config(spacing, idle=STILL), MapData("field", field()),
                      counts={"cow": 60, "bird": 0, "water": 0})  # fmt: skip
     a = sim.agents
     a.pos[:] = a.cell[:] = (11, 9)  # all on one cell
@@ -84,7 +89,7 @@ def test_no_push_onto_ground_the_species_cannot_stand_on():
     terrain[8, 11] = Terrain.SWAMP
     for y, x in ((4, 4), (5, 5), (6, 6)):  # a diagonal line of rock
         terrain[y, x] = Terrain.ROCK
-    sim = Simulation(config(0.5, idle=(1e6, 1e6)), MapData("walls", terrain), counts={"cow": 80, "bird": 0, "water": 0})
+    sim = Simulation(config(0.5, idle=STILL), MapData("walls", terrain), counts={"cow": 80, "bird": 0, "water": 0})
     a = sim.agents
     a.pos[:40] = a.cell[:40] = (11, 9)  # against the wall
     a.pos[40:] = a.cell[40:] = (5, 4)  # in the corner of the diagonal
@@ -99,7 +104,7 @@ def test_walkers_reach_their_goals_through_a_resting_crowd():
     """A corridor packed with resting cows: a cow walking through it still gets there, on time."""
     terrain = np.full((7, 40), Terrain.ROCK, np.uint8)
     terrain[2:5, 1:39] = Terrain.GRASS
-    sim = Simulation(config(0.5, idle=(1e6, 1e6)), MapData("corridor", terrain), counts={"cow": 121, "bird": 0,
+    sim = Simulation(config(0.5, idle=STILL), MapData("corridor", terrain), counts={"cow": 121, "bird": 0,
                                                                                         "water": 0})  # fmt: skip
     a = sim.agents
     cells = np.array([(x, y) for x in range(5, 35) for y in (2, 3, 4)] * 2)[:120]
@@ -133,7 +138,7 @@ def test_same_run_with_one_and_two_threads():
 
 
 def test_separation_off_leaves_positions_alone():
-    sim = Simulation(config(0.0, idle=(1e6, 1e6)), MapData("field", field()), counts={"cow": 30, "bird": 0, "water": 0})
+    sim = Simulation(config(0.0, idle=STILL), MapData("field", field()), counts={"cow": 30, "bird": 0, "water": 0})
     a = sim.agents
     a.pos[:] = a.cell[:] = (11, 9)
     for _ in range(30):
@@ -142,7 +147,7 @@ def test_separation_off_leaves_positions_alone():
 
 
 def test_cows_swept_off_a_painted_area_spread_out():
-    sim = Simulation(config(0.4, idle=(1e6, 1e6)), MapData("field", field(40, 30)),
+    sim = Simulation(config(0.4, idle=STILL), MapData("field", field(40, 30)),
                      counts={"cow": 40, "bird": 0, "water": 0})  # fmt: skip
     a = sim.agents
     a.pos[:] = a.cell[:] = np.array([(x, y) for x in range(17, 23) for y in range(12, 19)])[:40]
@@ -174,7 +179,7 @@ def test_new_costs_from_the_config_keep_the_crowd_off_ground_it_lost():
     terrain = field()
     terrain[:, 12:] = Terrain.SWAMP
     terrain[0, :] = terrain[-1, :] = terrain[:, 0] = terrain[:, -1] = Terrain.WATER
-    c = config(0.5, idle=(1e6, 1e6))
+    c = config(0.5, idle=STILL)
     sim = Simulation(c, MapData("edge", terrain), counts={"cow": 60, "bird": 0, "water": 0})
     a = sim.agents
     a.pos[:] = a.cell[:] = (11, 9)  # on the grass, against the swamp
@@ -244,7 +249,7 @@ def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, thre
     its edges (where the cells a query looks at wrap around the fold)."""
     w, h = 300, 90
     terrain = np.full((h, w), Terrain.GRASS, np.uint8)
-    sim = Simulation(config(spacing, idle=(1e6, 1e6), threads=threads), MapData("field", terrain),
+    sim = Simulation(config(spacing, idle=STILL, threads=threads), MapData("field", terrain),
                      counts={"cow": 6000, "bird": 3000, "water": 0})  # fmt: skip
     a = sim.agents
     rng = np.random.default_rng(7)
