@@ -292,8 +292,9 @@ class Kernels:
         Two cores, and who waits for what decides the order (not priorities: on a busy machine a
         process of lower priority starves). A window waits for the model's stages and the drawing
         (its searches are interpreted meanwhile): they compile side by side first, the background
-        after them. A headless run waits for the round too, the longest chain: it compiles on one
-        core from the start, the drawing and then the model's stages one after another on the other."""
+        once the drawing's and the brush's are done (the model's takes longest). A headless run
+        waits for the round too, the longest chain: it compiles on one core from the start, the
+        drawing and then the model's stages one after another on the other."""
         if kernels_cached(self.config, self.jps):
             compile_view()
             return
@@ -311,9 +312,9 @@ class Kernels:
         else:
             self.model_stages = [self._stage(name) for name in MODEL_STAGES]
             compile_view()
-            for stage in self.model_stages:
-                stage.wait_ready()
+            self.model_stages[0].wait_ready()  # the brush's, the shorter: a core is free from now on
             self._start_background(headless)
+            self.model_stages[1].wait_ready()
         rehearse_model(self.config, interpreted=True, jps=self.jps)
 
     def _stage(self, name: str) -> Background:

@@ -171,9 +171,10 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
 @pytest.mark.parametrize("headless", [False, True])
 def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
     """A window waits for the model's two stages (and the drawing): they start at once, side by
-    side, the background after them. A headless run waits for the background's round too, the
-    longest chain: it starts at once, the model's stages one after another after the drawing.
-    The progress screen hears what it waits for and how long that usually takes."""
+    side, the background once the drawing's and the brush's are done. A headless run waits for
+    the background's round too, the longest chain: it starts at once, the model's stages one
+    after another after the drawing. The progress screen hears what it waits for and how long
+    that usually takes."""
     import sim.prepare as prepare
 
     events, said = [], []
@@ -199,7 +200,7 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
                           ("start", "model"), ("wait", "model"), ("load", "model")]  # fmt: skip
     else:
         assert events == [("start", "paint"), ("start", "model"), ("compile", "drawing"), ("wait", "paint"),
-                          ("wait", "model"), ("start", "background"), ("load", "model")]  # fmt: skip
+                          ("start", "background"), ("wait", "model"), ("load", "model")]  # fmt: skip
     assert kernels.ready("model") and len(said) == 1 and said[0][2] == prepare.STAGE_SECONDS["model"]
 
 
