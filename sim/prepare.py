@@ -184,12 +184,11 @@ class Background:
 
 
 #: Seconds each stage took to compile on the development machine (a 2-core shared VM, an empty
-#: cache, 2026-12-04): the first guess of a stage's time, scaled by how fast this machine ran
-#: the stages it finished (:meth:`Kernels.eta`). (jps and jps+: one kernel since that evening;
-#: the model's stage 8.7-9.1 s beside the brush's in a window's first start, 2026-12-05: what
-#: its progress screen expects.)
-STAGE_SECONDS = {"model": 9.0, "paint": 6.0, "searches": 19.0, "round": 7.0, "rest": 12.0, "jps": 27.0,
-                 "jps-round": 14.0, "jps+": 4.0, "traces": 10.0, "landscape": 6.0}  # fmt: skip
+#: cache, a window's first start, 2026-12-05 03:40-04:10, the most of two runs): the first guess
+#: of a stage's time, scaled by how fast this machine ran the stages it finished
+#: (:meth:`Kernels.eta`); the model's is what the first start's progress screen expects.
+STAGE_SECONDS = {"model": 9.0, "paint": 6.0, "searches": 11.0, "round": 5.0, "rest": 4.5, "jps": 22.0,
+                 "jps-round": 5.5, "jps+": 2.0, "traces": 0.5, "landscape": 3.0}  # fmt: skip
 
 
 class Kernels:
@@ -359,7 +358,7 @@ class Kernels:
         if stage != "jps-round":
             raise ValueError(f"only the round with JPS is compiled on demand, not {stage!r}")
         if not runs_without_compiling(lambda: compile_round(self.config, jps=True)):
-            seconds = STAGE_SECONDS["jps-round"]
+            seconds = STAGE_SECONDS["jps-round"] + (0 if "jps" in self.done_stages else STAGE_SECONDS["jps"])
             report(f"compiling jump point search (once on this machine: about {seconds:.0f} s)", None)
             compile_round(self.config, jps=True)
         self.here.add(stage)
