@@ -26,8 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from sim.prepare import MODEL_STAGES, REST_STAGES, ROUND_STAGES
+
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["model", "paint", "searches", "round", "rest", "jps", "jps-round", "jps+", "traces"]
+STAGES = [*MODEL_STAGES, *ROUND_STAGES, *REST_STAGES]  # (the brush's first: the model's rehearsal paints)
 VIEW = {
     "landscape": [sys.executable, "-m", "sim.view.draw.landscape"],
     "drawing": [sys.executable, "-c", "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy'; import pygame; "
