@@ -204,20 +204,27 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
     assert kernels.ready("model") and len(said) == 1 and said[0][2] == prepare.STAGE_SECONDS["model"]
 
 
+def after_compiling(tmp_path, args: list[str], code: str) -> list[str]:
+    """``python -m sim.prepare ARGS`` on an empty cache, then ``code`` in a new process on that
+    cache: what it printed, word by word."""
+    env = cold_env(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", *args], capture_output=True, text=True, cwd=ROOT,
+                       env=env, timeout=600)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split()
+
+
 @pytest.mark.slow
 def test_the_brush_s_stage_compiles_what_a_stroke_runs(tmp_path):
-    env = cold_env(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "paint"], capture_output=True, text=True,
-                       cwd=ROOT, env=env, timeout=600)  # fmt: skip
-    assert r.returncode == 0, r.stderr
     code = (
         "from sim.config import load_config\n"
         "from sim.prepare import rehearse_paint, runs_without_compiling\n"
         "sim = rehearse_paint(load_config('config.yaml'))\n"
         "print(runs_without_compiling(lambda: sim.paint_stroke([(0, 0), (5, 3)], 1, 'rock')))\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
-    assert r.returncode == 0 and r.stdout.split() == ["True"], r.stderr
+    assert after_compiling(tmp_path, ["--stage", "paint"], code) == ["True"]
 
 
 def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
@@ -258,10 +265,6 @@ def test_ending_the_compiling_process_ends_its_stage(tmp_path):
 def test_a_start_map_that_chooses_jps_finds_its_round_cached_after_the_first_start(tmp_path):
     """``python -m sim.prepare --round-only --jps`` (what a headless first start on such a map
     runs) leaves the round with JPS in the cache: the run itself compiles no round."""
-    env = cold_env(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--round-only", "--jps"], capture_output=True, text=True,
-                       cwd=ROOT, env=env, timeout=600)  # fmt: skip
-    assert r.returncode == 0, r.stderr
     code = (
         "from sim.config import load_config\n"
         "from sim.prepare import compile_round, runs_without_compiling\n"
@@ -269,6 +272,5 @@ def test_a_start_map_that_chooses_jps_finds_its_round_cached_after_the_first_sta
         "print(runs_without_compiling(lambda: compile_round(config, jps=True)),\n"
         "      runs_without_compiling(lambda: compile_round(config)))\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["True", "False"]  # the round with JPS, not the one without
+    words = after_compiling(tmp_path, ["--round-only", "--jps"], code)
+    assert words == ["True", "False"]  # the round with JPS, not the one without
