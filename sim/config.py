@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import typing
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -223,17 +223,9 @@ def check_config(config: object, name: str = "config") -> Config:
     the key otherwise. A config from :func:`load_config` passes unchanged."""
     if not isinstance(config, Config):
         raise TypeError(f"{name} must be a Config (from sim.config.load_config), got {short(config)}")
-    data = {f.name: _plain(getattr(config, f.name)) for f in fields(Config) if f.name != "source"}
+    data = asdict(config)  # (the YAML it could have come from: sections as mappings)
+    del data["source"]
     return replace(parse_config(data, name), source=config.source)
-
-
-def _plain(value: Any) -> Any:
-    """A config's value as the YAML it could have come from (sections as mappings)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
 
 
 def default_config() -> Config:

@@ -311,9 +311,11 @@ class Kernels:
         else:
             self.model_stages = [self._stage(name) for name in MODEL_STAGES]
             compile_view()
-            self.model_stages[0].wait_ready()  # the brush's, the shorter: a core is free from now on
-            self._start_background(headless)
-            self.model_stages[1].wait_ready()
+            *shorter, longest = self.model_stages  # (the model's takes longest)
+            for stage in shorter:
+                stage.wait_ready()
+            self._start_background(headless)  # a core is free from now on
+            longest.wait_ready()
         rehearse_model(self.config, interpreted=True, jps=self.jps)
 
     def _stage(self, name: str) -> Background:

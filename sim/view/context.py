@@ -28,17 +28,26 @@ if TYPE_CHECKING:
     from sim.view.speed import Speed
 
 T = TypeVar("T")
+
+
+class Report(Protocol):
+    """What work run with a progress screen says (``sim.view.progress.Progress.report``): a label,
+    how far it is (None: no way to tell), or how many seconds it usually takes."""
+
+    def __call__(self, label: str, fraction: float | None = None, estimate_s: float | None = None) -> None: ...
+
+
 Colour = tuple[int, int, int]
 
 
 class FileActions(Protocol):
     """The app's file actions (``app.files``: :class:`sim.view.mapfiles.MapFiles`)."""
 
-    def long_work(self, label: str, work: Callable[[Callable[[str, float | None], None]], T]) -> T: ...
+    def long_work(self, label: str, work: Callable[[Report], T]) -> T: ...
 
     def load(self, path: Path) -> bool: ...
 
-    def compile_jps(self, report: Callable[[str, float | None], None]) -> None: ...
+    def compile_jps(self, report: Report) -> None: ...
 
     def next_map(self) -> None: ...
 

@@ -11,8 +11,9 @@ import pygame
 
 from sim.maps import list_maps, load_map, save_map
 from sim.maps.data import MapData, MapError
+from sim.view.context import Report
 from sim.view.draw.panels import GOOD, WARN
-from sim.view.progress import Report, run_with_progress
+from sim.view.progress import run_with_progress
 
 if TYPE_CHECKING:
     from sim.view.context import ViewContext

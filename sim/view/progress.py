@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 import pygame
 
+from sim.view.context import Report
 from sim.view.draw.panels import DIM, GOOD, INK, Text
 
 if TYPE_CHECKING:
     from sim.view.context import ViewContext
 
 T = TypeVar("T")
-Report = Callable[..., None]  # (label, fraction=None, estimate_s=None): see Progress.report
 
 
 class Progress:
