@@ -26,10 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.prepare import MODEL_STAGES, REST_STAGES, ROUND_STAGES
+from sim.prepare import MODEL_STAGES, PAINT_STAGE, REST_STAGES, ROUND_STAGES
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = [*MODEL_STAGES, *ROUND_STAGES, *REST_STAGES]  # (the brush's first: the model's rehearsal paints)
+STAGES = [*MODEL_STAGES, PAINT_STAGE, *ROUND_STAGES, *REST_STAGES]  # (a window's first start's order)
 VIEW = {
     "landscape": [sys.executable, "-m", "sim.view.draw.landscape"],
     "drawing": [sys.executable, "-c", "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy'; import pygame; "

@@ -11,10 +11,10 @@ in about a second. On a first start:
   printing one line per phase, one process per stage (:data:`STAGES`): one the model's
   round first (its batch search before it), then (unless ``--round-only``) everything
   else (JPS, traced rounds, distance fields, the single-search variants the compare mode
-  uses); two more (``--stage model``, ``--stage paint``) the model's other kernels and the
-  brush's, side by side, which this process then loads (loading takes far less memory than
-  compiling: every process stays under 300 MB). What the run waits for goes first
-  (:meth:`Kernels.start`);
+  uses); two more (``--stage model``, ``--stage paint``) the model's other kernels, which this
+  process then loads (loading takes far less memory than compiling: every process stays under
+  300 MB), and the brush's, which a window's first stroke waits for (the window opens before).
+  What the run waits for goes first (:meth:`Kernels.start`);
 * meanwhile the window runs with the planner's interpreted search
   (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
   compiling and waits only for the round.
@@ -69,17 +69,19 @@ def rehearsal(config: Config, jps: bool = False) -> Simulation | None:
         return None
 
 
-def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, jps: bool = False) -> Simulation | None:
+def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, jps: bool = False,
+                   paint: bool = True) -> Simulation | None:  # fmt: skip
     """Run the tiny island a few half-second frames, with a paint stroke on a walking animal's
     path: every compiled function a frame of the model uses is compiled (or loaded); with
     ``interpreted``, all but the search round's (which :func:`compile_round` does); ``jps``:
-    the round a map that chooses JPS runs (:func:`rehearsal`)."""
+    the round a map that chooses JPS runs (:func:`rehearsal`); without ``paint``, no stroke:
+    the brush's kernels are left to :func:`rehearse_paint`."""
     sim = rehearsal(config, jps)
     if sim is None:
         return None
     sim.planner.kernels = Ready(frozenset({"round"}) if interpreted else frozenset())
     for frame in range(frames):  # the animals rest, ask for paths, walk, get painted over
-        if frame == 5:  # rock on a walking animal's path: the re-planning checks run too
+        if frame == 5 and paint:  # rock on a walking animal's path: the re-planning checks run too
             a = sim.agents
             walking = np.flatnonzero((a.state == State.WALKING) & (a.path_len - a.path_pos >= 2))
             cell = int(a.paths[walking[0], a.path_len[walking[0]] - 1]) if walking.size else 4 * sim.world.width + 5
@@ -184,10 +186,11 @@ class Background:
 
 
 #: Seconds each stage took to compile on the development machine (a 2-core shared VM, an empty
-#: cache, a window's first start, 2026-12-05 03:40-04:10, the most of two runs): the first guess
+#: cache, a window's first start, 2026-12-05 03:40-04:10, the most of two runs; the model's and
+#: the brush's 05:55, since the model's no longer paints): the first guess
 #: of a stage's time, scaled by how fast this machine ran the stages it finished
 #: (:meth:`Kernels.eta`); the model's is what the first start's progress screen expects.
-STAGE_SECONDS = {"model": 9.0, "paint": 6.0, "searches": 11.0, "round": 5.0, "rest": 4.5, "jps": 22.0,
+STAGE_SECONDS = {"model": 7.5, "paint": 5.5, "searches": 11.0, "round": 5.0, "rest": 4.5, "jps": 22.0,
                  "jps-round": 5.5, "jps+": 2.0, "traces": 0.5, "landscape": 3.0}  # fmt: skip
 
 
@@ -197,12 +200,13 @@ class Kernels:
     compiles what it lacks (in background processes on a first start, in this process on
     first use) and answers :meth:`ready` ("can the model search compiled now? with JPS?") and
     :meth:`eta` ("when?"). The model asks it through ``Planner.kernels``; the view shows
-    :meth:`status`; nobody else keeps flags.
+    :meth:`status` and asks :meth:`ensure` before a stroke; nobody else keeps flags.
 
     Stages and what they mean to the model: ``round``, the compiled search round for the start
     map (else searches are interpreted); ``jps-round``, the round with JPS (else species that
-    choose JPS search with A*: the same costs); ``model``, the model's other kernels (its stage
-    and the brush's, :data:`MODEL_STAGES`);
+    choose JPS search with A*: the same costs); ``model``, the model's other kernels
+    (:data:`MODEL_STAGES`); ``paint``, the brush's (a window's first start compiles them while it
+    runs: nothing is painted before the first stroke, which waits for them);
     ``landscape``, the terrain's drawing (else flat colours)."""
 
     def __init__(self, config: Config, config_path: object | None = None, jps: bool = False) -> None:
@@ -212,7 +216,8 @@ class Kernels:
         self.started = time.perf_counter()
         self.first_start = False  # the cache lacked what the first frames need (:meth:`start`)
         self.background: Background | None = None  # the stages, one process each, in order
-        self.model_stages: list[Background] = []  # the brush's and the model's (MODEL_STAGES)
+        self.model_stages: list[Background] = []  # the model's (MODEL_STAGES)
+        self.paint_stage: Background | None = None  # the brush's (a window's first start)
         self.landscape: Background | None = None
         self.landscape_ready = True
         self.done_stages: dict[str, float] = {}  # stage -> seconds it took (as the children said)
@@ -233,6 +238,8 @@ class Kernels:
             return bg.ready if self.jps else bg.done or "jps-round" in self.done_stages
         if stage == "model":
             return all(stage.ready for stage in self.model_stages)
+        if stage == "paint":  # (None: cached, or a headless run's, which never paints)
+            return self.paint_stage is None or self.paint_stage.ready
         if stage == "landscape":
             return self.landscape_ready
         if stage in STAGES:
@@ -284,16 +291,18 @@ class Kernels:
     def start(self, headless: bool, compile_view: Callable[[], None] = lambda: None,
               report: Callable[..., None] = lambda *_: None) -> None:  # fmt: skip
         """Find out whether the cache holds the first frames' kernels; if not (a first start), compile
-        the model's stages (:data:`MODEL_STAGES`) and the background's (a headless run: the round
-        only) in other processes and ``compile_view`` (the drawing's kernels) here, then load the
-        model's. ``report(label, None, seconds)``: what a first start waits for, and its usual seconds.
+        the model's stages (:data:`MODEL_STAGES`), the brush's (a window's) and the background's (a
+        headless run: the round only) in other processes and ``compile_view`` (the drawing's
+        kernels) here, then load the model's. ``report(label, None, seconds)``: what a first start
+        waits for, and its usual seconds.
 
         Two cores, and who waits for what decides the order (not priorities: on a busy machine a
         process of lower priority starves). A window waits for the model's stages and the drawing
-        (its searches are interpreted meanwhile): they compile side by side first, the background
-        once the drawing's and the brush's are done (the model's takes longest). A headless run
-        waits for the round too, the longest chain: it compiles on one core from the start, the
-        drawing and then the model's stages one after another on the other."""
+        (its searches are interpreted meanwhile): they compile side by side first; then, on the
+        core the drawing leaves, the brush's (a first stroke waits for it: :meth:`ensure`), and the
+        background once the window opens. A headless run waits for the round too, the longest
+        chain: it compiles on one core from the start, the drawing and then the model's stages
+        one after another on the other; it never paints, so it leaves the brush's alone."""
         if kernels_cached(self.config, self.jps):
             compile_view()
             return
@@ -311,12 +320,11 @@ class Kernels:
         else:
             self.model_stages = [self._stage(name) for name in MODEL_STAGES]
             compile_view()
-            *shorter, longest = self.model_stages  # (the model's takes longest)
-            for stage in shorter:
+            self.paint_stage = self._stage(PAINT_STAGE)  # on the drawing's core
+            for stage in self.model_stages:
                 stage.wait_ready()
-            self._start_background(headless)  # a core is free from now on
-            longest.wait_ready()
-        rehearse_model(self.config, interpreted=True, jps=self.jps)
+            self._start_background(headless)  # the window opens: the round next
+        rehearse_model(self.config, interpreted=True, jps=self.jps, paint=False)
 
     def _stage(self, name: str) -> Background:
         return Background("sim.prepare", [*config_args(self.config_path), *jps_args(self.jps), "--stage", name],
@@ -354,29 +362,46 @@ class Kernels:
             news.append("landscape")
         return news
 
-    def ensure(self, stage: str, report: Callable[[str, float | None], None] = lambda *_: None) -> None:
+    def ensure(self, stage: str, report: Callable[..., None] = lambda *_: None) -> None:
         """Make ``stage`` ready in this process, compiling it here if the cache lacks it (say, the
-        round with JPS when a map that chooses JPS is loaded): ``report`` says so first."""
+        round with JPS when a map that chooses JPS is loaded), or waiting for the process that
+        compiles it (the brush's, ``paint``, on a window's first start): ``report(label, None,
+        seconds)`` says so first."""
+        if stage == PAINT_STAGE:
+            self._ensure_paint(report)
+            return
         if stage != "jps-round":
-            raise ValueError(f"only the round with JPS is compiled on demand, not {stage!r}")
+            raise ValueError(f"only the round with JPS and the brush's kernels are made ready on demand, not {stage!r}")
         if not runs_without_compiling(lambda: compile_round(self.config, jps=True)):
             seconds = STAGE_SECONDS["jps-round"] + (0 if "jps" in self.done_stages else STAGE_SECONDS["jps"])
             report(f"compiling jump point search (once on this machine: about {seconds:.0f} s)", None)
             compile_round(self.config, jps=True)
         self.here.add(stage)
 
+    def _ensure_paint(self, report: Callable[..., None]) -> None:
+        stage = self.paint_stage
+        if self.ready(PAINT_STAGE) or stage is None:
+            return
+        eta = max(1.0, STAGE_SECONDS[PAINT_STAGE] - (time.perf_counter() - stage.started))
+        report("first start: compiling the brush's kernels (later starts: at once)", None, eta)
+        if not stage.wait_ready():  # its process failed: compile here
+            rehearse_paint(self.config, self.jps)
+        self.here.add(PAINT_STAGE)
+
     def stop(self) -> None:
         """End every background process (what they cached so far stays cached)."""
-        for proc in (self.background, *self.model_stages, self.landscape):
+        for proc in (self.background, *self.model_stages, self.paint_stage, self.landscape):
             if proc is not None:
                 proc.stop()
 
 
 #: The background's stages, in order: the round's (a headless run waits for these), then the rest.
 ROUND_STAGES = ["searches", "round"]
-#: The stages a first frame waits for, each in a process of its own (the brush's first: the
-#: model's rehearsal paints, and loads what it finds cached).
-MODEL_STAGES = ["paint", "model"]
+#: The stages a first frame waits for, each in a process of its own.
+MODEL_STAGES = ["model"]
+#: The brush's stage: a window's first start compiles it beside the model's, and its first
+#: stroke waits for it (a headless run never paints).
+PAINT_STAGE = "paint"
 REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
 
 
@@ -475,7 +500,7 @@ def compile_traces(config: Config, jps: bool = False) -> None:
 #: what one process compiled, the next loads from numba's cache).
 #: A stage's function takes the config and whether the start map's round searches with JPS.
 STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
-    "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps), "the model's other kernels"),
+    "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps, paint=False), "the model's other kernels"),
     "paint": (rehearse_paint, "the brush's kernels"),
     "searches": (compile_searches, "the engine's batch search"),
     "round": (lambda c, jps: compile_round(c, jps=jps), "the search round"),

@@ -84,6 +84,14 @@ class MapFiles:
             return
         self.app.startup.kernels.ensure("jps-round", report)
 
+    def ready_to_paint(self) -> None:
+        """The brush's kernels ready before a stroke changes the map: on a window's first start
+        another process may still compile them, and the stroke waits for it behind a progress
+        screen (once; the window opened without waiting for them)."""
+        kernels = self.app.startup.kernels
+        if not kernels.ready("paint"):
+            self.long_work("preparing the brush", lambda report: kernels.ensure("paint", report))
+
     def next_map(self) -> None:
         maps = self.list_maps()
         if not maps:

@@ -1,7 +1,8 @@
 """Long work (loading, generating or swapping a big map) with a progress screen instead of a frozen window.
 
 The work runs on a worker thread and reports ``(what, fraction)``; the main thread keeps
-the window alive (events pumped, a bar drawn) until it is done, then hands back its result
+the window alive (events pumped, a bar drawn; a mouse button released meanwhile is handed
+back after, so a stroke that waited ends) until it is done, then hands back its result
 or re-raises its error. Short work shows nothing: the screen appears after ``delay_s``.
 """
 
@@ -55,6 +56,7 @@ def run_with_progress(app: ViewContext, label: str, work: Callable[[Report], T],
     start = time.perf_counter()
     worker.start()
     frames = 0
+    released: list[pygame.event.Event] = []  # handed back after: a stroke that waited still ends
     while worker.is_alive():
         worker.join(0.05)
         if time.perf_counter() - start < delay_s or not worker.is_alive():
@@ -62,9 +64,13 @@ def run_with_progress(app: ViewContext, label: str, work: Callable[[Report], T],
         for e in pygame.event.get():
             if e.type == pygame.QUIT:
                 app.running = False  # closed while loading: quit once it is done
+            elif e.type == pygame.MOUSEBUTTONUP:
+                released.append(e)
         progress_screen(app.screen, app.text, progress, time.perf_counter() - start)
         pygame.display.flip()
         frames += 1
+    for e in released:
+        pygame.event.post(e)
     app.progress_frames = frames
     view = getattr(app, "view", None)
     if view is not None:

@@ -170,11 +170,12 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
 
 @pytest.mark.parametrize("headless", [False, True])
 def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
-    """A window waits for the model's two stages (and the drawing): they start at once, side by
-    side, the background once the drawing's and the brush's are done. A headless run waits for
-    the background's round too, the longest chain: it starts at once, the model's stages one
-    after another after the drawing. The progress screen hears what it waits for and how long
-    that usually takes."""
+    """A window waits for the model's stage and the drawing: they start at once, side by side;
+    the brush's then starts on the drawing's core (a first stroke waits for it), the background
+    once the window opens. A headless run waits for the background's round too, the longest
+    chain: it starts at once, the model's stage after the drawing; it never paints, so no
+    brush. Neither loads the brush's kernels before its first frame. The progress screen hears
+    what it waits for and how long that usually takes."""
     import sim.prepare as prepare
 
     events, said = [], []
@@ -182,7 +183,7 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
     class Stage:  # a stand-in for a compiling process
         def __init__(self, module, args, log=None):
             events.append(("start", args[-1] if "--stage" in args else "background"))
-            self.name, self.ready, self.done = events[-1][1], False, False
+            self.name, self.ready, self.done, self.started = events[-1][1], False, False, 0.0
 
         def wait_ready(self, timeout=None):
             events.append(("wait", self.name))
@@ -191,17 +192,44 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
 
     monkeypatch.setattr(prepare, "Background", Stage)
     monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False: False)
-    monkeypatch.setattr(prepare, "rehearse_model", lambda *a, **k: events.append(("load", "model")))
+    loaded = lambda *a, **k: events.append(("load", "model" if k.get("paint") is False else "painting"))  # noqa: E731
+    monkeypatch.setattr(prepare, "rehearse_model", loaded)
     kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
     kernels.log = lambda line: None
     kernels.start(headless, lambda: events.append(("compile", "drawing")), lambda *args: said.append(args))
     if headless:
-        assert events == [("start", "background"), ("compile", "drawing"), ("start", "paint"), ("wait", "paint"),
-                          ("start", "model"), ("wait", "model"), ("load", "model")]  # fmt: skip
+        assert events == [("start", "background"), ("compile", "drawing"), ("start", "model"), ("wait", "model"),
+                          ("load", "model")]  # fmt: skip
+        assert kernels.ready("paint")  # (nothing compiles it: a stroke compiles what it needs)
     else:
-        assert events == [("start", "paint"), ("start", "model"), ("compile", "drawing"), ("wait", "paint"),
-                          ("start", "background"), ("wait", "model"), ("load", "model")]  # fmt: skip
-    assert kernels.ready("model") and len(said) == 1 and said[0][2] == prepare.STAGE_SECONDS["model"]
+        assert events == [("start", "model"), ("compile", "drawing"), ("start", "paint"), ("wait", "model"),
+                          ("start", "background"), ("load", "model")]  # fmt: skip
+        assert not kernels.ready("paint")
+        kernels.ensure("paint", lambda *args: said.append(args))  # a first stroke: waits for the brush's stage
+        assert events[-1] == ("wait", "paint") and kernels.ready("paint")
+        assert said[-1][0].startswith("first start: compiling the brush") and said[-1][2] >= 1.0
+    assert kernels.ready("model") and said[0][2] == prepare.STAGE_SECONDS["model"]
+
+
+def test_a_brush_stage_that_failed_is_compiled_where_the_stroke_waits(monkeypatch):
+    import sim.prepare as prepare
+
+    compiled = []
+
+    class Failed:  # the brush's process ended without its kernels
+        started, ready, done = 0.0, False, True
+
+        def wait_ready(self, timeout=None):
+            return False
+
+    monkeypatch.setattr(prepare, "rehearse_paint", lambda config, jps=False: compiled.append(jps))
+    kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
+    kernels.paint_stage = Failed()
+    assert not kernels.ready("paint")
+    kernels.ensure("paint")
+    assert compiled == [False] and kernels.ready("paint")
+    kernels.ensure("paint")  # ready now: nothing more
+    assert compiled == [False]
 
 
 def after_compiling(tmp_path, args: list[str], code: str) -> list[str]:
@@ -223,6 +251,21 @@ def test_the_brush_s_stage_compiles_what_a_stroke_runs(tmp_path):
         "from sim.prepare import rehearse_paint, runs_without_compiling\n"
         "sim = rehearse_paint(load_config('config.yaml'))\n"
         "print(runs_without_compiling(lambda: sim.paint_stroke([(0, 0), (5, 3)], 1, 'rock')))\n"
+    )
+    assert after_compiling(tmp_path, ["--stage", "paint"], code) == ["True"]
+
+
+@pytest.mark.slow
+def test_the_model_s_stage_and_the_brush_s_leave_nothing_for_a_painted_frame_to_compile(tmp_path):
+    # A window opens after the model's stage alone; its brush's stage runs beside: together they
+    # cover the model's frames with a stroke in them (the searches interpreted, as then).
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "model"], capture_output=True, text=True,
+                       cwd=ROOT, env=cold_env(tmp_path), timeout=600)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    code = (
+        "from sim.config import load_config\n"
+        "from sim.prepare import rehearse_model, runs_without_compiling\n"
+        "print(runs_without_compiling(lambda: rehearse_model(load_config('config.yaml'), interpreted=True)))\n"
     )
     assert after_compiling(tmp_path, ["--stage", "paint"], code) == ["True"]
 

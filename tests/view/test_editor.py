@@ -160,6 +160,47 @@ def test_a_mouse_stroke_undoes_as_one_and_ctrl_y_and_ctrl_shift_z_redo(make_app)
     assert any("redo" in m[0] for m in app.messages)
 
 
+def test_a_first_stroke_waits_for_the_brush_s_kernels_and_ends_when_released_meanwhile(make_app, monkeypatch):
+    """A window's first start opens before the brush's kernels are compiled: the first stroke
+    waits for them behind a progress screen, then paints; a button released during the wait
+    still ends the stroke (one step of undo, nothing painted after it)."""
+    import threading
+
+    from sim.view import progress
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    app.frame(STEP)
+    app.threaded_loads, app.progress_delay_s = True, 0.0
+    shown = threading.Event()
+    original = progress.progress_screen
+    monkeypatch.setattr(progress, "progress_screen", lambda *args: (original(*args), shown.set()))
+    at = tuple(int(v) for v in app.cam.to_screen(8, 12))
+
+    class Compiling:  # the brush's stage, still compiling in its process
+        started, ready, done = 0.0, False, False
+
+        def wait_ready(self, timeout=None):
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=1))  # released meanwhile
+            assert shown.wait(60)  # the window showed the wait
+            self.ready = True
+            return True
+
+    kernels = app.startup.kernels
+    kernels.paint_stage = Compiling()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=at, button=1))
+    app.frame(STEP)
+    app.frame(STEP)
+    assert kernels.ready("paint") and app.progress_frames >= 1
+    assert app.sim.world.terrain[12, 8] == T.ROCK and len(app.sim.history.undo_stack) == 1
+    before = app.sim.world.terrain.copy()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(at[0] + 40, at[1]), rel=(40, 0), buttons=(0, 0, 0)))
+    app.frame(STEP)
+    assert np.array_equal(app.sim.world.terrain, before)  # the stroke ended: moving on paints nothing
+    drag(app, [(20, 12)])
+    app.frame(STEP)
+    assert len(app.sim.history.undo_stack) == 2  # the next stroke is a step of its own, at once
+
+
 def test_reset_is_one_step_of_undo(make_app):
     app = make_app("maps/tutorial.yaml", counts={"cow": 10, "bird": 0, "water": 0})
     drag(app, [(8, 12), (20, 12)])

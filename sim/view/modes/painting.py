@@ -37,6 +37,7 @@ class Painting:
         sim = self.app.sim
         if e.type == pygame.MOUSEBUTTONDOWN and e.button in (1, 3) and (e.button == 3 or self.on):
             self.flush()
+            self.app.files.ready_to_paint()  # (a first start: the brush's kernels may still compile)
             sim.begin_stroke()  # everything until the button is released undoes as one step
             self._stroke_terrain = self.brush if e.button == 1 else None
             self._paint_last = None
@@ -68,6 +69,7 @@ class Painting:
 
     def reset_map(self, _e: object = None) -> None:
         def reset() -> None:
+            self.app.files.ready_to_paint()
             self.app.sim.reset_map()
             self.app.message("map reset to how it was loaded (ctrl+Z undoes it)")
 

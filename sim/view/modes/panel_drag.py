@@ -58,6 +58,7 @@ class PanelDrag:
         elif self.kind == "press" and cell != first:  # a drag, not a click: walls from where it began
             self.kind, self.region = "paint", panel.region
             self.brush = wall_for(sim.species[self.mode.cmp.species].spec.costs)
+            self.mode.app.files.ready_to_paint()
             sim.begin_stroke()
             sim.paint_stroke([first, cell], 0, self.brush)
             self.last = cell
