@@ -47,9 +47,11 @@ def test_ctrl_c_at_any_moment_of_a_first_start_ends_every_process_with_one_line(
     interrupted_while_held(tmp_path, who, at, ["--headless", "--frames", "60"])
 
 
-def test_ctrl_c_in_a_window_first_start_ends_every_process_with_one_line(tmp_path):
-    """The window (SDL's dummy driver) while its children compile: the same one line."""
-    interrupted_while_held(tmp_path, "--stage model", "import numba", [])
+@pytest.mark.parametrize("who", ["--stage model", "--stage paint"])
+def test_ctrl_c_in_a_window_first_start_ends_every_process_with_one_line(tmp_path, who):
+    """The window (SDL's dummy driver) while its children compile (the model's stage, or the
+    brush's, which starts once the drawing is compiled): the same one line."""
+    interrupted_while_held(tmp_path, who, "import numba", [])
 
 
 def interrupted_while_held(tmp_path, who: str, at: str, args: list[str]) -> None:
