@@ -131,11 +131,12 @@ def compile_round(config: Config, tracing: bool = False, jps: bool = False) -> N
         sim.planner.search_rows(np.arange(a.n, dtype=np.int64), tracing)
 
 
-def kernels_cached(config: Config, jps: bool = False) -> bool:
+def kernels_cached(config: Config, jps: bool = False, paint: bool = True) -> bool:
     """Whether the model's first frames run on kernels already in numba's cache: the
     rehearsal runs, loading what is cached, and stops at the first thing it would compile.
-    ``jps``: the first frames search with JPS (the start map chooses it)."""
-    return runs_without_compiling(lambda: rehearse_model(config, jps=jps))
+    ``jps``: the first frames search with JPS (the start map chooses it); ``paint``: a stroke
+    among them (the brush's kernels too)."""
+    return runs_without_compiling(lambda: rehearse_model(config, jps=jps, paint=paint))
 
 
 class Background:
@@ -271,10 +272,13 @@ class Kernels:
         if target not in pending:
             return None
         ahead = pending[: pending.index(target) + 1]
-        done = [s for s in self.done_stages if s in STAGE_SECONDS]
-        factor = (sum(self.done_stages[s] for s in done) / sum(STAGE_SECONDS[s] for s in done)) if done else 1.0
         running = time.perf_counter() - self._stage_started
-        return max(1.0, sum(STAGE_SECONDS[s] for s in ahead) * factor - running)
+        return max(1.0, sum(STAGE_SECONDS[s] for s in ahead) * self._pace() - running)
+
+    def _pace(self) -> float:
+        """How much longer than on the development machine the stages finished here took."""
+        done = [s for s in self.done_stages if s in STAGE_SECONDS]
+        return (sum(self.done_stages[s] for s in done) / sum(STAGE_SECONDS[s] for s in done)) if done else 1.0
 
     def status(self) -> str:
         """The status bar's words while the search round compiles ("" once it is ready)."""
@@ -303,8 +307,13 @@ class Kernels:
         background once the window opens. A headless run waits for the round too, the longest
         chain: it compiles on one core from the start, the drawing and then the model's stages
         one after another on the other; it never paints, so it leaves the brush's alone."""
-        if kernels_cached(self.config, self.jps):
+        if kernels_cached(self.config, self.jps):  # (loaded here: a frame's kernels, a stroke's included)
             compile_view()
+            return
+        if kernels_cached(self.config, self.jps, paint=False):  # all but the brush's: a headless first start's
+            compile_view()
+            if not headless:  # (a headless run never paints)
+                self.paint_stage = self._stage(PAINT_STAGE)  # the window opens, the brush's compile beside
             return
         self.first_start = True
         self.log("first start on this machine: compiling the search kernels in another process "
@@ -382,7 +391,7 @@ class Kernels:
         stage = self.paint_stage
         if self.ready(PAINT_STAGE) or stage is None:
             return
-        eta = max(1.0, STAGE_SECONDS[PAINT_STAGE] - (time.perf_counter() - stage.started))
+        eta = max(1.0, STAGE_SECONDS[PAINT_STAGE] * self._pace() + 1.0 - (time.perf_counter() - stage.started))
         report("first start: compiling the brush's kernels (later starts: at once)", None, eta)
         if not stage.wait_ready():  # its process failed: compile here
             rehearse_paint(self.config, self.jps)

@@ -1,9 +1,10 @@
 """Long work (loading, generating or swapping a big map) with a progress screen instead of a frozen window.
 
 The work runs on a worker thread and reports ``(what, fraction)``; the main thread keeps
-the window alive (events pumped, a bar drawn; a mouse button released meanwhile is handed
-back after, so a stroke that waited ends) until it is done, then hands back its result
-or re-raises its error. Short work shows nothing: the screen appears after ``delay_s``.
+the window alive (events pumped, a bar drawn; the mouse's moves and releases meanwhile are
+handed back after, so a stroke that waited paints where the mouse went, and ends) until it
+is done, then hands back its result or re-raises its error. Short work shows nothing: the
+screen appears after ``delay_s``.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def run_with_progress(app: ViewContext, label: str, work: Callable[[Report], T],
     start = time.perf_counter()
     worker.start()
     frames = 0
-    released: list[pygame.event.Event] = []  # handed back after: a stroke that waited still ends
+    mouse: list[pygame.event.Event] = []  # moves and releases, handed back after: a stroke that waited goes on
     while worker.is_alive():
         worker.join(0.05)
         if time.perf_counter() - start < delay_s or not worker.is_alive():
@@ -64,12 +65,12 @@ def run_with_progress(app: ViewContext, label: str, work: Callable[[Report], T],
         for e in pygame.event.get():
             if e.type == pygame.QUIT:
                 app.running = False  # closed while loading: quit once it is done
-            elif e.type == pygame.MOUSEBUTTONUP:
-                released.append(e)
+            elif e.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
+                mouse.append(e)
         progress_screen(app.screen, app.text, progress, time.perf_counter() - start)
         pygame.display.flip()
         frames += 1
-    for e in released:
+    for e in mouse:
         pygame.event.post(e)
     app.progress_frames = frames
     view = getattr(app, "view", None)

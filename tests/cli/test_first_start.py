@@ -191,7 +191,7 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
             return True
 
     monkeypatch.setattr(prepare, "Background", Stage)
-    monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False: False)
+    monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False, paint=True: False)
     loaded = lambda *a, **k: events.append(("load", "model" if k.get("paint") is False else "painting"))  # noqa: E731
     monkeypatch.setattr(prepare, "rehearse_model", loaded)
     kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
@@ -209,6 +209,28 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
         assert events[-1] == ("wait", "paint") and kernels.ready("paint")
         assert said[-1][0].startswith("first start: compiling the brush") and said[-1][2] >= 1.0
     assert kernels.ready("model") and said[0][2] == prepare.STAGE_SECONDS["model"]
+
+
+def test_a_window_after_a_headless_first_start_compiles_the_brush_s_kernels_alone(monkeypatch):
+    """A headless first start leaves the brush's kernels out: a window started after it opens at
+    once (the rest is cached) and compiles the brush's beside it."""
+    import sim.prepare as prepare
+
+    started = []
+
+    class Stage:  # a stand-in for a compiling process
+        def __init__(self, module, args, log=None):
+            started.append(args[-1] if "--stage" in args else "background")
+            self.ready, self.done, self.started = False, False, 0.0
+
+    monkeypatch.setattr(prepare, "Background", Stage)
+    monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False, paint=True: not paint)
+    kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
+    kernels.start(True, lambda: started.append("drawing"))
+    assert started == ["drawing"] and kernels.ready("paint")  # headless: all it needs is cached
+    kernels.start(False, lambda: started.append("drawing"))
+    assert started == ["drawing", "drawing", "paint"] and not kernels.first_start
+    assert kernels.ready("round") and kernels.ready("model") and not kernels.ready("paint")
 
 
 def test_a_brush_stage_that_failed_is_compiled_where_the_stroke_waits(monkeypatch):

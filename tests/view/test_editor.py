@@ -162,8 +162,9 @@ def test_a_mouse_stroke_undoes_as_one_and_ctrl_y_and_ctrl_shift_z_redo(make_app)
 
 def test_a_first_stroke_waits_for_the_brush_s_kernels_and_ends_when_released_meanwhile(make_app, monkeypatch):
     """A window's first start opens before the brush's kernels are compiled: the first stroke
-    waits for them behind a progress screen, then paints; a button released during the wait
-    still ends the stroke (one step of undo, nothing painted after it)."""
+    waits for them behind a progress screen, then paints where the mouse went meanwhile; a
+    button released during the wait still ends the stroke (one step of undo, nothing painted
+    after it)."""
     import threading
 
     from sim.view import progress
@@ -174,13 +175,15 @@ def test_a_first_stroke_waits_for_the_brush_s_kernels_and_ends_when_released_mea
     shown = threading.Event()
     original = progress.progress_screen
     monkeypatch.setattr(progress, "progress_screen", lambda *args: (original(*args), shown.set()))
-    at = tuple(int(v) for v in app.cam.to_screen(8, 12))
+    at, on = (tuple(int(v) for v in app.cam.to_screen(x, 12)) for x in (8, 14))
 
     class Compiling:  # the brush's stage, still compiling in its process
         started, ready, done = 0.0, False, False
 
         def wait_ready(self, timeout=None):
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=1))  # released meanwhile
+            rel = (on[0] - at[0], 0)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=on, rel=rel, buttons=(1, 0, 0)))  # meanwhile
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=on, button=1))
             assert shown.wait(60)  # the window showed the wait
             self.ready = True
             return True
@@ -191,9 +194,9 @@ def test_a_first_stroke_waits_for_the_brush_s_kernels_and_ends_when_released_mea
     app.frame(STEP)
     app.frame(STEP)
     assert kernels.ready("paint") and app.progress_frames >= 1
-    assert app.sim.world.terrain[12, 8] == T.ROCK and len(app.sim.history.undo_stack) == 1
+    assert (app.sim.world.terrain[12, 8:15] == T.ROCK).all() and len(app.sim.history.undo_stack) == 1
     before = app.sim.world.terrain.copy()
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(at[0] + 40, at[1]), rel=(40, 0), buttons=(0, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(on[0] + 40, on[1]), rel=(40, 0), buttons=(0, 0, 0)))
     app.frame(STEP)
     assert np.array_equal(app.sim.world.terrain, before)  # the stroke ended: moving on paints nothing
     drag(app, [(20, 12)])
