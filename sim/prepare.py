@@ -188,7 +188,7 @@ class Background:
 
 #: Seconds each stage took to compile on the development machine (a 2-core shared VM, an empty
 #: cache, a window's first start, 2026-12-05 03:40-04:10, the most of two runs; the model's and
-#: the brush's 05:55, since the model's no longer paints): the first guess
+#: the brush's 05:30-05:45, since the model's no longer paints): the first guess
 #: of a stage's time, scaled by how fast this machine ran the stages it finished
 #: (:meth:`Kernels.eta`); the model's is what the first start's progress screen expects.
 STAGE_SECONDS = {"model": 7.5, "paint": 5.5, "searches": 11.0, "round": 5.0, "rest": 4.5, "jps": 22.0,
