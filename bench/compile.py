@@ -28,10 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.prepare import MODEL_STAGES, PAINT_STAGE, REST_STAGES, ROUND_STAGES
+from sim.prepare import MODEL_STAGE, PAINT_STAGE, REST_STAGES, ROUND_STAGES
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = [*MODEL_STAGES, PAINT_STAGE, *ROUND_STAGES, *REST_STAGES]  # (a window's first start's order)
+STAGES = [MODEL_STAGE, PAINT_STAGE, *ROUND_STAGES, *REST_STAGES]  # (a window's first start's order)
 VIEW = {
     "landscape": [sys.executable, "-m", "sim.view.draw.landscape"],
     "drawing": [sys.executable, "-c", "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy'; import pygame; "

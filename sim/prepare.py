@@ -205,8 +205,8 @@ class Kernels:
 
     Stages and what they mean to the model: ``round``, the compiled search round for the start
     map (else searches are interpreted); ``jps-round``, the round with JPS (else species that
-    choose JPS search with A*: the same costs); ``model``, the model's other kernels
-    (:data:`MODEL_STAGES`); ``paint``, the brush's (a window's first start compiles them while it
+    choose JPS search with A*: the same costs); ``model``, the model's other kernels;
+    ``paint``, the brush's (a window's first start compiles them while it
     runs: nothing is painted before the first stroke, which waits for them);
     ``landscape``, the terrain's drawing (else flat colours)."""
 
@@ -217,7 +217,7 @@ class Kernels:
         self.started = time.perf_counter()
         self.first_start = False  # the cache lacked what the first frames need (:meth:`start`)
         self.background: Background | None = None  # the stages, one process each, in order
-        self.model_stages: list[Background] = []  # the model's (MODEL_STAGES)
+        self.model_stage: Background | None = None
         self.paint_stage: Background | None = None  # the brush's (a window's first start)
         self.landscape: Background | None = None
         self.landscape_ready = True
@@ -238,8 +238,8 @@ class Kernels:
                 return True
             return bg.ready if self.jps else bg.done or "jps-round" in self.done_stages
         if stage == "model":
-            return all(stage.ready for stage in self.model_stages)
-        if stage == "paint":  # (None: cached, or a headless run's, which never paints)
+            return self.model_stage is None or self.model_stage.ready
+        if stage == PAINT_STAGE:  # (None: cached, or a headless run's, which never paints)
             return self.paint_stage is None or self.paint_stage.ready
         if stage == "landscape":
             return self.landscape_ready
@@ -295,18 +295,18 @@ class Kernels:
     def start(self, headless: bool, compile_view: Callable[[], None] = lambda: None,
               report: Callable[..., None] = lambda *_: None) -> None:  # fmt: skip
         """Find out whether the cache holds the first frames' kernels; if not (a first start), compile
-        the model's stages (:data:`MODEL_STAGES`), the brush's (a window's) and the background's (a
+        the model's stage, the brush's (a window's) and the background's (a
         headless run: the round only) in other processes and ``compile_view`` (the drawing's
         kernels) here, then load the model's. ``report(label, None, seconds)``: what a first start
         waits for, and its usual seconds.
 
         Two cores, and who waits for what decides the order (not priorities: on a busy machine a
-        process of lower priority starves). A window waits for the model's stages and the drawing
+        process of lower priority starves). A window waits for the model's stage and the drawing
         (its searches are interpreted meanwhile): they compile side by side first; then, on the
         core the drawing leaves, the brush's (a first stroke waits for it: :meth:`ensure`), and the
         background once the window opens. A headless run waits for the round too, the longest
-        chain: it compiles on one core from the start, the drawing and then the model's stages
-        one after another on the other; it never paints, so it leaves the brush's alone."""
+        chain: it compiles on one core from the start, the drawing and then the model's stage
+        one after the other on the other; it never paints, so it leaves the brush's alone."""
         if kernels_cached(self.config, self.jps):  # (loaded here: a frame's kernels, a stroke's included)
             compile_view()
             return
@@ -323,15 +323,13 @@ class Kernels:
         if headless:
             self._start_background(headless)
             compile_view()
-            for name in MODEL_STAGES:
-                self.model_stages.append(self._stage(name))
-                self.model_stages[-1].wait_ready()
+            self.model_stage = self._stage(MODEL_STAGE)
+            self.model_stage.wait_ready()
         else:
-            self.model_stages = [self._stage(name) for name in MODEL_STAGES]
+            self.model_stage = self._stage(MODEL_STAGE)
             compile_view()
             self.paint_stage = self._stage(PAINT_STAGE)  # on the drawing's core
-            for stage in self.model_stages:
-                stage.wait_ready()
+            self.model_stage.wait_ready()
             self._start_background(headless)  # the window opens: the round next
         rehearse_model(self.config, interpreted=True, jps=self.jps, paint=False)
 
@@ -389,7 +387,7 @@ class Kernels:
 
     def _ensure_paint(self, report: Callable[..., None]) -> None:
         stage = self.paint_stage
-        if self.ready(PAINT_STAGE) or stage is None:
+        if stage is None or self.ready(PAINT_STAGE):
             return
         eta = max(1.0, STAGE_SECONDS[PAINT_STAGE] * self._pace() + 1.0 - (time.perf_counter() - stage.started))
         report("first start: compiling the brush's kernels (later starts: at once)", None, eta)
@@ -399,15 +397,15 @@ class Kernels:
 
     def stop(self) -> None:
         """End every background process (what they cached so far stays cached)."""
-        for proc in (self.background, *self.model_stages, self.paint_stage, self.landscape):
+        for proc in (self.background, self.model_stage, self.paint_stage, self.landscape):
             if proc is not None:
                 proc.stop()
 
 
 #: The background's stages, in order: the round's (a headless run waits for these), then the rest.
 ROUND_STAGES = ["searches", "round"]
-#: The stages a first frame waits for, each in a process of its own.
-MODEL_STAGES = ["model"]
+#: The stage a first frame waits for (the model's kernels), in a process of its own.
+MODEL_STAGE = "model"
 #: The brush's stage: a window's first start compiles it beside the model's, and its first
 #: stroke waits for it (a headless run never paints).
 PAINT_STAGE = "paint"
