@@ -302,6 +302,22 @@ def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
         "  compiled the engine's batch search", "  compiled the search round", "ready"]  # fmt: skip
 
 
+def test_the_compiling_parent_ends_on_sigterm_and_ignores_a_second_while_it_cleans_up():
+    # The demo ends it (Background.stop), and a signal to the whole process group may follow:
+    # that second one must not break into the clean-up (stop_all, at exit) with a traceback.
+    import signal
+
+    from sim import prepare
+
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as ended:
+            prepare._ended(signal.SIGTERM, None)
+        assert ended.value.code == 1 and signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def test_ending_the_compiling_process_ends_its_stage(tmp_path):
     import signal
 
