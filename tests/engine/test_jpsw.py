@@ -186,6 +186,32 @@ def test_jps_own_rules_where_walls_are_the_only_difference_are_the_general_rules
     assert np.array_equal(made[0][0], made[1][0]) and np.array_equal(made[0][1], made[1][1])
 
 
+@pytest.mark.parametrize("terrain", ["squares", "scattered", "walls only"])
+def test_a_table_made_by_looking_blocks_up_is_the_general_rules_table(terrain):
+    """The successor table works each 5x5 block's entries out once and looks them up after that (by
+    the block's codes; where blocks hardly repeat it stops looking): on grids large enough to fill
+    its lookup table, and where it turns it off, every entry and stop is the general rule's."""
+    from sim.pathfinding.jpsw import successor_table
+
+    rng = np.random.default_rng(11)
+    side = 160
+    if terrain == "squares":  # blocks repeat: most entries are looked up
+        costs = np.kron(rng.choice((1.0, 1.5, 2.0, 3.0), size=(20, 20)), np.ones((8, 8)))
+    elif terrain == "scattered":  # hardly any block repeats: the lookup turns itself off
+        costs = rng.choice((1.0, 1.5, 2.0, 3.0, 7.0), size=(side, side))
+    else:  # one multiplier: JPS's own rules, looked up by the walls around a cell
+        costs = np.ones((side, side))
+    costs[rng.random((side, side)) < 0.15] = 0.0
+    codes, lut, _moves, width, _blocks = PathGrid(costs).kernel_args(1)
+    height = codes.size // width
+    made = []
+    for general in (False, True):
+        table, stops = np.zeros(codes.size, np.uint64), np.zeros((4, height, width), bool)
+        successor_table(codes, lut, width, table, stops, 0, height, 0, width, general)
+        made.append((table, stops))
+    assert np.array_equal(made[0][0], made[1][0]) and np.array_equal(made[0][1], made[1][1])
+
+
 @st.composite
 def fine_grained_grids(draw, max_side: int = 48):
     """Terrain that changes every ``k`` cells (squares of side 1 to 8, each a multiplier of 1, 1.5, 2
