@@ -164,33 +164,63 @@ def _key(codes, width, height, x, y):
 
 
 @njit(cache=True)
+def _find(table, bits, k0, k1, k2, k3):
+    """Where the block of codes ``k0 .. k3`` (:func:`_key`) is in the lookup rows of ``table``
+    (from row 512 on, ``2**bits`` of them): ``(slot, found)``; the slot is free when not found,
+    -1 when neither it nor a free one is within 8 of where its hash points."""
+    h = k0 * np.uint64(0x9E3779B97F4A7C15) ^ k1 * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= k2 * np.uint64(0x165667B19E3779F9) ^ k3 * np.uint64(0x27D4EB2F165667C5)
+    s = np.int64(h >> np.uint64(64 - bits))
+    for _ in range(8):
+        row = table[512 + s]
+        if row[4] == 0:
+            return s, False
+        if row[0] == k0 and row[1] == k1 and row[2] == k2 and row[3] == k3:
+            return s, True
+        s = (s + 1) & ((1 << bits) - 1)
+    return -1, False
+
+
+@njit(cache=True)
+def _entry(wts, walled):
+    """A free cell's entry from its 5x5 block ``wts``: a byte of successors per arrival direction
+    (255: never entered that way); ``walled``: the block's free cells have one multiplier (JPS's
+    own rules, :func:`_walled_successors`)."""
+    word = np.uint64(0)
+    for d in range(8):
+        if wts[2 - DY[d], 2 - DX[d]] > 0.0 and _legal(wts, 2 - DX[d], 2 - DY[d], DX[d], DY[d]):
+            succ = _walled_successors(wts, d) if walled else _cell_successors(wts, d)
+            word |= np.uint64(succ) << np.uint64(8 * d)
+        else:
+            word |= np.uint64(255) << np.uint64(8 * d)
+    for d in range(4, 8):  # a diagonal jump stops before another multiplier: the flag is the way back's bit
+        ahead = wts[2 + DY[d], 2 + DX[d]]
+        if ahead > 0.0 and ahead != wts[2, 2]:
+            word |= np.uint64(1 << (11 - d)) << np.uint64(8 * d)
+    return word
+
+
+@njit(cache=True)
 def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1, general=False):
     """For the padded cells ``y0 <= y < y1``, ``x0 <= x < x1``: ``out[i]`` (uint64) gets, in
     byte ``d``, the successor directions of cell ``i`` entered by direction ``d``; ``stops[o,
     y, x]`` (bool, orientation ``o`` = straight direction 0-3) whether a straight jump that
     way stops at the cell: it has a successor besides going on, or the next cell that way
-    is free and of another multiplier.
-    A cell's entries read its 5x5 block: after a change, call it on the change grown by 2.
-    ``general``: apply the general rule even where JPS's own rules give the same (for tests).
-    An entry depends on its block alone, and terrain repeats blocks: where JPS's own rules apply,
-    on the 3x3 walls around the cell (512 kinds, each worked out once); elsewhere each block's codes
-    are looked up in a table of those worked out so far (2-5x faster on maps of blobs or squares
-    of terrain)."""
+    is free and of another multiplier. A cell's entries read its 5x5 block: after a change, call
+    it on the change grown by 2. ``general``: the general rule everywhere, nothing looked up (for
+    tests). Terrain repeats its blocks, so an entry is worked out once a call and looked up after
+    that: by the 3x3 walls around a cell where JPS's own rules apply (rows 0-511 of a table), else
+    by the block's codes (a hash table after them; where blocks hardly repeat it stops looking)."""
     height = codes.size // width
     natural = np.uint64(0)
     for d in range(8):  # JPS's natural neighbours: the direction, and a diagonal's two parts
-        nat = 1 << d
-        if d >= 4:
-            nat |= (1 << _k_of(DX[d], 0)) | (1 << _k_of(0, DY[d]))
+        nat = (1 << d) | (((1 << _k_of(DX[d], 0)) | (1 << _k_of(0, DY[d]))) if d >= 4 else 0)
         natural |= np.uint64(nat) << np.uint64(8 * d)
     wts = np.zeros((5, 5))
-    # Entries worked out: rows 0-511 by the 3x3 walls around a cell of one multiplier (bit j: cell j
-    # of the 3x3 free), then a hash table of blocks by their codes (four words, the entry in the
-    # fifth; an entry is never 0: an empty row or slot).
-    bits = 6  # (about twice as many slots as cells, at most 2**14)
+    bits = 6  # the hash table's slots: about twice as many as cells, at most 2**14
     while bits < 14 and (1 << bits) < 2 * max(y1 - y0, 1) * max(x1 - x0, 1):
         bits += 1
-    table = np.zeros((512 + (1 << bits), 5), np.uint64)
+    table = np.zeros((512 + (1 << bits), 5), np.uint64)  # (an entry is never 0: an empty row or slot)
     memo, looked, hits = not general, 0, 0
     for y in range(max(y0, 1), min(y1, height - 1)):
         for x in range(max(x0, 1), min(x1, width - 1)):
@@ -202,56 +232,38 @@ def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1, general=False
             if w0 <= 0.0:
                 out[i] = 0
                 continue
-            fits, k0, k1, k2, k3 = False, np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0)
-            if memo:
-                fits, k0, k1, k2, k3 = _key(codes, width, height, x, y)
-            s, free, found = 0, -1, False  # (free: a slot for this block, if the table has room)
-            if fits:
-                looked += 1
-                h = k0 * np.uint64(0x9E3779B97F4A7C15) ^ k1 * np.uint64(0xC2B2AE3D27D4EB4F)
-                h ^= k2 * np.uint64(0x165667B19E3779F9) ^ k3 * np.uint64(0x27D4EB2F165667C5)
-                s = np.int64(h >> np.uint64(64 - bits))
-                for _ in range(8):
-                    row = table[512 + s]
-                    if row[4] == 0:
-                        free = s
-                        break
-                    if row[0] == k0 and row[1] == k1 and row[2] == k2 and row[3] == k3:
-                        found = True
-                        break
-                    s = (s + 1) & ((1 << bits) - 1)
-                hits += found
-                if looked == 4096 and hits < 2048:  # blocks hardly repeat here (scattered walls): no table
-                    memo = False
-            walls = -1  # (a cell of one multiplier: its 3x3 walls' row of the table)
+            fits, k0, k1, k2, k3 = _key(codes, width, height, x, y) if memo else _NO_KEY
+            slot, found = _find(table, bits, k0, k1, k2, k3) if fits else (-1, False)
+            looked, hits = looked + fits, hits + found
+            memo = memo and not (looked == 4096 and hits < 2048)  # blocks hardly repeat (scattered walls)
             if found:
-                word = table[512 + s, 4]
+                word = table[512 + slot, 4]
             else:
                 kind = _block(codes, lut, width, x, y, wts)
-                if kind == 1 and not general:
-                    walls = 0
-                    for j in range(9):
-                        walls |= (1 << j) if wts[1 + j // 3, 1 + j % 3] > 0.0 else 0
+                walls = _walls(wts) if kind == 1 and not general else -1
                 word = natural if kind == 2 else (table[walls, 4] if walls >= 0 else np.uint64(0))
-                if word == 0:  # worked out here
-                    for d in range(8):
-                        if wts[2 - DY[d], 2 - DX[d]] > 0.0 and _legal(wts, 2 - DX[d], 2 - DY[d], DX[d], DY[d]):
-                            succ = _walled_successors(wts, d) if walls >= 0 else _cell_successors(wts, d)
-                            word |= np.uint64(succ) << np.uint64(8 * d)
-                        else:
-                            word |= np.uint64(255) << np.uint64(8 * d)  # never entered that way
-                    for d in range(4, 8):  # a diagonal jump stops before another multiplier: the way back's bit
-                        ahead = wts[2 + DY[d], 2 + DX[d]]
-                        if ahead > 0.0 and ahead != w0:
-                            word |= np.uint64(1 << (11 - d)) << np.uint64(8 * d)
+                if word == 0:
+                    word = _entry(wts, walls >= 0)
                     if walls >= 0:
                         table[walls, 4] = word
-                if free >= 0:
-                    table[512 + free, 0], table[512 + free, 1], table[512 + free, 2] = k0, k1, k2
-                    table[512 + free, 3], table[512 + free, 4] = k3, word
+                if slot >= 0:
+                    table[512 + slot, 0], table[512 + slot, 1], table[512 + slot, 2] = k0, k1, k2
+                    table[512 + slot, 3], table[512 + slot, 4] = k3, word
             out[i] = word
             for o in range(4):
                 stops[o, y, x] |= (word >> np.uint64(8 * o)) & np.uint64(255 & ~(1 << o)) != np.uint64(0)
+
+
+@njit(cache=True)
+def _walls(wts):
+    """The 3x3 around the centre of ``wts`` as 9 bits, one a free cell: all JPS's own rules read."""
+    walls = 0
+    for j in range(9):
+        walls |= (1 << j) if wts[1 + j // 3, 1 + j % 3] > 0.0 else 0
+    return walls
+
+
+_NO_KEY = (False, np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
 
 
 def weighted_blocks(codes: np.ndarray, lut: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
