@@ -173,17 +173,8 @@ def test_with_a_second_multiplier_out_of_reach_jpsw_answers_as_jps():
 def test_jps_own_rules_where_walls_are_the_only_difference_are_the_general_rules(case):
     """The successor table takes JPS's own forced-neighbour rules for a cell whose 5x5 block has
     walls and one multiplier (fast); they must be exactly what the general rule gives there."""
-    from sim.pathfinding.jpsw import successor_table
-
     costs, _start, _goal = case
-    codes, lut, _moves, width, _blocks = PathGrid(costs).kernel_args(1)  # the padded grid, as the kernels take it
-    height = codes.size // width
-    made = []
-    for general in (False, True):
-        table, stops = np.zeros(codes.size, np.uint64), np.zeros((4, height, width), bool)
-        successor_table(codes, lut, width, table, stops, 0, height, 0, width, general)
-        made.append((table, stops))
-    assert np.array_equal(made[0][0], made[1][0]) and np.array_equal(made[0][1], made[1][1])
+    _assert_table_is_the_general_rules(costs)
 
 
 @pytest.mark.parametrize("terrain", ["squares", "scattered", "walls only"])
@@ -191,8 +182,6 @@ def test_a_table_made_by_looking_blocks_up_is_the_general_rules_table(terrain):
     """The successor table works each 5x5 block's entries out once and looks them up after that (by
     the block's codes; where blocks hardly repeat it stops looking): on grids large enough to fill
     its lookup table, and where it turns it off, every entry and stop is the general rule's."""
-    from sim.pathfinding.jpsw import successor_table
-
     rng = np.random.default_rng(11)
     side = 160
     if terrain == "squares":  # blocks repeat: most entries are looked up
@@ -202,7 +191,15 @@ def test_a_table_made_by_looking_blocks_up_is_the_general_rules_table(terrain):
     else:  # one multiplier: JPS's own rules, looked up by the walls around a cell
         costs = np.ones((side, side))
     costs[rng.random((side, side)) < 0.15] = 0.0
-    codes, lut, _moves, width, _blocks = PathGrid(costs).kernel_args(1)
+    _assert_table_is_the_general_rules(costs)
+
+
+def _assert_table_is_the_general_rules(costs: np.ndarray) -> None:
+    """The successor table and stops :func:`~sim.pathfinding.jpsw.successor_table` makes for ``costs``
+    are the ones the general rule gives everywhere (``general=True``: nothing looked up)."""
+    from sim.pathfinding.jpsw import successor_table
+
+    codes, lut, _moves, width, _blocks = PathGrid(costs).kernel_args(1)  # the padded grid, as the kernels take it
     height = codes.size // width
     made = []
     for general in (False, True):
