@@ -201,6 +201,19 @@ def _entry(wts, walled):
 
 
 @njit(cache=True)
+def _walls(wts):
+    """The 3x3 around the centre of ``wts`` as 9 bits, one a free cell: all JPS's own rules read."""
+    walls = 0
+    for j in range(9):
+        walls |= (1 << j) if wts[1 + j // 3, 1 + j % 3] > 0.0 else 0
+    return walls
+
+
+#: :func:`_key`'s answer where nothing is looked up.
+_NO_KEY = (False, np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
+
+
+@njit(cache=True)
 def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1, general=False):
     """For the padded cells ``y0 <= y < y1``, ``x0 <= x < x1``: ``out[i]`` (uint64) gets, in
     byte ``d``, the successor directions of cell ``i`` entered by direction ``d``; ``stops[o,
@@ -252,18 +265,6 @@ def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1, general=False
             out[i] = word
             for o in range(4):
                 stops[o, y, x] |= (word >> np.uint64(8 * o)) & np.uint64(255 & ~(1 << o)) != np.uint64(0)
-
-
-@njit(cache=True)
-def _walls(wts):
-    """The 3x3 around the centre of ``wts`` as 9 bits, one a free cell: all JPS's own rules read."""
-    walls = 0
-    for j in range(9):
-        walls |= (1 << j) if wts[1 + j // 3, 1 + j % 3] > 0.0 else 0
-    return walls
-
-
-_NO_KEY = (False, np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
 
 
 def weighted_blocks(codes: np.ndarray, lut: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
