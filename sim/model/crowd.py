@@ -296,7 +296,11 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
                 nx, ny = _along_path(i, nx, ny, px, py, pos, leg, aim, w)
                 if math.isnan(nx):
                     continue
-            if not _allowed(terrain, stands, s, nx, ny, cx[i], cy[i]):
+            # The common case first, on its own: a push within the cell (a test that
+            # also looks at the neighbouring cells made the whole pass ~30 % slower).
+            if (cell_of(nx) != cx[i] or cell_of(ny) != cy[i]) and not _allowed(
+                terrain, stands, s, nx, ny, cx[i], cy[i]
+            ):
                 if walking:
                     continue
                 # A resting animal against a wall slides along it: the push's part along one axis.
