@@ -66,7 +66,7 @@ def _open(terrain, stands, s, x, y):
     return 0 <= x < w and 0 <= y < h and stands[s, terrain[y, x]]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)  # (called, not inlined: only pushes that leave a cell get here)
 def _allowed(terrain, stands, s, nx, ny, cx, cy):
     """Whether an animal of species ``s`` on cell ``(cx, cy)`` may be put at point ``(nx,
     ny)``: its cell one it may stand on, and not reached across a corner between two it
@@ -80,7 +80,7 @@ def _allowed(terrain, stands, s, nx, ny, cx, cy):
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)  # (called, not inlined: two animals on one point are rare)
 def _apart(i, j, spacing):
     """The push on ``i`` from ``j`` standing on the very same point, as ``(x, y)``: half the
     spacing, in a fixed direction from the pair's indices (opposite for ``j``)."""
