@@ -257,6 +257,7 @@ def jps_core(
     plus, weighted = data.shape[0] == 1, data.shape[0] > PLANES  # JPS+'s table (jump_table); JPSW's multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps, table = borrowed(found), borrowed(data), jump_table(data)  # (found: it lives as long as out)
+    flat = borrowed(data.reshape(-1))  # (JPSW's successor table after the planes: made once, not per expansion)
     gj, links = record_views(jump_parent)
     no_pairs = links[:0]  # float costs: no prospective-g pruning (see the note above jps_core)
     codes, lut, parent, mark = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark)
@@ -280,8 +281,8 @@ def jps_core(
         fu = priority(gu, hu, prio)  # u's priority, the least on the open list
         n = (table_points_called(table, width, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark,
                                  ux, uy) if plus else
-             _weighted_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark, open_mark,
-                              gu) if weighted else
+             _weighted_points(jumps, flat, width, height, ux, uy, d, goal_x, goal_y, out, codes, lut, gj, mark,
+                              open_mark, gu) if weighted else
              _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, no_pairs, mark, open_mark, ux,
                                uy))  # fmt: skip
         for j in range(n):
@@ -515,7 +516,8 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, g
 
 
 @njit(cache=True, nogil=True)
-def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, codes, lut, g, mark, open_mark, gu):
+def _weighted_points(blocks, flat, width, height, ux, uy, d, goal_x, goal_y, found, codes, lut, g, mark, open_mark,
+                     gu):  # fmt: skip
     """:func:`_successor_points` on a weighted grid (JPSW, :mod:`.jpsw`): a cell's successors come
     from the successor table after the bit planes, and a diagonal run stops at a cell with more
     than its natural successors (a jump point), or the flag. It also ends at a cell the search
@@ -532,7 +534,6 @@ def _weighted_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, co
         borrowed(mark),
     )  # (for the helpers: see jps_core)
     n = 0
-    flat = blocks.reshape(-1)
     base = PLANES * blocks.shape[1] * blocks.shape[2]
     dirs = _directions(blocks, ux, uy, d)  # the start's: all
     if d != NO_PARENT:  # the table's successors (its "stop" flag, the way back, left out)
