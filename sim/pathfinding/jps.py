@@ -233,7 +233,9 @@ def turn_of(node, prev, k, width):
 # core's own loop. Every array the loop touches is a borrowed view
 # (common.borrowed): numba counts references to each array handed to a helper, even an
 # inlined one, with atomic operations that cost more than a straight scan (JPS 5-25 %
-# slower, JPS+ 2-5x with helpers in its loop), and borrowed views are not counted.
+# slower, JPS+ 2-5x with helpers in its loop), and borrowed views are not counted. (jps_core's
+# ``stats`` was counted at every heap push until 2026-12-05: JPSW 5-20 % slower an expansion.) The
+# flat view of JPSW's successor table (``flat``) is made once a search, not at every expansion.
 #
 # A jump point's g and link (its jump parent * 16 + the direction it was reached by) share a
 # 16-byte slot of the workspace's ``jump_parent`` (int64, two a cell: :func:`record_views`):
@@ -256,13 +258,11 @@ def jps_core(
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
     plus, weighted = data.shape[0] == 1, data.shape[0] > PLANES  # JPS+'s table (jump_table); JPSW's multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
-    out, jumps, table = borrowed(found), borrowed(data), jump_table(data)  # (found: it lives as long as out)
-    flat = borrowed(data.reshape(-1))  # (JPSW's successor table after the planes: made once, not per expansion)
+    out, jumps, table, flat = borrowed(found), borrowed(data), jump_table(data), borrowed(data.reshape(-1))
     gj, links = record_views(jump_parent)
     no_pairs = links[:0]  # float costs: no prospective-g pruning (see the note above jps_core)
-    codes, lut, parent, mark = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark)
+    codes, lut, parent, mark, stats = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark), borrowed(stats)
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
-    stats = borrowed(stats)  # (handed to the heap's push at every push; counted, each push paid two atomic operations)
     size = _begin(start, width, goal_x, goal_y, metric, prio, gj, parent, mark, open_mark, heap_key, heap_node,
                   record)  # fmt: skip
     links[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, start, np.inf, 0.0, -1
