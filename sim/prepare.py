@@ -237,7 +237,7 @@ class Kernels:
             if bg is None or (not self.jps and "--round-only" in bg.args):
                 return True
             return bg.ready if self.jps else bg.done or "jps-round" in self.done_stages
-        if stage == "model":
+        if stage == MODEL_STAGE:
             return self.model_stage is None or self.model_stage.ready
         if stage == PAINT_STAGE:  # (None: cached, or a headless run's, which never paints)
             return self.paint_stage is None or self.paint_stage.ready
@@ -319,7 +319,7 @@ class Kernels:
         self.log("first start on this machine: compiling the search kernels in another process "
                  "(numba caches them; later starts take about a second)")  # fmt: skip
         report("first start: compiling the model's and the drawing's kernels (later starts: about a second)",
-               None, STAGE_SECONDS["model"])  # fmt: skip
+               None, STAGE_SECONDS[MODEL_STAGE])  # fmt: skip
         if headless:
             self._start_background(headless)
             compile_view()
