@@ -140,6 +140,8 @@ def _padded(s, t, width, height):
 def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
     """A (k, 2) array of (x, y) int points inside the grid, as an int64 array."""
     arr = a if isinstance(a, np.ndarray) else np.asarray(a)
+    if arr.size == 0 and arr.shape in ((0,), (0, 2)):  # no points: [] or np.empty((0, 2)), of any dtype
+        return np.empty((0, 2), np.int64)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must be a (k, 2) array of int (x, y) points, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != 2:

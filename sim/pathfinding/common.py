@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import intrinsic
 
 from sim.pathfinding.rules import NO_PARENT
@@ -231,7 +231,11 @@ def _begin(start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mar
 @intrinsic
 def borrowed(typingctx, arr):
     """A view of array ``arr`` that numba does not count references to (no memory owner): for
-    arrays handed to helper calls on a hot path, valid while ``arr`` lives (the caller's call)."""
+    arrays handed to helper calls on a hot path, valid while ``arr`` lives. An argument lives
+    for the whole call; an array the function made itself does not: numba frees it after the
+    variable's last use, and a borrowed view does not count as one, so the function must
+    :func:`keep` it to the end (a view of freed memory: wrong answers, or a crash once the
+    array is large enough to be given back to the system)."""
 
     def codegen(context, builder, sig, args):
         src = context.make_array(sig.args[0])(context, builder, value=args[0])
@@ -247,3 +251,16 @@ def borrowed(typingctx, arr):
         return out._getvalue()
 
     return arr(arr), codegen
+
+
+@intrinsic
+def keep(typingctx, arr):
+    """Nothing, but a use of ``arr``: numba keeps an array the function made (and every
+    :func:`borrowed` view of it) alive until here, where it would otherwise free it after its
+    last counted use."""
+
+    def codegen(context, builder, sig, args):
+        return context.get_dummy_value()
+
+    return types.none(arr), codegen
+

@@ -58,6 +58,7 @@ from sim.pathfinding.common import (
     _pop,
     _push,
     borrowed,
+    keep,
     priority,
 )
 from sim.pathfinding.jpsplus import table_points, table_points_called
@@ -303,6 +304,7 @@ def jps_core(
                                  metric, prio, stats)  # fmt: skip
             if size < 0:
                 return _HEAP_FULL, expanded, best
+    keep(found)  # (until here: ``out`` is a borrowed view of it)
     g[best] = gj[best]  # (the cost, where the caller reads it)
     return status, expanded, best
 
@@ -364,6 +366,7 @@ def jps_pairs_core(
             status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift)
             if status != 0:
                 return status, expanded, best, queue[4]
+    keep(found)  # (as in jps_core)
     g.view(np.int64)[best] = gi[best]
     return status, expanded, best, queue[4]
 

@@ -120,13 +120,13 @@ class PathGrid(FieldsAndLines, Explaining):
     ) -> BatchResult:
         """Search many queries in one compiled call; row ``i`` answers ``starts[i]`` -> ``goals[i]``.
 
-        ``starts`` and ``goals`` are ``(k, 2)`` int arrays of ``(x, y)``; the options are as
-        in :meth:`search`, and every answer is the one :meth:`search` gives. With
-        ``node_budget``, queries are taken in order while the expansions so far are below
-        it; the rest are not searched (``served`` says how many were). Large batches are
-        split across ``threads`` threads (default: :func:`~sim.pathfinding.set_threads`,
-        else every core); the answers do not depend on it. ``trace=True`` also returns
-        every expanded cell (see :meth:`search_many_traced`).
+        ``starts`` and ``goals`` are ``(k, 2)`` int arrays of ``(x, y)`` (or lists of such
+        points; ``[]`` is an empty batch); the options are as in :meth:`search`, and every
+        answer is the one :meth:`search` gives. With ``node_budget``, queries are taken in
+        order while the expansions so far are below it; the rest are not searched (``served``
+        says how many were). Large batches are split across ``threads`` threads (default:
+        :func:`~sim.pathfinding.set_threads`, else every core); the answers do not depend on
+        it. ``trace=True`` also returns every expanded cell (see :meth:`search_many_traced`).
         """
         opts = _options(options, diagonal, heuristic, weight, algorithm, max_nodes)
         return self._many(starts, goals, opts, node_budget, threads, trace)[0]

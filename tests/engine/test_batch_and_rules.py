@@ -113,6 +113,17 @@ def test_a_batch_marks_blocked_endpoints_and_start_equals_goal():
     assert b.status[0] != STATUS_FOUND and b.expanded[0] == 0 and len(b.path(0)) == 0
 
 
+@pytest.mark.parametrize("algorithm", ["astar", "jps", "jps+"])
+def test_an_empty_batch_is_an_empty_result_not_an_error(algorithm):
+    # (a frame where no animal asks: [] has no integer dtype, yet it is a list of no points)
+    grid = PathGrid(np.ones((4, 5)))
+    for none in ([], (), np.empty((0, 2)), np.empty((0, 2), np.int32)):
+        b = grid.search_many(none, none, algorithm=algorithm)
+        assert (len(b), b.served, b.found.shape, b.paths.size) == (0, 0, (0,), 0)
+    with pytest.raises(ValueError, match=r"^starts must have shape \(k, 2\), got \(1, 3\)$"):
+        grid.search_many([[0, 0, 0]], [[1, 1]])
+
+
 def test_a_batch_result_is_a_read_only_value_with_every_field():
     # (made by BatchResult.made, not its frozen __init__: the same value, just as read-only)
     from dataclasses import FrozenInstanceError
