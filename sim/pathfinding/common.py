@@ -263,4 +263,3 @@ def keep(typingctx, arr):
         return context.get_dummy_value()
 
     return types.none(arr), codegen
-

@@ -71,19 +71,23 @@ PLANES = 12
 
 def build_blocks(free: np.ndarray, stops: np.ndarray | None = None) -> np.ndarray:
     """The bits of a padded grid (``free``: bool ``[y, x]``, border included) for block-based
-    JPS: ``(PLANES, lines, words)`` uint64, in four orientations: rows read east (``r = y``,
+    JPS: ``(PLANES, 1, words)`` uint64, in four orientations: rows read east (``r = y``,
     ``p = x``) and west (``p = W - 1 - x``), columns read south (``r = x``, ``p = y``) and
-    north (``p = H - 1 - y``); bit ``p % 64`` of word ``p // 64`` of line ``r`` is cell ``p``
-    along line ``r``. Planes 0-3: the free cells in orientation ``o``. Planes ``4 + o``: where
-    a straight scan in orientation ``o`` halts (:func:`scan`): a blocked cell, or a jump
+    north (``p = H - 1 - y``); bit ``p % 64`` of word ``r * stride + p // 64`` of a plane is
+    cell ``p`` along line ``r``, ``stride`` the words of a line (:func:`line_words`: a row's
+    for rows, a column's for columns, so a plane takes about ``H * W / 64`` words whatever the
+    grid's shape; one square of the longer side took 1.6 GB for a 2 x 32767 grid). Planes 0-3:
+    the free cells in orientation ``o``. Planes ``4 + o``: where a straight scan in orientation
+    ``o`` halts (:func:`scan`): a blocked cell, or a jump
     point, i.e. a free cell with a forced neighbour (on a side line, the cell is free and the
     one behind it blocked) or, on a weighted grid, one of ``stops[o]`` (bool ``(4, H, W)``,
     :mod:`.jpsw`). Planes ``4 + k`` for the diagonal directions ``k`` (4-7), as rows read east:
     whether a diagonal step ``k`` from the cell is legal (both side cells and the cell it
     enters free). One zero word beyond every line's end (a window may read past it)."""
     h, w = free.shape
-    lines, words = max(h, w), max(h, w) // 64 + 2
-    out = np.zeros((PLANES, lines, words * 8), np.uint8)
+    rs, cs = line_words(w, h)
+    words = max(h * rs, w * cs)
+    out = np.zeros((PLANES, words * 8), np.uint8)
     ahead = np.zeros((h + 2, w + 2), np.bool_)  # free, with a blocked ring beyond the border
     ahead[1:-1, 1:-1] = free
     for k in range(4, 8):
@@ -91,7 +95,7 @@ def build_blocks(free: np.ndarray, stops: np.ndarray | None = None) -> np.ndarra
         step = (ahead[1 + dy : h + 1 + dy, 1 + dx : w + 1 + dx] & ahead[1 : h + 1, 1 + dx : w + 1 + dx]
                 & ahead[1 + dy : h + 1 + dy, 1 : w + 1])  # fmt: skip
         packed = np.packbits(step, axis=1, bitorder="little")
-        out[4 + k, :h, : packed.shape[1]] = packed
+        out[4 + k, : h * rs * 8].reshape(h, rs * 8)[:, : packed.shape[1]] = packed
     for o in range(4):
         plane = _oriented(free, o)
         side = np.zeros((plane.shape[0] + 2, plane.shape[1] + 1), np.bool_)  # lines and cells beyond: blocked
@@ -100,10 +104,18 @@ def build_blocks(free: np.ndarray, stops: np.ndarray | None = None) -> np.ndarra
         halt = ~plane | forced[:-2] | forced[2:]  # ... on the line before or after
         if stops is not None:
             halt |= _oriented(stops[o], o)
+        stride = rs if o < 2 else cs
         for layer, at in ((plane, o), (halt, 4 + o)):
             packed = np.packbits(layer, axis=1, bitorder="little")
-            out[at, : layer.shape[0], : packed.shape[1]] = packed
-    return out.view(np.uint64)
+            out[at, : layer.shape[0] * stride * 8].reshape(layer.shape[0], stride * 8)[:, : packed.shape[1]] = packed
+    return out.view(np.uint64).reshape(PLANES, 1, words)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def line_words(width, height):
+    """The words a line of :func:`build_blocks`' planes takes: ``(a row's, a column's)`` of a
+    padded grid ``width`` x ``height`` (its cells, a word beyond: a window may read past)."""
+    return width // 64 + 2, height // 64 + 2
 
 
 def _oriented(layer: np.ndarray, o: int) -> np.ndarray:
@@ -128,35 +140,39 @@ def _ctz(v):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _bits(blocks, o, r, p):
-    """The 64 bits of line ``r`` of orientation ``o`` from bit ``p`` on (``p >= 0``): bit ``i``
-    is cell ``p + i``. (Indexing ``blocks`` whole: a slice per line costs more than the scan.)"""
-    w = np.uint64(p >> 6)
+def _bits(blocks, o, line, p):
+    """The 64 bits of the line of plane ``o`` that starts at word ``line`` from bit ``p`` on (``p >=
+    0``): bit ``i`` is cell ``p + i``. (Indexing ``blocks`` whole: a slice per line costs more than
+    the scan.)"""
+    w = np.uint64(line + (p >> 6))
     b = p & 63
-    ou, ru = np.uint64(o), np.uint64(r)
-    lo = blocks[ou, ru, w]
-    hi = blocks[ou, ru, w + np.uint64(1)]  # both read, then combined: measured ~6x faster than a read under a branch
+    ou, zero = np.uint64(o), np.uint64(0)
+    lo = blocks[ou, zero, w]
+    hi = blocks[ou, zero, w + np.uint64(1)]  # both read, then combined: measured ~6x faster than a read under a branch
     if b == 0:
         return lo
     return (lo >> np.uint64(b)) | (hi << np.uint64(64 - b))
 
 
 @njit(cache=True, nogil=True, inline="always")
-def scan(blocks, o, r, p, goal_r, goal_p):
+def scan(blocks, o, r, p, goal_r, goal_p, stride):
     """From cell ``p`` of line ``r`` in orientation ``o``, the first jump point ahead (its
     position along the line), the goal if it comes first, or -1 at a dead end: the first
     cell ahead where the scan halts (plane ``4 + o``, :func:`build_blocks`), 64 cells a
-    step; a jump point there if that cell is free."""
+    step; a jump point there if that cell is free. ``stride``: the words of a line of that
+    orientation (:func:`line_words`)."""
+    line = r * stride
     q = p + 1
     while True:
-        halt = _bits(blocks, o + 4, r, q)  # bit i: whether the scan halts at cell q + i
+        halt = _bits(blocks, o + 4, line, q)  # bit i: whether the scan halts at cell q + i
         if halt != np.uint64(0):
             break
         q += 64
     q += _ctz(halt)
     if r == goal_r and p < goal_p <= q:
         return goal_p
-    if (blocks[np.uint64(o), np.uint64(r), np.uint64(q >> 6)] >> np.uint64(q & 63)) & np.uint64(1) != np.uint64(0):
+    word = blocks[np.uint64(o), np.uint64(0), np.uint64(line + (q >> 6))]
+    if (word >> np.uint64(q & 63)) & np.uint64(1) != np.uint64(0):
         return q
     return -1
 
@@ -167,12 +183,12 @@ def _line_scan(blocks, width, height, x, y, k, goal_x, goal_y):
     ``(x, y)``, or -1: one :func:`scan` of orientation ``k`` (east, west, south, north), the
     cell's line and position in it mapped there and back."""
     if k < 2:  # along the row
-        r, p, gr, gp, n = y, x, goal_y, goal_x, width
+        r, p, gr, gp, n, stride = y, x, goal_y, goal_x, width, width // 64 + 2
     else:  # along the column
-        r, p, gr, gp, n = x, y, goal_x, goal_y, height
+        r, p, gr, gp, n, stride = x, y, goal_x, goal_y, height, height // 64 + 2  # (line_words)
     if k & 1:  # west and north read their lines backwards
         p, gp = n - 1 - p, n - 1 - gp
-    q = scan(blocks, k, r, p, gr, gp)  # (orientation k: EAST, WEST, SOUTH, NORTH are directions 0-3)
+    q = scan(blocks, k, r, p, gr, gp, stride)  # (orientation k: EAST, WEST, SOUTH, NORTH are directions 0-3)
     if q < 0:
         return -1
     if k & 1:
@@ -181,16 +197,17 @@ def _line_scan(blocks, width, height, x, y, k, goal_x, goal_y):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _step_ok(blocks, k, x, y):
-    """Whether the diagonal step ``k`` (4-7) from padded cell ``(x, y)`` is legal: one bit of plane ``4 + k``."""
-    word = blocks[np.uint64(4 + k), np.uint64(y), np.uint64(x >> 6)]  # (unsigned indices: see common.py)
+def _step_ok(blocks, k, x, y, rs):
+    """Whether the diagonal step ``k`` (4-7) from padded cell ``(x, y)`` is legal: one bit of plane
+    ``4 + k`` (``rs``: a row's words, :func:`line_words`)."""
+    word = blocks[np.uint64(4 + k), np.uint64(0), np.uint64(y * rs + (x >> 6))]  # (unsigned: see common.py)
     return (word >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _free(blocks, x, y):
-    """Whether cell ``(x, y)`` (padded) is free: one bit of the east-reading rows."""
-    word = blocks[np.uint64(EAST), np.uint64(y), np.uint64(x >> 6)]
+def _free(blocks, x, y, rs):
+    """Whether cell ``(x, y)`` (padded) is free: one bit of the east-reading rows (``rs``: a row's words)."""
+    word = blocks[np.uint64(EAST), np.uint64(0), np.uint64(y * rs + (x >> 6))]
     return (word >> np.uint64(x & 63)) & np.uint64(1) != np.uint64(0)
 
 
@@ -494,7 +511,8 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, g
     :func:`_weighted_points`.)"""
     blocks, found, gi, mark = borrowed(blocks), borrowed(found), borrowed(gi), borrowed(mark)  # (see jps_core)
     n = 0
-    dirs = _directions(blocks, ux, uy, d)
+    rs = width // 64 + 2  # (line_words)
+    dirs = _directions(blocks, ux, uy, d, rs)
     goal = goal_y * width + goal_x
     for k in range(8):
         if not (dirs >> k) & 1:
@@ -505,7 +523,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, g
         dx, dy = DX[k], DY[k]
         kx, ky = _dir(dx, 0), _dir(0, dy)
         x, y, q = ux, uy, uq
-        while _step_ok(blocks, k, x, y):
+        while _step_ok(blocks, k, x, y, rs):
             x, y, q = x + dx, y + dy, q + 1
             if gi.size > 0 and reached_for_less(gi, mark, open_mark, y * width + x, up, q):
                 break
@@ -538,7 +556,8 @@ def _weighted_points(blocks, flat, width, height, ux, uy, d, goal_x, goal_y, fou
     )  # (for the helpers: see jps_core)
     n = 0
     base = PLANES * blocks.shape[1] * blocks.shape[2]
-    dirs = _directions(blocks, ux, uy, d)  # the start's: all
+    rs = width // 64 + 2  # (line_words)
+    dirs = _directions(blocks, ux, uy, d, rs)  # the start's: all
     if d != NO_PARENT:  # the table's successors (its "stop" flag, the way back, left out)
         dirs = _successors(flat, base, uy * width + ux, d) & ~(1 << _back(d))
     goal = goal_y * width + goal_x
@@ -553,7 +572,7 @@ def _weighted_points(blocks, flat, width, height, ux, uy, d, goal_x, goal_y, fou
         natural = (1 << k) | (1 << kx) | (1 << ky)
         x, y, gc = ux, uy, gu
         step = SQRT2 * lut[codes[(uy + dy) * width + ux + dx]]  # (a diagonal leg has one multiplier)
-        while _step_ok(blocks, k, x, y):
+        while _step_ok(blocks, k, x, y, rs):
             x += dx
             y += dy
             c = y * width + x
@@ -584,7 +603,7 @@ def _back(k):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _directions(blocks, ux, uy, d):
+def _directions(blocks, ux, uy, d, rs):
     """The directions to search from ``(ux, uy)`` reached by direction ``d``, as 8 bits: all
     at the start; the same one and its two components after a diagonal; after a straight
     step the same one, and for each side whose cell behind is blocked, that side and the
@@ -596,11 +615,21 @@ def _directions(blocks, ux, uy, d):
         return (1 << d) | (1 << _dir(dx, 0)) | (1 << _dir(0, dy))
     dirs = 1 << d
     for side in (-1, 1):
-        if dx != 0 and not _free(blocks, ux - dx, uy + side):
+        if dx != 0 and not _free(blocks, ux - dx, uy + side, rs):
             dirs |= (1 << _dir(0, side)) | (1 << _dir(dx, side))
-        elif dy != 0 and not _free(blocks, ux + side, uy - dy):
+        elif dy != 0 and not _free(blocks, ux + side, uy - dy, rs):
             dirs |= (1 << _dir(side, 0)) | (1 << _dir(side, dy))
     return dirs
 
 
-__all__ = ["EMPTY_BLOCKS", "PLANES", "build_blocks", "jps_core", "jps_pairs_core", "record_views", "scan", "turn_of"]
+__all__ = [
+    "EMPTY_BLOCKS",
+    "PLANES",
+    "build_blocks",
+    "jps_core",
+    "jps_pairs_core",
+    "line_words",
+    "record_views",
+    "scan",
+    "turn_of",
+]

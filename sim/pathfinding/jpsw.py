@@ -269,7 +269,7 @@ def successor_table(codes, lut, width, out, stops, y0, y1, x0, x1, general=False
 
 def weighted_blocks(codes: np.ndarray, lut: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """The JPS data of a weighted padded grid (``codes``/``lut`` as the kernels take them; see
-    the module's docstring): uint64 ``(PLANES + k, lines, words)``: the planes of
+    the module's docstring): uint64 ``(PLANES + k, 1, words)``: the planes of
     :func:`.jps.build_blocks` with the straight stops, then the successor table (one word per
     padded cell, over as many planes as it needs); and the stops (bool ``(4, H, W)``), which
     :func:`repair_weighted_blocks` needs."""

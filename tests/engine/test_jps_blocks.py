@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.pathfinding import PathGrid
-from sim.pathfinding.jps import EAST, NORTH, SOUTH, WEST, build_blocks, scan
+from sim.pathfinding.jps import EAST, NORTH, SOUTH, WEST, build_blocks, line_words, scan
 from sim.pathfinding.rules import DX, DY
 from tests.helpers import dijkstra, path_cost
 
@@ -36,16 +36,17 @@ def reference_jump(free: np.ndarray, x: int, y: int, k: int, goal: tuple[int, in
 def block_jump(blocks, free, x, y, k, goal):
     h, w = free.shape
     gx, gy = goal
+    rs, cs = line_words(w, h)
     if k == 0:
-        q = scan(blocks, EAST, y, x, gy, gx)
+        q = scan(blocks, EAST, y, x, gy, gx, rs)
         return None if q < 0 else (q, y)
     if k == 1:
-        q = scan(blocks, WEST, y, w - 1 - x, gy, w - 1 - gx)
+        q = scan(blocks, WEST, y, w - 1 - x, gy, w - 1 - gx, rs)
         return None if q < 0 else (w - 1 - q, y)
     if k == 2:
-        q = scan(blocks, SOUTH, x, y, gx, gy)
+        q = scan(blocks, SOUTH, x, y, gx, gy, cs)
         return None if q < 0 else (x, q)
-    q = scan(blocks, NORTH, x, h - 1 - y, gx, h - 1 - gy)
+    q = scan(blocks, NORTH, x, h - 1 - y, gx, h - 1 - gy, cs)
     return None if q < 0 else (x, h - 1 - q)
 
 
@@ -84,8 +85,10 @@ def test_the_diagonal_planes_say_where_a_diagonal_step_is_legal(seed, density, s
     free = np.zeros((h + 2, w + 2), bool)
     free[1:-1, 1:-1] = rng.random((h, w)) >= density
     bits = build_blocks(free).view(np.uint8)
+    rs = line_words(w + 2, h + 2)[0]  # (words a row)
     for k in range(4, 8):
-        plane = np.unpackbits(bits[4 + k], axis=1, bitorder="little")[: h + 2, : w + 2].astype(bool)
+        rows = bits[4 + k].reshape(-1)[: (h + 2) * rs * 8].reshape(h + 2, rs * 8)
+        plane = np.unpackbits(rows, axis=1, bitorder="little")[:, : w + 2].astype(bool)
         dx, dy = int(DX[k]), int(DY[k])
         for y in range(h + 2):
             for x in range(w + 2):
@@ -170,3 +173,20 @@ def test_cell_coordinates_without_a_division_are_exact(width, y, x):
     y = y % max(1, (2**31 - 1) // width)
     for cx in (0, x % width, width - 1):  # a row's first cell is where a plain reciprocal errs
         assert _xy(y * width + cx, width, (1.0 + 1e-12) / width) == (cx, y)
+
+
+def test_a_thin_grid_takes_memory_by_its_cells_and_jps_answers_as_a_star():
+    # 2 x 600,000 cells, both ways round, uniform and weighted (JPSW). Each line of the bits
+    # takes its own length in words: one square of the longer side would be ~540 GB. And the
+    # search's successor list (4.8 M entries, 38 MB) must live to the search's end: numba
+    # once freed it after its last counted use, and an array that large is given back to the
+    # system at once (a crash; a smaller one was a view of freed memory).
+    w = 600_000
+    for costs in (np.ones((2, w)), 1.0 + (np.arange(2 * w).reshape(2, w) // 8 % 2)):
+        for c in (costs, costs.T):
+            grid = PathGrid(c)
+            goal = (c.shape[1] - 1, c.shape[0] - 1)
+            r = grid.search((0, 0), goal, algorithm="jps")
+            assert r.found and r.cost == grid.search((0, 0), goal).cost
+            assert tuple(r.path[-1]) == goal
+            assert grid.blocks().nbytes < 64 * (c.shape[0] + 2) * (c.shape[1] + 2)

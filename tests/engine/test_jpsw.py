@@ -145,7 +145,7 @@ def test_on_one_multiplier_the_weighted_rules_are_jps_own(seed, density):
         for d in range(8):
             if (moves[i - DX[d] - DY[d] * width] >> d) & 1:  # the cell can be entered by d
                 got = int(table[i] >> np.uint64(8 * d)) & 255
-                assert got == _directions(bits, i % width, i // width, d) & int(moves[i]), (i, d)
+                assert got == _directions(bits, i % width, i // width, d, width // 64 + 2) & int(moves[i]), (i, d)
                 if d < 4:  # a straight scan that way stops where there is more than going on
                     assert stops[d, i // width, i % width] == (got & ~(1 << d) != 0), (i, d)
 
