@@ -268,10 +268,9 @@ def jps_core(
     g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
     """A* from jump point to jump point: block-based JPS on a grid's JPS bits (``data``:
-    :func:`build_blocks`, or :mod:`.jpsw`'s on a weighted grid), JPS+ on its jump table
-    (``data``: ``jpsplus.build_table``'s as one plane of uint64, :func:`jump_table`), on a
-    heap of float priorities (uniform grids with an exact heuristic: :func:`jps_pairs_core`);
-    arguments and ``(status, expanded, end)`` as ``kernel.astar_core``."""
+    :func:`build_blocks`, or :mod:`.jpsw`'s on a weighted grid), JPS+ on its jump table (as one
+    uint64 plane: :func:`jump_table`), on a heap of float priorities (uniform grids with an exact
+    heuristic: :func:`jps_pairs_core`); arguments and ``(status, expanded, end)`` as ``kernel.astar_core``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
     plus, weighted = data.shape[0] == 1, data.shape[0] > PLANES  # JPS+'s table (jump_table); JPSW's multipliers
