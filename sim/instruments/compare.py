@@ -135,19 +135,27 @@ class Comparison:
         (``straight``: also pull each path straight, as the species' own paths are). A strategy
         that cannot run on this grid gets no panel: :attr:`left_out` says why."""
         assert self.start is not None and self.goal is not None
-        self.runs, self.left_out = [], []
+        runs, left_out = [], []
         for label, algorithm, weight in strategies(self.weight):
             why = self.not_here(grid, algorithm)
             if why:
-                self.left_out.append(f"{label.split(' (')[0]} {why}")
+                left_out.append(f"{label.split(' (')[0]} {why}")
                 continue
-            self.runs.append(self._one(grid, label, algorithm, weight))
+            runs.append(self._one(grid, label, algorithm, weight))
         if straight:
-            for run in self.runs:
+            for run in runs:
                 if run.result.found:
                     run.straight = grid.smooth_path(run.result.path, diagonal=self.diagonal)[1]
-        self.steps = [0.0] * len(self.runs)
-        self.playing = True
+        # (all at once: the replay's steps go with the runs, one each, whatever happened above)
+        self.runs, self.left_out, self.steps, self.playing = runs, left_out, [0.0] * len(runs), True
+
+    def clear(self, species: int | None = None) -> None:
+        """No query any more (and, given, another species): no runs, no replay, one panel or all
+        as before a query. (The runs alone emptied left the replay's steps behind: the next
+        arrow key that stepped the replay raised an error.)"""
+        if species is not None:
+            self.species = species
+        self.runs, self.steps, self.start, self.goal, self.shown = [], [], None, None, None
 
     def not_here(self, grid: PathGrid, algorithm: str) -> str:
         """Why ``algorithm`` cannot search this grid with these options ("" when it can)."""

@@ -256,6 +256,26 @@ def test_replay_reveals_cells_in_the_kernels_expansion_order(make_app):
     assert seen == a_star.order[: len(seen)].tolist() and len(seen) == min(40, a_star.result.expanded)
 
 
+def test_after_a_new_query_or_species_the_replay_keys_step_nothing(make_app):
+    # N (a new query) and 1-3 (a species) emptied the runs but left the replay's steps: the next
+    # arrow key raised in the window (found by a random-event run of the demo, 2026-12-05).
+    app = make_app("maps/river.yaml", counts={"cow": 5, "bird": 5, "water": 5})
+    cmp, _sp, _start, _goal = compare_far_query(app, pygame.K_2)
+    for forget in (pygame.K_n, pygame.K_1):
+        assert cmp.runs and len(cmp.steps) == len(cmp.runs)
+        press(app, pygame.K_RIGHT)
+        press(app, forget)
+        assert (cmp.runs, cmp.steps, cmp.start, cmp.goal, cmp.shown) == ([], [], None, None, None)
+        for k in (pygame.K_RIGHT, pygame.K_LEFT, pygame.K_SPACE, pygame.K_r):
+            press(app, k, pygame.KMOD_SHIFT if k == pygame.K_RIGHT else 0)
+        assert cmp.runs == [] and cmp.step == 0.0 and not cmp.done
+        sp = app.sim.species[cmp.species]
+        start, goal = far_cells(sp)
+        click(app, start)
+        click(app, goal)
+    assert app.sim.species[cmp.species].key == "cow" and cmp.runs and len(cmp.steps) == len(cmp.runs)
+
+
 def test_cost_field_matches_each_species_cost_grid(make_app):
     app = make_app("maps/island.yaml")
     press(app, pygame.K_SPACE)

@@ -146,13 +146,10 @@ class CompareMode(Mode):
 
     # ---------------------------------------------------------------- actions
     def new_query(self, _e: object = None) -> None:
-        cmp = self.cmp
-        cmp.runs, cmp.start, cmp.goal, cmp.shown = [], None, None, None
+        self.cmp.clear()
 
     def pick_species(self, e: pygame.event.Event) -> None:
-        cmp = self.cmp
-        cmp.species = self._index(list(SPECIES)[e.key - pygame.K_1])
-        cmp.runs, cmp.start, cmp.goal = [], None, None
+        self.cmp.clear(self._index(list(SPECIES)[e.key - pygame.K_1]))
 
     def cycle_diagonal(self, _e: object = None) -> None:
         self.cmp.cycle_diagonal()
