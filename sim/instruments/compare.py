@@ -113,6 +113,11 @@ def strategies(weight: float) -> list[tuple[str, str, float]]:
     ]
 
 
+def _strategy(run: StrategyRun) -> tuple[str, bool]:
+    """Which strategy a run is, whatever its weight's value: ``(algorithm, weighted)``."""
+    return run.algorithm, run.weight != 1.0
+
+
 @dataclass
 class Comparison:
     """One comparison session: species, options, the chosen query, results and replay state."""
@@ -147,7 +152,12 @@ class Comparison:
                 if run.result.found:
                     run.straight = grid.smooth_path(run.result.path, diagonal=self.diagonal)[1]
         # (all at once: the replay's steps go with the runs, one each, whatever happened above)
+        alone = _strategy(self.runs[self.shown]) if self.shown is not None and self.shown < len(self.runs) else None
         self.runs, self.left_out, self.steps, self.playing = runs, left_out, [0.0] * len(runs), True
+        # The strategy shown alone stays so if it still runs, else all are (another diagonal rule can
+        # take JPS's panels away: an index past the runs broke the drawing).
+        shown = [k for k, run in enumerate(runs) if _strategy(run) == alone]
+        self.shown = shown[0] if shown else None
 
     def clear(self, species: int | None = None) -> None:
         """No query any more (and, given, another species): no runs, no replay, one panel or all

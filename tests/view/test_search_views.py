@@ -276,6 +276,31 @@ def test_after_a_new_query_or_species_the_replay_keys_step_nothing(make_app):
     assert app.sim.species[cmp.species].key == "cow" and cmp.runs and len(cmp.steps) == len(cmp.runs)
 
 
+def test_the_panel_shown_alone_follows_its_strategy_when_the_rule_takes_panels_away(make_app):
+    # One panel large (Tab), then D: a diagonal rule JPS does not serve takes its panels away. The
+    # index shown alone pointed past the runs and the drawing raised (a random-event run, 2026-12-05).
+    app = make_app("maps/river.yaml", counts={"cow": 5, "bird": 5, "water": 5})
+    app.frame(STEP)
+    press(app, pygame.K_c)
+    press(app, pygame.K_TAB)  # no query yet: nothing to show alone
+    assert app.top.cmp.shown is None
+    press(app, pygame.K_c)  # (back: compare_far_query opens it again)
+    cmp, _sp, _start, _goal = compare_far_query(app, pygame.K_2)  # birds: JPS and JPS+ panels too
+    labels = [r.label for r in cmp.runs]
+    for _ in range(labels.index("JPS+ (jump table)") + 1):
+        press(app, pygame.K_TAB)
+    assert cmp.runs[cmp.shown].algorithm == "jps+"
+    press(app, pygame.K_d)  # never: JPS and JPS+ get no panel
+    assert cmp.diagonal != "no-corner-cutting" and cmp.shown is None
+    for _ in range(labels.index("Weighted A* (w=2)") + 1):
+        press(app, pygame.K_TAB)
+    assert cmp.runs[cmp.shown].label == "Weighted A* (w=2)"
+    press(app, pygame.K_EQUALS)  # another weight: the same strategy, still alone
+    press(app, pygame.K_d)
+    assert cmp.runs[cmp.shown].label == "Weighted A* (w=2.5)"
+    app.frame(STEP)
+
+
 def test_cost_field_matches_each_species_cost_grid(make_app):
     app = make_app("maps/island.yaml")
     press(app, pygame.K_SPACE)

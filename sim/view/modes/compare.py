@@ -184,7 +184,7 @@ class CompareMode(Mode):
     def cycle_shown(self, _e: object = None) -> None:
         cmp = self.cmp
         n = len(cmp.runs)
-        cmp.shown = 0 if cmp.shown is None else (cmp.shown + 1 if cmp.shown + 1 < n else None)
+        cmp.shown = None if not n else 0 if cmp.shown is None else (cmp.shown + 1 if cmp.shown + 1 < n else None)
 
     # ---------------------------------------------------------------- frame
     def update(self, dt: float) -> None:

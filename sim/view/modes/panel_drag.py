@@ -71,7 +71,7 @@ class PanelDrag:
         self.kind, self.pressed, self.region = None, None, None
         cmp = self.mode.cmp
         if kind == "press" and pressed is not None:  # a click: that panel alone, large (again: all)
-            cmp.shown = None if cmp.shown is not None else pressed[0].run
+            cmp.shown = None if cmp.shown is not None or pressed[0].run >= len(cmp.runs) else pressed[0].run
             return
         if kind == "paint":
             self.mode.app.sim.end_stroke()
