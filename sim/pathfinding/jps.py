@@ -182,10 +182,11 @@ def _line_scan(blocks, width, height, x, y, k, goal_x, goal_y):
     """The jump point (padded flat index) a straight scan in direction ``k`` finds from
     ``(x, y)``, or -1: one :func:`scan` of orientation ``k`` (east, west, south, north), the
     cell's line and position in it mapped there and back."""
+    rs, cs = line_words(width, height)
     if k < 2:  # along the row
-        r, p, gr, gp, n, stride = y, x, goal_y, goal_x, width, width // 64 + 2
+        r, p, gr, gp, n, stride = y, x, goal_y, goal_x, width, rs
     else:  # along the column
-        r, p, gr, gp, n, stride = x, y, goal_x, goal_y, height, height // 64 + 2  # (line_words)
+        r, p, gr, gp, n, stride = x, y, goal_x, goal_y, height, cs
     if k & 1:  # west and north read their lines backwards
         p, gp = n - 1 - p, n - 1 - gp
     q = scan(blocks, k, r, p, gr, gp, stride)  # (orientation k: EAST, WEST, SOUTH, NORTH are directions 0-3)
@@ -510,7 +511,7 @@ def _successor_points(blocks, width, height, ux, uy, d, goal_x, goal_y, found, g
     :func:`_weighted_points`.)"""
     blocks, found, gi, mark = borrowed(blocks), borrowed(found), borrowed(gi), borrowed(mark)  # (see jps_core)
     n = 0
-    rs = width // 64 + 2  # (line_words)
+    rs = line_words(width, height)[0]
     dirs = _directions(blocks, ux, uy, d, rs)
     goal = goal_y * width + goal_x
     for k in range(8):
@@ -555,7 +556,7 @@ def _weighted_points(blocks, flat, width, height, ux, uy, d, goal_x, goal_y, fou
     )  # (for the helpers: see jps_core)
     n = 0
     base = PLANES * blocks.shape[1] * blocks.shape[2]
-    rs = width // 64 + 2  # (line_words)
+    rs = line_words(width, height)[0]
     dirs = _directions(blocks, ux, uy, d, rs)  # the start's: all
     if d != NO_PARENT:  # the table's successors (its "stop" flag, the way back, left out)
         dirs = _successors(flat, base, uy * width + ux, d) & ~(1 << _back(d))
