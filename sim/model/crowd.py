@@ -243,15 +243,16 @@ def _summed(i, n, where, bufs, ends):
     """Animal ``i``'s push: the parts' sums at its table entry ``where[i]``, added in order (part
     ``k`` wrote entries before ``ends[k]`` only). Asks for the entry :data:`AHEAD` animals on as
     well: it is far from this one's, and the pass would wait on each in turn."""
-    ahead = where[min(i + AHEAD, n - 1)]
+    ahead = where[min(np.int64(i) + AHEAD, n - 1)]
     for k in range(bufs.shape[0]):
         prefetch(bufs.ctypes.data + (k * bufs.shape[1] + ahead) * bufs.strides[1])
     o = where[i]
+    uo = np.uint64(o)
     px, py = 0.0, 0.0
     for k in range(bufs.shape[0]):
         if o < ends[k]:
-            px += bufs[k, o, 0]
-            py += bufs[k, o, 1]
+            px += bufs[k, uo, 0]
+            py += bufs[k, uo, 1]
     return px, py
 
 
@@ -268,7 +269,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     w = terrain.shape[1]
     cx, cy, where = ints[0], ints[1], ints[4]
     for start in range(part * BLOCK, n, ends.size * BLOCK):
-        for i in range(start, min(start + BLOCK, n)):
+        for i in range(np.uint64(start), np.uint64(min(start + BLOCK, n))):
             px, py = _summed(i, n, where, bufs, ends)
             size2 = px * px + py * py
             if size2 < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
