@@ -269,7 +269,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     w = terrain.shape[1]
     cx, cy, where = ints[0], ints[1], ints[4]
     for start in range(part * BLOCK, n, ends.size * BLOCK):
-        for i in range(np.uint64(start), np.uint64(min(start + BLOCK, n))):
+        for i in range(np.uint64(start), np.uint64(min(start + BLOCK, n))):  # (unsigned: see sprites._stamp)
             px, py = _summed(i, n, where, bufs, ends)
             size2 = px * px + py * py
             if size2 < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be
