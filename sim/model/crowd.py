@@ -100,13 +100,14 @@ def _count(lo, hi, pos, species, layer_of, fold, ints, mine):
     the same slot, and ``mine[b + 1]``: how many of them are in slot ``b``."""
     mine[:] = 0
     cx, cy, rank, slot = ints[0], ints[1], ints[4], ints[5]
-    for i in range(lo, hi):
+    for i in range(np.uint64(lo), np.uint64(hi)):  # (unsigned indices: see sprites._stamp)
         cx[i] = math.floor(pos[i, 0] + 0.5)
         cy[i] = math.floor(pos[i, 1] + 0.5)
         sx, sy = math.floor(SUB * pos[i, 0] + SUB / 2), math.floor(SUB * pos[i, 1] + SUB / 2)
         slot[i] = b = _bucket(sx, sy, layer_of[species[i]], fold)
-        rank[i] = mine[b + 1]
-        mine[b + 1] += 1
+        ub = np.uint64(b + 1)
+        rank[i] = mine[ub]
+        mine[ub] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -164,8 +165,9 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
     order, sc = ints[2], ints[3]
     buf[:hi, :] = 0.0  # no entry after ``hi`` is written (nor read: see _moves)
     for o in range(lo, hi):
-        xi, yi, i = floats[o, 0], floats[o, 1], order[o]
-        layer = sc[o]
+        uo = np.uint64(o)  # (unsigned indices: see sprites._stamp)
+        xi, yi, i = floats[uo, 0], floats[uo, 1], order[uo]
+        layer = sc[uo]
         px, py = np.float32(0.0), np.float32(0.0)
         # Only the squares (of 1 / SUB cells a side) within ``spacing`` of the point (3 x 3 at
         # most for a spacing up to 0.5), earlier entries only (each pair once). A slot may also hold a far square folded
@@ -176,14 +178,15 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
         a1, e1 = _bucket(qx0, qy0 + 1, layer, fold), _bucket(qx1, qy0 + 1, layer, fold)
         a2, e2 = _bucket(qx0, qy0 + 2, layer, fold), _bucket(qx1, qy0 + 2, layer, fold)
         if qy1 - qy0 <= 2 and e0 >= a0 and e1 >= a1 and e2 >= a2:  # each row one stretch: one loop
-            a0, e0 = counts[a0], min(counts[e0 + 1], o)
-            a1, e1 = counts[a1], min(counts[e1 + 1], o)
-            a2, e2 = counts[a2], min(counts[e2 + 1], o)
+            u1 = np.uint64(1)
+            a0, e0 = counts[np.uint64(a0)], min(counts[np.uint64(e0) + u1], o)
+            a1, e1 = counts[np.uint64(a1)], min(counts[np.uint64(e1) + u1], o)
+            a2, e2 = counts[np.uint64(a2)], min(counts[np.uint64(e2) + u1], o)
             n0 = max(e0 - a0, 0)
             n1 = 0 if qy1 < qy0 + 1 else max(e1 - a1, 0)
             n2 = 0 if qy1 < qy0 + 2 else max(e2 - a2, 0)
             for t in range(n0 + n1 + n2):  # one loop: its end is the branch a CPU guesses wrong
-                p = a0 + t if t < n0 else (a1 + t - n0 if t < n0 + n1 else a2 + t - n0 - n1)
+                p = np.uint64(a0 + t if t < n0 else (a1 + t - n0 if t < n0 + n1 else a2 + t - n0 - n1))
                 fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
                 px += fx
                 py += fy
@@ -208,8 +211,8 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
                         py += fy
                         buf[p, 0] -= fx
                         buf[p, 1] -= fy
-        buf[o, 0] += px
-        buf[o, 1] += py
+        buf[uo, 0] += px
+        buf[uo, 1] += py
 
 
 @njit(cache=True, nogil=True, inline="always")
