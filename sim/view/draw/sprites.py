@@ -96,6 +96,10 @@ def draw_sprites(img, xs, ys, ks, runs, colours, starts, reach):
         _stamp(img, xs[i], ys[i], ks[i], runs, colours, starts, reach)
 
 
+#: How many dots ahead draw_dots asks for the screen rows it will write.
+DOTS_AHEAD = 16
+
+
 @njit(cache=True, nogil=True)
 def draw_dots(img, pos, species, order, colours, shade, cam_x, cam_y, tile, size):
     """A dense crowd in one pass: animal ``order[o]`` as a ``size`` x ``size`` square of its species'
@@ -105,7 +109,17 @@ def draw_dots(img, pos, species, order, colours, shade, cam_x, cam_y, tile, size
     h, w = img.shape
     half = size // 2
     drawn = 0
+    base, pitch, item = img.ctypes.data, img.strides[0], img.itemsize
     for o in range(order.size):
+        # The rows of the dot DOTS_AHEAD on asked for now: the animals come in layer order, not
+        # screen order, so each dot's rows are cache misses (2.6-2.8 -> 2.1-2.2 ms at 100,000).
+        if o + DOTS_AHEAD < order.size:
+            a = order[o + DOTS_AHEAD]
+            ax = int((pos[a, 0] + 0.5) * tile - cam_x) - half
+            ay = int((pos[a, 1] + 0.5) * tile - cam_y) - half
+            if 0 <= ax < w and 0 <= ay < h - size:
+                for r in range(size + 1):
+                    prefetch(base + (ay + r) * pitch + ax * item)
         i = order[o]
         x = int((pos[i, 0] + 0.5) * tile - cam_x) - half
         y = int((pos[i, 1] + 0.5) * tile - cam_y) - half
