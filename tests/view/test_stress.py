@@ -7,6 +7,7 @@ import numpy as np
 import pygame
 
 from sim.view import stress
+from sim.view.camera import ZOOMS
 from tests.helpers import press
 
 STEP = 1 / 60
@@ -70,6 +71,14 @@ def test_a_crowd_too_dense_for_icons_is_drawn_as_dots(make_app, monkeypatch):
     app = make_app(counts={"cow": 15000, "bird": 6000, "water": 4000})
     app.frame(STEP)
     assert drawn and min(drawn) > 20000  # most of them are on screen, each a dot
+    # Zoomed right in, the few on screen are icons again: what counts is what the view shows.
+    drawn.clear()
+    app.cam.zoom_to(ZOOMS[-1])
+    c0, r0, c1, r1 = app.cam.visible_cells()
+    assert (c1 - c0) * (r1 - r0) < app.sim.world.width * app.sim.world.height // 10
+    app.frame(STEP)
+    app.frame(STEP)
+    assert drawn == []
 
 
 def test_dots_are_squares_of_their_species_colour_drawn_in_order_with_a_shaded_edge():

@@ -457,8 +457,11 @@ class WorldView:
         if n * per_sprite <= DENSE_COVER * area:
             return False
         c0, r0, c1, r1 = self.cam.visible_cells()
-        x, y = a.pos[:, 0], a.pos[:, 1]
-        shown = int(np.count_nonzero((x >= c0 - 1) & (x < c1) & (y >= r0 - 1) & (y < r1)))
+        if c0 == 0 and r0 == 0 and (c1, r1) == (self.cam.world_w, self.cam.world_h):
+            shown = n  # the whole map on screen (every point is within its cells' half-cell margin)
+        else:
+            x, y = a.pos[:, 0], a.pos[:, 1]
+            shown = int(np.count_nonzero((x >= c0 - 1) & (x < c1) & (y >= r0 - 1) & (y < r1)))
         return shown * per_sprite > DENSE_COVER * area
 
     def _draw_dots(self, screen: pygame.Surface, per: dict) -> None:
