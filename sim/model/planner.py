@@ -273,11 +273,25 @@ def ready_rows(n, now, cols, n_species):
     return rows[:k], idle_at, bounds
 
 
+def longest_rested(until: np.ndarray, rows: np.ndarray, room: int) -> np.ndarray:
+    """The positions of the ``room`` smallest ``(until, rows)`` pairs, in no order: what
+    ``np.lexsort((rows, until))[:room]`` holds, without sorting them all (at 100,000 animals
+    some 36,000 wait to ask each frame: ~0.7 ms sorted)."""
+    if room <= 0:
+        return np.zeros(0, np.int64)
+    if room >= until.size:
+        return np.arange(until.size)
+    edge = np.partition(until, room - 1)[room - 1]  # the room-th smallest rest's end
+    below = np.flatnonzero(until < edge)
+    at = np.flatnonzero(until == edge)
+    return np.concatenate((below, at[np.argsort(rows[at], kind="stable")[: room - below.size]]))
+
+
 def _admit(rows: np.ndarray, idle_at: np.ndarray, room: int, cols, n_species: int):
     """``ready_rows``' answer with only ``room`` of its idle rows, those rested longest (then the
     lower rows: deterministic), the re-plans all; in its shape."""
     idle_rows = rows[idle_at]
-    first = np.lexsort((idle_rows, cols.idle_until[idle_rows]))[:room]
+    first = longest_rested(cols.idle_until[idle_rows], idle_rows, room)
     keep = np.ones(rows.size, np.bool_)
     keep[idle_at] = False
     keep[idle_at[first]] = True

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.model.agents import Outcome, State
 from sim.pathfinding import SearchRound
@@ -171,3 +173,22 @@ def test_more_asking_than_the_budget_serves_waits_to_ask_and_answers_stay_prompt
         assert (a.searches > 0).mean() > 0.99  # nearly all have been served (no one starves)
         sums.append(sim.checksum())
     assert sums[0] == sums[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    until=st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5]) | st.floats(0, 10), max_size=60),
+    seed=st.integers(0, 2**32 - 1),
+    share=st.floats(0, 1),
+)
+def test_the_longest_rested_are_those_a_full_sort_puts_first(until, seed, share):
+    # Those admitted when more ask than the queue serves: the smallest (rest's end, row) pairs, as
+    # a full sort gives them (ties on the rest's end go to the lower row), found without sorting all.
+    from sim.model.planner import longest_rested
+
+    ends = np.array(until, np.float64)
+    rows = np.random.default_rng(seed).permutation(10 * len(until) + 1)[: len(until)]
+    for room in (round(share * len(until)), -1, 0, len(until), len(until) + 3):
+        expected = np.lexsort((rows, ends))[: max(room, 0)]
+        got = longest_rested(ends, rows, room)
+        assert sorted(got.tolist()) == sorted(expected.tolist()), room
