@@ -427,6 +427,11 @@ def _kind_round(pos, rows, starts, goals, kind, buffers, tracing, out):
     return searched, buffers, paths, trace[: trace_offsets[-1]], trace_offsets
 
 
+#: :func:`_kind_round` inlined into :func:`_round`: compiled apart as well, it would link and compile
+#: the batch's kernels a third time (after ``search_batch`` and ``_round``), ~1-1.4 CPU s a stage.
+_kind_round_inlined = njit(cache=True, nogil=True, inline="always")(_kind_round.py_func)
+
+
 @njit(cache=True, nogil=True)
 def _round(rows, kind_of, starts, goals, kinds, buffers, tracing):
     """A whole round on this thread in one compiled call: :func:`_kind_round` for each kind with
@@ -458,7 +463,7 @@ def _round(rows, kind_of, starts, goals, kinds, buffers, tracing):
         if bounds[s + 1] == bounds[s]:
             continue
         t0 = _now_s()
-        searched, buffers, mine, trace, trace_offsets = _kind_round(
+        searched, buffers, mine, trace, trace_offsets = _kind_round_inlined(
             order[bounds[s] : bounds[s + 1]], rows, starts, goals, kinds[s], buffers, tracing, out
         )
         if tracing:
