@@ -111,6 +111,39 @@ def test_redrawing_only_what_changed_gives_the_full_redraws_picture(screen):
     assert skipped > 20 * 80  # most sprites were left as they were: the partial mode did its job
 
 
+def test_sprites_walking_off_every_edge_are_put_back_within_the_screen(screen):
+    """Sprites half off the screen, then leaving it across each edge (their boxes' ends outside
+    it, on either side): the partial mode puts back only pixels on the screen and gives the
+    full redraw's picture."""
+    bank = SpriteBank(KEYS)
+    view = pygame.Surface((160, 120), 0, screen)  # 20 x 15 cells at 8 px
+    view.fill((40, 90, 160))
+    background = view.copy()
+    reference = view.copy()
+    n = 8
+    species = np.array([0, 1, 2, 0, 1, 2, 0, 1], np.int8)
+    start = np.array([[5, 0], [12, 0], [0, 6], [0, 10], [19, 4], [19, 9], [7, 14], [14, 14]], np.float64)
+    way = np.array([[0, -1], [0, -1], [-1, 0], [-1, 0], [1, 0], [1, 0], [0, 1], [0, 1]], np.float64)
+    # Each at the heading whose pixels reach least far toward the edge it leaves by, so its box's
+    # far end is off the screen while the sprite is still on it.
+    box, bases = bank.table(KEYS, 8, view)[3], bank.table(KEYS, 8, view)[5]
+    ends = (box[:, 1], -box[:, 0], box[:, 3], -box[:, 2])  # up, down, left, right: the box's end behind
+    toward = [0, 0, 2, 2, 3, 3, 1, 1]
+    heading = np.array([int(np.argmin(ends[toward[i]][bases[species[i]] : bases[species[i]] + TURNS]))
+                        for i in range(n)], np.int64)  # fmt: skip
+    state = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+    no_rects = np.zeros((0, 4), np.int64)
+    _frame(view, background, bank, state, start, species, heading, no_rects, partial=False)
+    for step in range(1, 25):  # a quarter cell a frame: 6 cells out, past the sprites' reach
+        pos = start + way * step / 4
+        got, _ = _frame(view, background, bank, state, pos, species, heading, no_rects, partial=True)
+        reference.blit(background, (0, 0))
+        want, _ = _frame(reference, background, bank, tuple(a.copy() for a in state), pos, species, heading,
+                         no_rects, partial=False)  # fmt: skip
+        assert np.array_equal(got, want), f"step {step}"
+    assert not state[3].any()  # all gone off the screen
+
+
 def test_a_full_redraw_draws_every_animal_on_screen_by_layer(screen):
     """render_animals without a background: every sprite that touches the screen, water
     creatures below cows below birds, each as its surface's opaque pixels."""

@@ -203,7 +203,7 @@ def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, 
         x, y, k = last_x[i], last_y[i], last_k[i]
         x0, x1 = max(0, x + box[k, 2]), min(w, x + box[k, 3])
         y0, y1 = max(0, y + box[k, 0]), min(h, y + box[k, 1])
-        if x1 > x0:  # (clipped: unsigned indices, as in _stamp)
+        if x1 > x0 and y1 > y0:  # (clipped, both ways: then the indices are unsigned, as in _stamp)
             for py in range(np.uint64(y0), np.uint64(y1)):
                 for px in range(np.uint64(x0), np.uint64(x1)):  # (a loop: see _stamp)
                     img[py, px] = background[py, px]
