@@ -100,7 +100,7 @@ def _count(lo, hi, pos, species, layer_of, fold, ints, mine):
     the same slot, and ``mine[b + 1]``: how many of them are in slot ``b``."""
     mine[:] = 0
     cx, cy, rank, slot = ints[0], ints[1], ints[4], ints[5]
-    for i in range(np.uint64(lo), np.uint64(hi)):  # (unsigned indices: see sprites._stamp)
+    for i in range(np.uint64(lo), np.uint64(hi)):  # (unsigned indices: see sim.pathfinding.common)
         cx[i] = math.floor(pos[i, 0] + 0.5)
         cy[i] = math.floor(pos[i, 1] + 0.5)
         sx, sy = math.floor(SUB * pos[i, 0] + SUB / 2), math.floor(SUB * pos[i, 1] + SUB / 2)
@@ -165,7 +165,7 @@ def _pair_pushes(lo, hi, spacing, fold, floats, ints, counts, buf):
     order, sc = ints[2], ints[3]
     buf[:hi, :] = 0.0  # no entry after ``hi`` is written (nor read: see _moves)
     for o in range(lo, hi):
-        uo = np.uint64(o)  # (unsigned indices: see sprites._stamp)
+        uo = np.uint64(o)  # (unsigned indices: see sim.pathfinding.common)
         xi, yi, i = floats[uo, 0], floats[uo, 1], order[uo]
         layer = sc[uo]
         px, py = np.float32(0.0), np.float32(0.0)
@@ -272,7 +272,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     w = terrain.shape[1]
     cx, cy, where = ints[0], ints[1], ints[4]
     for start in range(part * BLOCK, n, ends.size * BLOCK):
-        for i in range(np.uint64(start), np.uint64(min(start + BLOCK, n))):  # (unsigned: see sprites._stamp)
+        for i in range(np.uint64(start), np.uint64(min(start + BLOCK, n))):  # (unsigned: see sim.pathfinding.common)
             px, py = _summed(i, n, where, bufs, ends)
             size2 = px * px + py * py
             if size2 < MIN_PUSH * MIN_PUSH:  # nothing to see: leave it be

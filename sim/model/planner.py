@@ -276,7 +276,7 @@ def ready_rows(n, now, cols, n_species):
 def longest_rested(until: np.ndarray, rows: np.ndarray, room: int) -> np.ndarray:
     """The positions of the ``room`` smallest ``(until, rows)`` pairs, in no order: what
     ``np.lexsort((rows, until))[:room]`` holds, without sorting them all (at 100,000 animals
-    some 36,000 wait to ask each frame: ~0.7 ms sorted)."""
+    some 36,000 wait to ask each frame: 2.0-2.2 ms sorted, 0.2 this way)."""
     if room <= 0:
         return np.zeros(0, np.int64)
     if room >= until.size:

@@ -126,7 +126,7 @@ def test_sprites_walking_off_every_edge_are_put_back_within_the_screen(screen):
     way = np.array([[0, -1], [0, -1], [-1, 0], [-1, 0], [1, 0], [1, 0], [0, 1], [0, 1]], np.float64)
     # Each at the heading whose pixels reach least far toward the edge it leaves by, so its box's
     # far end is off the screen while the sprite is still on it.
-    box, bases = bank.table(KEYS, 8, view)[3], bank.table(KEYS, 8, view)[5]
+    _runs, _colours, _starts, box, _reach, bases = bank.table(KEYS, 8, view)
     ends = (box[:, 1], -box[:, 0], box[:, 3], -box[:, 2])  # up, down, left, right: the box's end behind
     toward = [0, 0, 2, 2, 3, 3, 1, 1]
     heading = np.array([int(np.argmin(ends[toward[i]][bases[species[i]] : bases[species[i]] + TURNS]))

@@ -77,9 +77,9 @@ def _stamp(img, x, y, k, runs, colours, starts, reach):
         px = x + runs[r, _DX]
         c = runs[r, _C]
         if inside:
-            # Unsigned indices: numba tests a signed one for being negative at every pixel (render_animals
-            # 198-205 -> 151-153 µs at 500 animals). A loop: a slice copy compiles numba's shape-error
-            # message (1.7 CPU s).
+            # Unsigned indices, as the engine's kernels (sim.pathfinding.common): numba tests a signed one
+            # for being negative at every pixel (render_animals 198-205 -> 151-153 µs at 500 animals).
+            # A loop: a slice copy compiles numba's shape-error message (1.7 CPU s).
             uy, ux, uc = np.uint64(py), np.uint64(px), np.uint64(c)
             for q in range(np.uint64(runs[r, _N])):
                 img[uy, ux + q] = colours[uc + q]
@@ -100,6 +100,12 @@ def draw_sprites(img, xs, ys, ks, runs, colours, starts, reach):
 DOTS_AHEAD = 16
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _dot_corner(pos, i, tile, cam_x, cam_y, half):
+    """The screen pixel of animal ``i``'s dot's top left corner (``half``: half the dot's size)."""
+    return int((pos[i, 0] + 0.5) * tile - cam_x) - half, int((pos[i, 1] + 0.5) * tile - cam_y) - half
+
+
 @njit(cache=True, nogil=True)
 def draw_dots(img, pos, species, order, colours, shade, cam_x, cam_y, tile, size):
     """A dense crowd in one pass: animal ``order[o]`` as a ``size`` x ``size`` square of its species'
@@ -114,15 +120,12 @@ def draw_dots(img, pos, species, order, colours, shade, cam_x, cam_y, tile, size
         # The rows of the dot DOTS_AHEAD on asked for now: the animals come in layer order, not
         # screen order, so each dot's rows are cache misses (2.6-2.8 -> 2.1-2.2 ms at 100,000).
         if o + DOTS_AHEAD < order.size:
-            a = order[o + DOTS_AHEAD]
-            ax = int((pos[a, 0] + 0.5) * tile - cam_x) - half
-            ay = int((pos[a, 1] + 0.5) * tile - cam_y) - half
+            ax, ay = _dot_corner(pos, order[o + DOTS_AHEAD], tile, cam_x, cam_y, half)
             if 0 <= ax < w and 0 <= ay < h - size:
                 for r in range(size + 1):
                     prefetch(base + (ay + r) * pitch + ax * item)
         i = order[o]
-        x = int((pos[i, 0] + 0.5) * tile - cam_x) - half
-        y = int((pos[i, 1] + 0.5) * tile - cam_y) - half
+        x, y = _dot_corner(pos, i, tile, cam_x, cam_y, half)
         if x < 0 or y < 0 or x + size >= w or y + size >= h:
             continue
         c = colours[species[i]]
