@@ -241,19 +241,20 @@ def assert_pushed_by(a, before: np.ndarray, push: np.ndarray, size: np.ndarray, 
 
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("spacing", [0.25, 0.4, 0.5, 1.0])
-def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, threads):
+@pytest.mark.parametrize("w, h", [(300, 90), (20, 20)], ids=["folded", "whole"])
+def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, threads, w, h):
     """One pass against an independent brute force over all pairs: each resting animal on open
     ground moves by the sum of half its overlaps with the animals of its own layer (away from
     each), cut to MAX_PUSH; a smaller push than MIN_PUSH is not made. 9,000 animals, so the
     crowd is cut into parts (and threads), on a field larger than the table folds onto, up to
-    its edges (where the cells a query looks at wrap around the fold)."""
-    w, h = 300, 90
+    its edges (where the rows a query looks at wrap around the fold), and on one the table
+    holds whole (where the row before a layer's first is the last of the layer before)."""
     terrain = np.full((h, w), Terrain.GRASS, np.uint8)
     sim = Simulation(config(spacing, idle=STILL, threads=threads), MapData("field", terrain),
                      counts={"cow": 6000, "bird": 3000, "water": 0})  # fmt: skip
     a = sim.agents
     rng = np.random.default_rng(7)
-    a.pos[:] = rng.uniform((0.1, 0.1), (w - 1.1, 10.0), (a.n, 2))  # about 3 a cell; pushes stay on the map
+    a.pos[:] = rng.uniform((0.1, 0.1), (w - 1.1, min(h - 1.1, 10.0)), (a.n, 2))  # 3 or 25 a cell; pushes stay on it
     a.pos[::3, 0] = np.round(a.pos[::3, 0] * 2) / 2  # some on cell edges and centres
     a.cell[:] = np.floor(a.pos + 0.5)
     a.state[:] = State.IDLE
