@@ -103,50 +103,56 @@ def _apart(i, j, spacing):
 
 
 @njit(cache=True, nogil=True)
-def _count(lo, hi, pos, species, layer_of, grid, ints, mine):
+def _count(lo, hi, pos, species, layer_of, grid, ints, mine, middle):
     """Animals ``lo .. hi-1``: their cells and slots, their rank among this part's animals of
-    the same slot, and ``mine[b + 1]``: how many of them are in slot ``b``."""
+    the same slot, ``mine[b + 1]``: how many of them are in slot ``b``, and ``mine[0]``: how
+    many are in a slot before ``middle``."""
     mine[:] = 0
     cx, cy, rank, slot = ints[0], ints[1], ints[4], ints[5]
+    below = 0
     for i in range(np.uint64(lo), np.uint64(hi)):  # (unsigned indices: see sim.pathfinding.common)
         cx[i] = math.floor(pos[i, 0] + 0.5)
         cy[i] = math.floor(pos[i, 1] + 0.5)
         slot[i] = b = _slot(pos[i, 0], pos[i, 1], layer_of[species[i]], grid)
+        below += b < middle
         ub = np.uint64(b + 1)
         rank[i] = mine[ub]
         mine[ub] += 1
+    mine[0] = below
 
 
 @njit(cache=True, nogil=True)
-def _starts(j, per_part, bases, counts):
-    """Where part ``j``'s entries of each slot start (``bases[j]``) from every part's counts
-    (one part or two); part 0 also writes where each slot starts (``counts``, one more: the end)."""
-    running = 0
-    last = per_part.shape[0] - 1
-    mine, other = bases[j], per_part[last]  # part 1 comes after part 0's entries of a slot
-    if j == 0:
-        for b in range(bases.shape[1]):
-            mine[b] = counts[b] = running
-            running += per_part[0, b + 1] + (other[b + 1] if last else 0)
-        counts[bases.shape[1]] = running
-    else:
-        for b in range(bases.shape[1]):
-            first = per_part[0, b + 1]
-            mine[b] = running + first
-            running += first + other[b + 1]
+def _starts(j, per_part, counts, middle):
+    """Where each slot's entries start (``counts``, one more: the end) from every part's counts
+    (one part or two; see _count): part 0 the slots before ``middle``, part 1 the rest (from
+    how many animals are before it), so the two halves of the table's sums run side by side."""
+    parts, end = per_part.shape[0], counts.size - 1
+    b0, b1, running = 0, end, 0
+    if parts == 2:
+        b0, b1 = (0, middle) if j == 0 else (middle, end)
+        running = 0 if j == 0 else per_part[0, 0] + per_part[1, 0]
+    last = per_part[parts - 1]  # (part 0's counts again when there is one part: not added)
+    for b in range(b0, b1):
+        counts[b] = running
+        running += per_part[0, b + 1] + (last[b + 1] if parts == 2 else 0)
+    if b1 == end:
+        counts[end] = running
 
 
 @njit(cache=True, nogil=True)
-def _place(lo, hi, floats, ints, base, pos):
+def _place(lo, hi, floats, ints, counts, first, after, pos):
     """Animals ``lo .. hi-1`` into the table (``ints[2]``: which animal each entry is, ``ints[3]``
-    its slot), with what the scan reads (position, slot) side by side in memory."""
+    its slot), with what the scan reads (position, slot) side by side in memory. A part's
+    entries of a slot come after the earlier part's (``after``: there is one; ``first``: its
+    counts)."""
     order, sc, rank, slot = ints[2], ints[3], ints[4], ints[5]
     for i in range(lo, hi):
-        o = base[slot[i]] + rank[i]
+        b = slot[i]
+        o = counts[b] + rank[i] + (first[b + 1] if after else 0)
         rank[i] = o  # from now on: where animal i is in the table
         order[o] = i
         floats[o, 0], floats[o, 1] = pos[i, 0], pos[i, 1]
-        sc[o] = slot[i]
+        sc[o] = b
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -326,7 +332,7 @@ class Crowd:
         self._floats = np.zeros((0, 2), np.float32)  # the table's x, y side by side: one line to read
         self._ints = np.zeros((6, 0), np.int32)
         self._counts = np.zeros(0, np.int32)  # where each slot's entries start (one more: the end)
-        self._per_part = np.zeros((1, 1), np.int32)  # each part's animals a slot, then where they go
+        self._per_part = np.zeros((1, 1), np.int32)  # each part's animals a slot (see _count)
         self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: list[tuple] = []  # each part's arguments for each pass (see separate)
@@ -358,20 +364,20 @@ class Crowd:
         slots = (planes * rows + 1) * stride
         # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
         parts = max(1, min(MAX_PARTS, n // SPLIT))
-        if self._counts.size != slots + 1 or self._per_part.shape[0] != 2 * parts:
+        if self._counts.size != slots + 1 or self._per_part.shape[0] != parts:
             self._counts = np.zeros(slots + 1, np.int32)
-            self._per_part = np.zeros((2 * parts, slots + 1), np.int32)
+            self._per_part = np.zeros((parts, slots + 1), np.int32)
         f, k, c, per_part = self._floats, self._ints, self._counts, self._per_part
         if self._bufs.shape[0] != parts or self._bufs.shape[1] < n:
             self._bufs = np.zeros((parts, f.shape[0], 2), np.float32)
         ends = [(j + 1) * n // parts for j in range(parts)]  # each part's animals, then entries, end there
-        counted, bases = per_part[:parts], per_part[parts:, :slots]
+        middle = slots // 2  # (see _starts)
         ends_arr = np.array(ends, dtype=np.int64)
         self._jobs = [
             (
-                (lo, hi, pos, species, layer_of, grid, k, counted[j]),
-                (j, counted, bases, c),
-                (lo, hi, f, k, bases[j], pos),
+                (lo, hi, pos, species, layer_of, grid, k, per_part[j], middle),
+                (j, per_part, c, middle),
+                (lo, hi, f, k, c, per_part[0], j > 0, pos),
                 (lo, hi, spacing, grid, f, k, c, self._bufs[j]),
                 (j, n, cols, terrain, stands, k, self._bufs, ends_arr),
             )
@@ -399,7 +405,7 @@ class Crowd:
                 for job in jobs:
                     step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
-        else:  # one hand-over a frame; every part waits for all after counting, placing and pushing
+        else:  # one hand-over a frame; every part waits for all after each pass but the last
             barrier = threading.Barrier(len(jobs))
 
             def part(j: int) -> int:
@@ -407,6 +413,7 @@ class Crowd:
                 _count(*count)
                 barrier.wait()
                 _starts(*starts)
+                barrier.wait()
                 _place(*place)
                 barrier.wait()
                 _pair_pushes(*pairs)
