@@ -25,6 +25,7 @@ The push is at most :data:`MAX_PUSH` cells a frame, so crowds spread smoothly. A
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 from numba import njit
@@ -32,7 +33,6 @@ from numba import njit
 from sim.model.agents import State, cell_of
 from sim.pathfinding import run_split, thread_count
 from sim.support.prefetch import prefetch
-from sim.support.spin import arrive_and_wait
 
 #: The largest push a frame, in cells; a smaller one than MIN_PUSH is not made.
 MAX_PUSH = 0.08
@@ -325,24 +325,6 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     return moved
 
 
-@njit(cache=True, nogil=True)
-def _part(job, counter, parts):
-    """One part's whole pass (``job``: its arguments for each step, see Crowd._lay_out): count,
-    starts, place, pairs and moves, waiting for every part after each step but the last (all
-    ``parts`` run at once, one thread each); returns how many it moved. One compiled call a
-    thread: no GIL and no sleeping between the steps."""
-    count, starts, place, pairs, moves = job
-    _count(*count)
-    arrive_and_wait(counter, parts)
-    _starts(*starts)
-    arrive_and_wait(counter, 2 * parts)
-    _place(*place)
-    arrive_and_wait(counter, 3 * parts)
-    _pair_pushes(*pairs)
-    arrive_and_wait(counter, 4 * parts)
-    return _moves(*moves)
-
-
 class Crowd:
     """The separation step's scratch memory, kept between frames."""
 
@@ -354,7 +336,6 @@ class Crowd:
         self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: list[tuple] = []  # each part's arguments for each pass (see separate)
-        self._counter = np.zeros(8, np.int64)  # the parts' steps done this frame (see _part)
 
     def _lay_out(self, key: tuple) -> None:
         """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
@@ -419,12 +400,25 @@ class Crowd:
             self._lay_out(key)  # else the same crowd, map and arrays as last frame: the same jobs
         jobs = self._jobs
         threads = min(len(jobs), threads or thread_count())
-        if threads < len(jobs):  # the parts one after another, a step at a time
+        if threads == 1:
             for k, step in enumerate((_count, _starts, _place, _pair_pushes)):  # (a part's jobs in this order)
                 for job in jobs:
                     step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
-        else:  # every part at once, one thread each (one part: this thread), in one compiled call each
-            self._counter[0] = 0
-            moved = run_split(_part, [(job, self._counter, len(jobs)) for job in jobs], threads)
+        else:  # one hand-over a frame; every part waits for all after each pass but the last
+            barrier = threading.Barrier(len(jobs))
+
+            def part(j: int) -> int:
+                count, starts, place, pairs, moves = jobs[j]
+                _count(*count)
+                barrier.wait()
+                _starts(*starts)
+                barrier.wait()
+                _place(*place)
+                barrier.wait()
+                _pair_pushes(*pairs)
+                barrier.wait()
+                return _moves(*moves)
+
+            moved = run_split(part, [(j,) for j in range(len(jobs))], threads)
         return int(sum(moved))
