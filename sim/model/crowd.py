@@ -169,6 +169,16 @@ def _push(i, j, ex, ey, spacing):
     return k * ex, k * ey
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _pair(i, xi, yi, p, order, floats, buf, spacing):
+    """The push on ``i`` at ``(xi, yi)`` from table entry ``p`` (see _push), taken off ``p``'s sum
+    in ``buf`` at once; returns it, for ``i``'s own sum."""
+    fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
+    buf[p, 0] -= fx
+    buf[p, 1] -= fy
+    return fx, fy
+
+
 @njit(cache=True, nogil=True)
 def _pair_pushes(lo, hi, spacing, grid, floats, ints, counts, buf):
     """Half the overlap of every pair closer than ``spacing`` whose later table entry is in
@@ -201,20 +211,15 @@ def _pair_pushes(lo, hi, spacing, grid, floats, ints, counts, buf):
             xi, yi, i = floats[uo, 0], floats[uo, 1], order[uo]
             px, py = np.float32(0.0), np.float32(0.0)
             for t in range(n0 + o2 - s0):  # one loop: its end is the branch a CPU guesses wrong
-                p = np.uint64(a0 + t if t < n0 else s0 + t - n0)
-                fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
+                fx, fy = _pair(i, xi, yi, np.uint64(a0 + t if t < n0 else s0 + t - n0), order, floats, buf, spacing)
                 px += fx
                 py += fy
-                buf[p, 0] -= fx
-                buf[p, 1] -= fy
             if wrap:  # the fold's last row: the row after (its first) is earlier
                 after = (q - rows + 1) * stride + c - 1
                 for p in range(counts[after], counts[after + 3]):
-                    fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
+                    fx, fy = _pair(i, xi, yi, p, order, floats, buf, spacing)
                     px += fx
                     py += fy
-                    buf[p, 0] -= fx
-                    buf[p, 1] -= fy
             buf[uo, 0] += px
             buf[uo, 1] += py
         o = end

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from sim.config import load_config
 from sim.maps import MapData, load_map
+from sim.model import crowd
 from sim.model.agents import Agents, State
 from sim.model.crowd import MAX_PUSH, MIN_PUSH, Crowd
 from sim.simulation import Simulation
@@ -286,4 +287,25 @@ def test_pushes_match_the_brute_force_on_any_open_map(w, h, n, spacing, layers, 
     push, size = reference_pushes(before, layer, spacing)
     terrain, stands = np.zeros((h, w), np.uint8), np.ones((len(layers), 1), bool)
     moved = Crowd().separate(a, terrain, stands, np.array(layers, np.int64), spacing, 1)
+    assert_pushed_by(a, before, push, size, moved)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_squares_wider_than_the_spacing_on_a_map_too_wide_for_the_table(monkeypatch, threads):
+    """A map more than MAX_COLUMNS squares across gets wider squares (so the table stays small):
+    the pushes are still every pair's, against the brute force. (MAX_COLUMNS lowered to 16 here,
+    so a 300-cell field has squares of ~19 cells: every stretch holds hundreds of candidates.)"""
+    monkeypatch.setattr(crowd, "MAX_COLUMNS", 16)
+    w, h, spacing = 300, 40, 0.4
+    terrain = np.full((h, w), Terrain.GRASS, np.uint8)
+    sim = Simulation(config(spacing, idle=STILL, threads=threads), MapData("field", terrain),
+                     counts={"cow": 6000, "bird": 3000, "water": 0})  # fmt: skip
+    a = sim.agents
+    a.pos[:] = np.random.default_rng(3).uniform((0.1, 0.1), (w - 1.1, h - 1.1), (a.n, 2))
+    a.cell[:] = np.floor(a.pos + 0.5)
+    a.state[:] = State.IDLE
+    before = a.pos.astype(np.float64)
+    push, size = reference_pushes(before, np.array([sp.kind.layer for sp in sim.species])[a.species], spacing)
+    moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, spacing, threads)
+    assert moved > a.n // 20
     assert_pushed_by(a, before, push, size, moved)
