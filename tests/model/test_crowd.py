@@ -242,14 +242,18 @@ def assert_pushed_by(a, before: np.ndarray, push: np.ndarray, size: np.ndarray, 
 
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("spacing", [0.25, 0.4, 0.5, 1.0])
-@pytest.mark.parametrize("w, h", [(300, 90), (20, 20)], ids=["folded", "whole"])
-def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, threads, w, h):
+@pytest.mark.parametrize("w, h, columns", [(300, 90, crowd.MAX_COLUMNS), (20, 20, crowd.MAX_COLUMNS), (300, 90, 16)],
+                         ids=["folded", "whole", "wide-squares"])  # fmt: skip
+def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, threads, w, h, columns, monkeypatch):
     """One pass against an independent brute force over all pairs: each resting animal on open
     ground moves by the sum of half its overlaps with the animals of its own layer (away from
     each), cut to MAX_PUSH; a smaller push than MIN_PUSH is not made. 9,000 animals, so the
     crowd is cut into parts (and threads), on a field larger than the table folds onto, up to
-    its edges (where the rows a query looks at wrap around the fold), and on one the table
-    holds whole (where the row before a layer's first is the last of the layer before)."""
+    its edges (where the rows a query looks at wrap around the fold), on one the table holds
+    whole (where the row before a layer's first is the last of the layer before), and with
+    squares wider than the spacing (a map more than MAX_COLUMNS squares across: lowered to 16
+    here, squares of ~19 cells)."""
+    monkeypatch.setattr(crowd, "MAX_COLUMNS", columns)
     terrain = np.full((h, w), Terrain.GRASS, np.uint8)
     sim = Simulation(config(spacing, idle=STILL, threads=threads), MapData("field", terrain),
                      counts={"cow": 6000, "bird": 3000, "water": 0})  # fmt: skip
@@ -287,25 +291,4 @@ def test_pushes_match_the_brute_force_on_any_open_map(w, h, n, spacing, layers, 
     push, size = reference_pushes(before, layer, spacing)
     terrain, stands = np.zeros((h, w), np.uint8), np.ones((len(layers), 1), bool)
     moved = Crowd().separate(a, terrain, stands, np.array(layers, np.int64), spacing, 1)
-    assert_pushed_by(a, before, push, size, moved)
-
-
-@pytest.mark.parametrize("threads", [1, 2])
-def test_squares_wider_than_the_spacing_on_a_map_too_wide_for_the_table(monkeypatch, threads):
-    """A map more than MAX_COLUMNS squares across gets wider squares (so the table stays small):
-    the pushes are still every pair's, against the brute force. (MAX_COLUMNS lowered to 16 here,
-    so a 300-cell field has squares of ~19 cells: every stretch holds hundreds of candidates.)"""
-    monkeypatch.setattr(crowd, "MAX_COLUMNS", 16)
-    w, h, spacing = 300, 40, 0.4
-    terrain = np.full((h, w), Terrain.GRASS, np.uint8)
-    sim = Simulation(config(spacing, idle=STILL, threads=threads), MapData("field", terrain),
-                     counts={"cow": 6000, "bird": 3000, "water": 0})  # fmt: skip
-    a = sim.agents
-    a.pos[:] = np.random.default_rng(3).uniform((0.1, 0.1), (w - 1.1, h - 1.1), (a.n, 2))
-    a.cell[:] = np.floor(a.pos + 0.5)
-    a.state[:] = State.IDLE
-    before = a.pos.astype(np.float64)
-    push, size = reference_pushes(before, np.array([sp.kind.layer for sp in sim.species])[a.species], spacing)
-    moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, spacing, threads)
-    assert moved > a.n // 20
     assert_pushed_by(a, before, push, size, moved)
