@@ -3,7 +3,8 @@
     python -m bench.compile [--runs 1] [--json FILE]
 
 Every stage of :data:`sim.prepare.STAGES` (and the view's: the landscape, the drawing) runs in
-a process of its own, in the order a first start runs them, on one numba cache made empty for
+a process of its own (but those a first start compiles in one: :func:`sim.prepare.processes`, one
+row), in the order a first start runs them, on one numba cache made empty for
 the run (a fresh clone's). Prints each stage's CPU seconds (user + system, its process and
 children) and wall seconds, and the total: the figure a first start costs this machine. With
 ``--runs N``, each stage's median over N fresh caches.
@@ -28,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.prepare import MODEL_STAGE, PAINT_STAGE, REST_STAGES, ROUND_STAGES
+from sim.prepare import MODEL_STAGE, PAINT_STAGE, REST_STAGES, ROUND_STAGES, processes
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = [MODEL_STAGE, PAINT_STAGE, *ROUND_STAGES, *REST_STAGES]  # (a window's first start's order)
+STAGES = [[MODEL_STAGE], [PAINT_STAGE], *processes([*ROUND_STAGES, *REST_STAGES])]  # (a window's first start's order)
 VIEW = {
     "landscape": [sys.executable, "-m", "sim.view.draw.landscape"],
     "drawing": [sys.executable, "-c", "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy'; import pygame; "
@@ -65,9 +66,10 @@ def one_run() -> dict[str, tuple[float, float]]:
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
         out = {}
-        for stage in STAGES:
-            cpu, wall, _ = timed([sys.executable, "-m", "sim.prepare", "--stage", stage], env)
-            out[stage] = (cpu, wall)
+        for group in STAGES:
+            stages = [arg for stage in group for arg in ("--stage", stage)]
+            cpu, wall, _ = timed([sys.executable, "-m", "sim.prepare", *stages], env)
+            out[" + ".join(group)] = (cpu, wall)
         for name, cmd in VIEW.items():
             cpu, wall, _ = timed(cmd, env)
             out[name] = (cpu, wall)
@@ -109,11 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     runs = [one_run() for _ in range(args.runs)]
     figures = {stage: (statistics.median(r[stage][0] for r in runs), statistics.median(r[stage][1] for r in runs))
                for stage in runs[0]}  # fmt: skip
-    print(f"{'stage':<12} {'CPU s':>7} {'wall s':>7}")
+    width = max(12, *map(len, figures))
+    print(f"{'stage':<{width}} {'CPU s':>7} {'wall s':>7}")
     for stage, (cpu, wall) in figures.items():
-        print(f"{stage:<12} {cpu:7.1f} {wall:7.1f}")
+        print(f"{stage:<{width}} {cpu:7.1f} {wall:7.1f}")
     total_cpu = sum(cpu for cpu, _ in figures.values())
-    print(f"{'total':<12} {total_cpu:7.1f} {sum(w for _, w in figures.values()):7.1f}")
+    print(f"{'total':<{width}} {total_cpu:7.1f} {sum(w for _, w in figures.values()):7.1f}")
     calls = {} if args.no_first_calls else first_calls()
     for kind, (wall, cost) in calls.items():
         print(f"first call, empty cache, {kind:<13} {wall:6.1f} s  (cost {cost})")

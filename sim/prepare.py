@@ -8,7 +8,8 @@ in about a second. On a first start:
   already holds what the first frames need (a tiny rehearsal that may load kernels but
   stops at the first one it would have to compile);
 * :class:`Background` compiles them in other processes (``python -m sim.prepare``),
-  printing one line per phase, one process per stage (:data:`STAGES`): one the model's
+  printing one line per phase, one process per stage (:data:`STAGES`; the last three, small,
+  share one: :data:`SHARED_STAGES`): one the model's
   round first (its batch search before it), then (unless ``--round-only``) everything
   else (JPS, traced rounds, distance fields, the single-search variants the compare mode
   uses); two more (``--stage model``, ``--stage paint``) the model's other kernels, which this
@@ -410,6 +411,22 @@ MODEL_STAGE = "model"
 #: stroke waits for it (a headless run never paints).
 PAINT_STAGE = "paint"
 REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
+#: The rest's last stages, compiled one after the other in one process: each is small beside the
+#: others (together 226 MB at most, measured 2026-12-05), and a process of its own costs ~0.8 CPU s
+#: to start and to load what the stages before it cached (the three apart: 6.4 CPU s, together 4.9).
+SHARED_STAGES = ("jps-round", "jps+", "traces")
+
+
+def processes(stages: list[str] | tuple[str, ...]) -> list[list[str]]:
+    """``stages`` in order, a list a process: one each, but for :data:`SHARED_STAGES`, which
+    share one where they come in a row."""
+    out: list[list[str]] = []
+    for stage in stages:
+        if out and stage in SHARED_STAGES and out[-1][-1] in SHARED_STAGES:
+            out[-1].append(stage)
+        else:
+            out.append([stage])
+    return out
 
 
 #: Every child process started by :func:`spawn` in this process (ended at exit: :func:`stop_all`).
@@ -504,7 +521,7 @@ def compile_traces(config: Config, jps: bool = False) -> None:
 
 #: The stages of a first start's compiling: name -> (what it compiles, what it is called).
 #: Each runs in a process of its own (compiling several in one takes it past 300 MB, and
-#: what one process compiled, the next loads from numba's cache).
+#: what one process compiled, the next loads from numba's cache), but for :data:`SHARED_STAGES`.
 #: A stage's function takes the config and whether the start map's round searches with JPS.
 STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
     "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps, paint=False), "the model's other kernels"),
@@ -520,9 +537,10 @@ STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m sim.prepare [--config PATH] [--jps] [--round-only | --stage NAME]``: compile
-    into numba's cache, one stage (:data:`STAGES`) a process, printing :data:`READY` once the
-    round is cached; ``--jps``: the start map's round searches with JPS (a species' choice).
+    """``python -m sim.prepare [--config PATH] [--jps] [--round-only | --stage NAME ...]``: compile
+    into numba's cache, one stage (:data:`STAGES`) a process (:func:`processes`), printing
+    :data:`READY` once the round is cached; ``--stage`` (more than once: each in turn) compiles
+    those stages in this process; ``--jps``: the start map's round searches with JPS (a species' choice).
     Bad input is one line on stderr and exit status 2; a stage that failed is one line from
     this process (the others still run) and exit status 1."""
     from sim.config import ConfigError, load_config
@@ -532,7 +550,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = OneLineParser(prog="python -m sim.prepare", description="Compile kernels into numba's cache.")
     ap.add_argument("--config", help="settings file (its species decide the kernels' types)")
     ap.add_argument("--round-only", action="store_true", help="only what the model's frames need")
-    ap.add_argument("--stage", choices=list(STAGES), help="one stage only, in this process")
+    ap.add_argument("--stage", choices=list(STAGES), action="append",
+                    help="a stage only, in this process (given more than once: each in turn)")  # fmt: skip
     ap.add_argument("--jps", action="store_true", help="the start map's round searches with JPS (its 'search')")
     args = ap.parse_args(argv)
     try:
@@ -542,10 +561,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     set_first_use("wait")  # a stage compiles on purpose: never an interpreted answer instead
     if args.stage:  # (it ends with its parent: sim.support.lifeline, from its first import)
-        t0 = time.perf_counter()
-        work, what = STAGES[args.stage]
-        work(config, args.jps)
-        print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
+        for name in args.stage:
+            t0 = time.perf_counter()
+            work, what = STAGES[name]
+            work(config, args.jps)
+            print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
         print(READY, flush=True)
         return 0
     return _run_stages(args)
@@ -559,22 +579,25 @@ def _ended(_signum: int, _frame: object) -> None:
 
 
 def _run_stages(args: argparse.Namespace) -> int:
-    """The round after its batch search; then the rest, a process each. A stage whose process
-    failed is reported in one line and compiled by the next one that needs it (or by the demo)."""
+    """The round after its batch search; then the rest, a process each (:func:`processes`). A
+    stage whose process failed is reported in one line and compiled by the next one that needs it
+    (or by the demo)."""
     signal.signal(signal.SIGTERM, _ended)  # ended by the demo: stop_all at exit
     failed = 0
     stages = (*ROUND_STAGES, *(() if args.round_only else REST_STAGES))
-    for stage in stages:
-        cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps), "--stage", stage]
+    for group in processes(stages):
+        cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps)]
+        cmd += [arg for stage in group for arg in ("--stage", stage)]
         proc = spawn(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = proc.communicate()
         for line in out.splitlines():
-            if line and (line != READY or stage == "round"):
+            if line and (line != READY or "round" in group):
                 print(line, flush=True)
         if proc.returncode != 0:
             failed += 1
             last = next((line for line in reversed(err.splitlines()) if line.strip()), "no message")
-            print(f"error: compiling stage '{stage}' failed (exit {proc.returncode}): {short_line(last)}",
+            which = f"stage '{group[0]}'" if len(group) == 1 else "stages '" + "', '".join(group) + "'"
+            print(f"error: compiling {which} failed (exit {proc.returncode}): {short_line(last)}",
                   file=sys.stderr, flush=True)  # fmt: skip
     return 1 if failed else 0
 

@@ -302,6 +302,47 @@ def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
         "  compiled the engine's batch search", "  compiled the search round", "ready"]  # fmt: skip
 
 
+def test_the_rest_s_small_stages_share_one_process_and_each_reports_its_line():
+    # A process a stage costs ~0.8 CPU s to start and load; the last three are small, so they share one.
+    from sim.prepare import REST_STAGES, ROUND_STAGES, SHARED_STAGES, STAGES, processes
+
+    assert processes([*ROUND_STAGES, *REST_STAGES]) == [["searches"], ["round"], ["rest"], ["jps"], list(SHARED_STAGES)]
+    assert processes(["jps+", "rest", "traces"]) == [["jps+"], ["rest"], ["traces"]]  # (only where they come in a row)
+    # Warm cache: the child runs each stage it is given in turn, a line each, then says it is ready.
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "jps+", "--stage", "traces"],
+                       capture_output=True, text=True, cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+                       timeout=900)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert [line.split(" in ")[0] for line in r.stdout.splitlines()] == [
+        f"  compiled {STAGES['jps+'][1]}", f"  compiled {STAGES['traces'][1]}", "ready"]  # fmt: skip
+
+
+def test_a_compiling_process_that_failed_is_one_line_naming_its_stages(monkeypatch, capsys):
+    import argparse
+    import signal
+
+    from sim import prepare
+
+    class Failed:
+        returncode = 1
+
+        def communicate(self):
+            return "", "Traceback (most recent call last):\n  ...\nMemoryError: out of memory\n"
+
+    commands = []
+    monkeypatch.setattr(prepare, "spawn", lambda cmd, **_: commands.append(cmd) or Failed())
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        assert prepare._run_stages(argparse.Namespace(round_only=False, config=None, jps=False)) == 1
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert [[a for a in cmd[cmd.index("--stage"):] if a != "--stage"] for cmd in commands] == [
+        ["searches"], ["round"], ["rest"], ["jps"], ["jps-round", "jps+", "traces"]]  # fmt: skip
+    err, why = capsys.readouterr().err.splitlines(), "failed (exit 1): MemoryError: out of memory"
+    assert err[0] == f"error: compiling stage 'searches' {why}"
+    assert err[-1] == f"error: compiling stages 'jps-round', 'jps+', 'traces' {why}"
+
+
 def test_the_compiling_parent_ends_on_sigterm_and_ignores_a_second_while_it_cleans_up():
     # The demo ends it (Background.stop), and a signal to the whole process group may follow:
     # that second one must not break into the clean-up (stop_all, at exit) with a traceback.
