@@ -114,9 +114,10 @@ def padded_pairs(starts: object, goals: object, width: int, height: int) -> tupl
 
 
 def _int_points(a: object) -> np.ndarray | None:
-    """``a`` as a (k, 2) int64 array when it is a (k, 2) int array, else None."""
+    """``a`` as a (k, 2) int64 array in C order (one compiled ``_padded`` for all) when it is a
+    (k, 2) int array, else None."""
     if isinstance(a, np.ndarray) and a.dtype.kind in "iu" and a.ndim == 2 and a.shape[1] == 2:
-        return a.astype(np.int64, copy=False)
+        return np.ascontiguousarray(a, dtype=np.int64)
     return None
 
 
@@ -150,7 +151,7 @@ def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
         i = int(np.argmax((arr > np.iinfo(np.int64).max).any(axis=1)))  # (int64 would wrap it negative)
         point = (int(arr[i, 0]), int(arr[i, 1]))
         raise ValueError(f"{name}[{i}] {point} is outside the grid of width {width} and height {height}")
-    arr = arr.astype(np.int64, copy=False)
+    arr = np.ascontiguousarray(arr, dtype=np.int64)
     if arr.size == 0 or (arr.min() >= 0 and arr[:, 0].max() < width and arr[:, 1].max() < height):
         return arr
     bad = (arr[:, 0] < 0) | (arr[:, 0] >= width) | (arr[:, 1] < 0) | (arr[:, 1] >= height)

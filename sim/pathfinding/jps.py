@@ -347,7 +347,8 @@ def jps_pairs_core(
     gi[start], links[start], mark[start] = 0, -16 + NO_PARENT, open_mark
     _note(record, trace, -1, 0, sx, sy, width)
     hp, hq = _h_pair(heuristic, abs(sx - goal_x), abs(sy - goal_y))
-    status, queue = bucket_push(hp, hq, start, (0, 0, 0, -1, hgen + 1), tables, q32, q64, hshift)
+    fresh = (np.int64(0), np.int64(0), np.int64(0), np.int64(-1), hgen + 1)  # (not literals: see kernel.bucket_core)
+    status, queue = bucket_push(hp, hq, start, fresh, tables, q32, q64, hshift)
     expanded, best, best_h, best_g, nxt, status = 0, start, np.inf, 0.0, -1, STATUS_UNREACHABLE
     while queue[1] > 0 or nxt >= 0:  # (queue[1]: buckets with cells; nxt as in jps_core)
         u, queue = (nxt, queue) if nxt >= 0 else bucket_pop(queue, tables)

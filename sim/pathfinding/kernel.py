@@ -272,7 +272,9 @@ def bucket_core(
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
     tables, q32, q64, hshift = queue_tables((kh_key, q32, q64, entries))
-    queue = (0, 0, 0, -1, hgen + 1)  # the bucket queue's state (buckets.bucket_push), a new hash stamp
+    # The bucket queue's state (buckets.bucket_push), a new hash stamp; int64s, not literals, which are
+    # types of their own to numba: the first push would compile the queue's rebuild a second time.
+    queue = (np.int64(0), np.int64(0), np.int64(0), np.int64(-1), hgen + 1)
     sy = start // width
     sx = start - sy * width
     gi[start] = 0
@@ -677,7 +679,7 @@ def _write_xy(end, n, parent, jump_parent, jps, width, path):
     first, then each spread over its row from the last back (row ``i`` takes the two places
     from ``2 i`` on, so it never overwrites a cell not yet spread)."""
     flat = path.reshape(path.size)
-    _write_path(end, n, parent, jump_parent, jps, width, flat, 0)
+    _write_path(end, n, parent, jump_parent, jps, width, flat, np.int64(0))  # (not a literal: see search_one)
     w = width - 2
     for i in range(n - 1, -1, -1):
         c = flat[i]
