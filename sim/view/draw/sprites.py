@@ -186,9 +186,10 @@ def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, 
     frame; those boxes and the rectangles ``cleared`` become the frame's first dirty tiles."""
     h, w = img.shape
     tiles[:, :] = False
+    always = np.bool_(True)  # (not the literal True: numba would compile _claim a second time for it)
     for r in range(cleared.shape[0]):
         cx, cy = cleared[r, 0], cleared[r, 1]
-        _claim(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h, True)
+        _claim(tiles, cx, cy, cx + cleared[r, 2], cy + cleared[r, 3], w, h, always)
     gone = np.empty(xs.size, np.int64)  # the items whose sprite moved, turned or left
     m = 0
     for i in range(xs.size):
@@ -210,7 +211,7 @@ def _put_back(img, background, xs, ys, ks, on, last_x, last_y, last_k, last_on, 
             for py in range(np.uint64(y0), np.uint64(y1)):
                 for px in range(np.uint64(x0), np.uint64(x1)):  # (a loop: see _stamp)
                     img[py, px] = background[py, px]
-        _claim(tiles, x0, y0, x1, y1, w, h, True)
+        _claim(tiles, x0, y0, x1, y1, w, h, always)
 
 
 @njit(cache=True, nogil=True)
