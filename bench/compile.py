@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.prepare import MODEL_STAGE, PAINT_STAGE, REST_STAGES, ROUND_STAGES, processes
+from sim.prepare import MODEL_STAGE, PAINT_STAGE, REST_STAGES, ROUND_STAGES, processes, stage_args
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES = [[MODEL_STAGE], [PAINT_STAGE], *processes([*ROUND_STAGES, *REST_STAGES])]  # (a window's first start's order)
@@ -67,8 +67,7 @@ def one_run() -> dict[str, tuple[float, float]]:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
         out = {}
         for group in STAGES:
-            stages = [arg for stage in group for arg in ("--stage", stage)]
-            cpu, wall, _ = timed([sys.executable, "-m", "sim.prepare", *stages], env)
+            cpu, wall, _ = timed([sys.executable, "-m", "sim.prepare", *stage_args(group)], env)
             out[" + ".join(group)] = (cpu, wall)
         for name, cmd in VIEW.items():
             cpu, wall, _ = timed(cmd, env)

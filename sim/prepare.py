@@ -335,7 +335,7 @@ class Kernels:
         rehearse_model(self.config, interpreted=True, jps=self.jps, paint=False)
 
     def _stage(self, name: str) -> Background:
-        return Background("sim.prepare", [*config_args(self.config_path), *jps_args(self.jps), "--stage", name],
+        return Background("sim.prepare", [*config_args(self.config_path), *jps_args(self.jps), *stage_args([name])],
                           log=self._heard)  # fmt: skip
 
     def _start_background(self, headless: bool) -> None:
@@ -482,6 +482,11 @@ def jps_args(jps: bool) -> list[str]:
     return ["--jps"] if jps else []
 
 
+def stage_args(stages: list[str]) -> list[str]:
+    """``python -m sim.prepare``'s arguments to compile ``stages`` in turn in one process."""
+    return [arg for stage in stages for arg in ("--stage", stage)]
+
+
 def config_args(config_path: object | None) -> list[str]:
     return [] if config_path is None else ["--config", str(config_path)]
 
@@ -586,8 +591,7 @@ def _run_stages(args: argparse.Namespace) -> int:
     failed = 0
     stages = (*ROUND_STAGES, *(() if args.round_only else REST_STAGES))
     for group in processes(stages):
-        cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps)]
-        cmd += [arg for stage in group for arg in ("--stage", stage)]
+        cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps), *stage_args(group)]
         proc = spawn(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = proc.communicate()
         for line in out.splitlines():
