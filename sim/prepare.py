@@ -88,6 +88,7 @@ def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, j
             cell = int(a.paths[walking[0], a.path_len[walking[0]] - 1]) if walking.size else 4 * sim.world.width + 5
             sim.paint(cell % sim.world.width, cell // sim.world.width, 0, int(Terrain.ROCK))
         sim.step(0.5)
+    sim.crowd.compile_parts()  # (too few animals here to be cut into parts: compiled, not run)
     return sim
 
 

@@ -27,11 +27,13 @@ from __future__ import annotations
 import math
 import threading
 
+import numba
 import numpy as np
 from numba import njit
 
 from sim.model.agents import State, cell_of
 from sim.pathfinding import run_split, thread_count
+from sim.support import barrier
 from sim.support.prefetch import prefetch
 
 #: The largest push a frame, in cells; a smaller one than MIN_PUSH is not made.
@@ -226,12 +228,20 @@ def _pair_pushes(lo, hi, spacing, grid, floats, ints, counts, buf):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _along_path(i, nx, ny, px, py, pos, leg, aim, w):
+def _xy(c, w, inv_w):
+    """Flat cell ``c`` (0 or more) of a grid ``w`` wide as ``(x, y)``, by a multiply instead of a
+    64-bit division (tens of cycles, twice an animal): ``c + 0.5`` is at least half a cell from a
+    row's end, far more than a double's rounding for any grid that fits in memory."""
+    y = np.int64((c + 0.5) * inv_w)
+    return c - y * w, y
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _along_path(i, nx, ny, px, py, pos, tx, ty, sx, sy):
     """A walking animal's pushed point: never backwards, within :data:`LANE` of the line
     from its last path cell to the one it walks toward; ``(nan, nan)`` when it is there.
     No square root or division on the common way (the pass waits on each in turn: tens of
     cycles each): lengths are compared squared, the step's length squared is 1 or 2."""
-    tx, ty = float(aim[i] % w), float(aim[i] // w)
     fx, fy = tx - pos[i, 0], ty - pos[i, 1]
     fl2 = fx * fx + fy * fy
     if fl2 < 1e-18:
@@ -239,7 +249,6 @@ def _along_path(i, nx, ny, px, py, pos, leg, aim, w):
     along = px * fx + py * fy  # (times the distance to the target)
     if along < 0.0:  # the push's part backwards, taken out
         nx, ny = nx - along * fx / fl2, ny - along * fy / fl2
-    sx, sy = float(leg[i] % w), float(leg[i] // w)
     lx, ly = tx - sx, ty - sy
     ll = lx * lx + ly * ly  # 0, 1 or 2 (one step)
     u = 0.0 if ll == 0.0 else min(max(((nx - sx) * lx + (ny - sy) * ly) * (1.0 if ll == 1.0 else 0.5), 0.0), 1.0)
@@ -280,6 +289,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     pos, cell, state, species, aim, leg = cols.pos, cols.cell, cols.state, cols.species, cols.aim, cols.leg
     moved = 0
     w = terrain.shape[1]
+    inv_w = 1.0 / w
     cx, cy, where = ints[0], ints[1], ints[4]
     for start in range(part * BLOCK, n, ends.size * BLOCK):
         for i in range(np.uint64(start), np.uint64(min(start + BLOCK, n))):  # (unsigned: see sim.pathfinding.common)
@@ -296,8 +306,8 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
             if walking:
                 # Off the line only where walking on from there crosses no cell it may not
                 # stand on: beside an orthogonal step, or a diagonal one with both corners open.
-                ax, ay = aim[i] % w, aim[i] // w
-                bx, by = leg[i] % w, leg[i] // w  # the path cell its step started from
+                ax, ay = _xy(aim[i], w, inv_w)
+                bx, by = _xy(leg[i], w, inv_w)  # the path cell its step started from
                 sx, sy = ax - bx, ay - by
                 if abs(sx) > 1 or abs(sy) > 1:
                     continue
@@ -307,7 +317,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
                     and not (_open(terrain, stands, s, ax, by) and _open(terrain, stands, s, bx, ay))
                 ):
                     continue
-                nx, ny = _along_path(i, nx, ny, px, py, pos, leg, aim, w)
+                nx, ny = _along_path(i, nx, ny, px, py, pos, float(ax), float(ay), float(bx), float(by))
                 if math.isnan(nx):
                     continue
             # The common case first, on its own: a push within the cell (a test that
@@ -330,6 +340,23 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends):
     return moved
 
 
+@njit(cache=True, nogil=True)
+def _part(job, state, parts):
+    """One part's whole pass (``job``: its arguments for each step, see Crowd._lay_out) as one
+    compiled call, waiting for the other parts at a compiled barrier after each step but the
+    last (:mod:`sim.support.barrier`); returns how many it moved."""
+    count, starts, place, pairs, moves = job
+    _count(*count)
+    barrier.arrive_and_wait(state, parts)
+    _starts(*starts)
+    barrier.arrive_and_wait(state, 2 * parts)
+    _place(*place)
+    barrier.arrive_and_wait(state, 3 * parts)
+    _pair_pushes(*pairs)
+    barrier.arrive_and_wait(state, 4 * parts)
+    return _moves(*moves)
+
+
 class Crowd:
     """The separation step's scratch memory, kept between frames."""
 
@@ -341,6 +368,7 @@ class Crowd:
         self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: list[tuple] = []  # each part's arguments for each pass (see separate)
+        self._barrier = barrier.barrier_state()  # (see _part)
 
     def _lay_out(self, key: tuple) -> None:
         """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
@@ -389,14 +417,24 @@ class Crowd:
             for j, (lo, hi) in enumerate(zip([0, *ends[:-1]], ends, strict=True))
         ]
 
+    def compile_parts(self) -> None:
+        """Compile (or load) the threaded pass's kernel (:func:`_part`) for the arrays of the last
+        pass, without running it, so the first crowd large enough to be cut into parts (thousands
+        of animals: the stress key's) does not wait for the compiler: a first start's rehearsal
+        calls this after its tiny crowd's passes."""
+        if barrier.AVAILABLE and self._jobs:
+            _part.compile(tuple(numba.typeof(x) for x in (self._jobs[0], self._barrier, len(self._jobs))))
+
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
-                 threads: int | None = None) -> int:  # fmt: skip
+                 threads: int | None = None, compiled_barrier: bool = barrier.AVAILABLE) -> int:  # fmt: skip
         """One pass over the whole crowd (see the module doc); returns how many moved.
         ``stands[species, terrain]``: where each species may stand; ``layer_of[species]``
         (0 .. 3). Large crowds are cut into parts (by their size alone) that run on up to
         ``threads`` threads (None: the engine's thread count); every part reads the same
         positions and the parts' sums are added in order, so the result is the same with any
-        number of threads."""
+        number of threads. ``compiled_barrier``: the parts wait for each other in compiled code
+        (:mod:`sim.support.barrier`; Linux on x86-64) rather than at ``threading.Barrier``; the
+        same result either way."""
         n = agents.n
         if n < 2 or spacing <= 0:
             return 0
@@ -410,6 +448,9 @@ class Crowd:
                 for job in jobs:
                     step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
+        elif compiled_barrier and threads == len(jobs):  # (every part on a thread of its own: all arrive)
+            self._barrier[:] = 0
+            moved = run_split(_part, [(job, self._barrier, len(jobs)) for job in jobs], threads)
         else:  # one hand-over a frame; every part waits for all after each pass but the last
             barrier = threading.Barrier(len(jobs))
 

@@ -1,0 +1,116 @@
+"""A barrier for compiled code on threads: the parts of a pass wait for each other without
+going back to Python between its steps.
+
+A wait spins on a shared counter for about :data:`SPIN_CYCLES` processor cycles (the other
+part is usually a few µs behind), then sleeps in the kernel on a futex until the last part to
+arrive wakes it. Spinning alone is fast on an idle machine but holds a core that a busy
+machine's other work (or the partner itself) needs; sleeping alone costs a wake-up of tens of µs
+at every step (``threading.Barrier`` also takes the GIL back each time: ~50 µs a wait here).
+Measured on the separation at 100,000 animals (bench/RESULTS.md, 2026-12-05): ~0.2 ms a frame
+less than four ``threading.Barrier`` waits on an idle machine, and the same with both cores busy.
+
+Linux on x86-64 only (:data:`AVAILABLE`): the futex is a system call whose number differs by
+processor, and the cycle counter is the processor's. Elsewhere the callers keep Python's
+barrier. Not for general use: the waits assume every party arrives.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+#: Whether :func:`arrive_and_wait` may be called here.
+AVAILABLE = sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")
+#: How long a wait spins before it sleeps, in processor cycles (~25 µs at 4 GHz; 600,000
+#: measured no better on an idle machine and worse on a busy one).
+SPIN_CYCLES = 100_000
+
+_SYS_FUTEX = 202  # x86-64
+_FUTEX_WAIT_PRIVATE, _FUTEX_WAKE_PRIVATE = 128, 129
+_WORD = 8  # the futex word's place in the state, in int64s (its own cache line)
+
+
+def barrier_state() -> np.ndarray:
+    """A new barrier's shared state (the arrivals, then on a line of its own the futex word)."""
+    return np.zeros(2 * _WORD, np.int64)
+
+
+@intrinsic
+def _add(typingctx, address, value):
+    """Atomically add ``value`` to the int64 at ``address``; returns the value before."""
+    sig = types.int64(types.intp, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.IntType(64).as_pointer())
+        return builder.atomic_rmw("add", ptr, args[1], "seq_cst")
+
+    return sig, codegen
+
+
+@intrinsic
+def _load(typingctx, address):
+    """Atomically load the int64 at ``address``."""
+    sig = types.int64(types.intp)
+
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.IntType(64).as_pointer())
+        return builder.load_atomic(ptr, "seq_cst", 8)
+
+    return sig, codegen
+
+
+@intrinsic
+def _futex(typingctx, address, op, value):
+    """``syscall(SYS_futex, address, op, value, NULL, NULL, 0)`` on the int32 at ``address``."""
+    sig = types.int64(types.intp, types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64], var_arg=True), "syscall")
+        null = ir.Constant(i64, 0)
+        return builder.call(fn, [ir.Constant(i64, _SYS_FUTEX), args[0], args[1], args[2], null, null, null])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cycles(typingctx):
+    """The processor's cycle counter."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
+        )
+        return builder.call(fn, [])
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True)
+def arrive_and_wait(state, target):
+    """Arrive at a barrier and return once ``target`` arrivals in all have been counted in
+    ``state`` (from :func:`barrier_state`, zeroed before the pass): with ``parts`` parties, the
+    k-th wait of a pass (from 1) has ``target = k * parts``. The last to arrive wakes the
+    sleepers. Only where :data:`AVAILABLE`."""
+    count = state.ctypes.data
+    word = count + _WORD * 8  # (the futex reads the low 32 bits: little-endian)
+    if _add(count, 1) + 1 >= target:
+        _add(word, 1)
+        _futex(word, _FUTEX_WAKE_PRIVATE, 2147483647)
+        return
+    t0 = _cycles()
+    while _load(count) < target:
+        if _cycles() - t0 > SPIN_CYCLES:
+            seen = _load(word) & 0xFFFFFFFF
+            if _load(count) >= target:
+                break
+            # Sleeps only while the word is still ``seen``: a wake between the two loads above
+            # changed it, so the call returns at once (no lost wake-up).
+            _futex(word, _FUTEX_WAIT_PRIVATE, seen)
