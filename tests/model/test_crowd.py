@@ -16,7 +16,7 @@ from sim.config import load_config
 from sim.maps import MapData, load_map
 from sim.model import crowd
 from sim.model.agents import Agents, State
-from sim.model.crowd import MAX_PUSH, MIN_PUSH, Crowd
+from sim.model.crowd import LANE, MAX_PUSH, MIN_PUSH, Crowd
 from sim.pathfinding import run_split
 from sim.prepare import rehearse_model
 from sim.simulation import Simulation
@@ -357,3 +357,81 @@ def test_a_first_starts_rehearsal_compiles_the_threaded_pass_a_large_crowd_runs(
                      counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
     sim.step(STEP)
     assert set(crowd._part.overloads) == compiled
+
+
+def reference_walker(open_at, pos, cell, leg, aim, push, size):
+    """Where one walking animal ends up (None: it is left be), by the module doc's rules written
+    out plainly (``open_at(x, y)``: whether its species may stand on that cell). Also says
+    whether the case is too close to one of the rules' edges for the table's 32-bit positions
+    to settle (then it is not compared)."""
+    (bx, by), (ax, ay) = leg, aim
+    near = abs(size - MIN_PUSH) < 1e-4  # (see assert_pushed_by)
+    if size < MIN_PUSH or max(abs(ax - bx), abs(ay - by)) > 1:
+        return None, near
+    if ax != bx and ay != by and not (open_at(ax, by) and open_at(bx, ay)):
+        return None, near
+    f = np.array([ax, ay], float) - pos
+    if f @ f < 1e-18:
+        return None, near
+    q = pos + push
+    along = push @ f
+    near |= abs(along) / np.sqrt(f @ f) < 1e-3
+    if along < 0:  # never backwards
+        q = q - along * f / (f @ f)
+    b, line = np.array([bx, by], float), np.array([ax - bx, ay - by], float)
+    u = 0.0 if line @ line == 0 else min(max((q - b) @ line / (line @ line), 0.0), 1.0)
+    foot = b + u * line
+    off = q - foot
+    if np.hypot(*off) > LANE:  # within the lane
+        q = foot + off * LANE / np.hypot(*off)
+    edge = np.abs((q + 0.5) - np.round(q + 0.5))
+    near |= bool((edge < 1e-3).any())
+    ux, uy = (int(v) for v in np.floor(q + 0.5))
+    cx, cy = cell
+    crossed_corner = ux != cx and uy != cy and not (open_at(ux, cy) and open_at(cx, uy))
+    if (ux, uy) != (cx, cy) and (not open_at(ux, uy) or crossed_corner):
+        return None, near
+    return q, near
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_walkers_are_pushed_within_their_lane_never_backwards_and_never_past_a_blocked_corner(threads):
+    """9,000 walking cows packed on a field with rocks, each on a random step (straight,
+    diagonal, on the spot, or two cells: none is pushed off that one), every one checked
+    against the rules written out plainly (reference_walker) from the brute-force pushes."""
+    rng = np.random.default_rng(11)
+    w = h = 60
+    terrain = np.full((h, w), Terrain.GRASS, np.uint8)
+    terrain[rng.random((h, w)) < 0.12] = Terrain.ROCK
+    sim = Simulation(config(0.4, idle=STILL, threads=threads), MapData("rocks", terrain),
+                     counts={"cow": 9000, "bird": 0, "water": 0})  # fmt: skip
+    a, cow = sim.agents, sim.species[0]
+
+    def open_at(x: int, y: int) -> bool:
+        return 0 <= x < w and 0 <= y < h and bool(cow.passable_at(np.array([[x, y]]))[0])
+
+    leg = a.cell.astype(np.int64).copy()  # each on its own ground (spawned there)
+    step = rng.integers(-1, 2, (a.n, 2))
+    step[rng.random(a.n) < 0.03] *= 2  # two cells: not a step
+    aim = np.clip(leg + step, 0, (w - 1, h - 1))
+    # On its way out of its own cell (still on it), a little off the line.
+    a.pos[:] = leg + rng.uniform(0.0, 0.45, (a.n, 1)) * np.sign(aim - leg) + rng.uniform(-0.04, 0.04, (a.n, 2))
+    a.cell[:] = leg
+    a.state[:] = State.WALKING
+    a.aim[:], a.leg[:] = aim[:, 1] * w + aim[:, 0], leg[:, 1] * w + leg[:, 0]
+    before = a.pos.astype(np.float64)
+    push, size = reference_pushes(before, np.zeros(a.n, np.int64), 0.4)
+    moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, 0.4, threads)
+    compared = expected_moves = 0
+    for i in range(a.n):
+        q, near = reference_walker(open_at, before[i], tuple(leg[i]), tuple(leg[i]), tuple(aim[i]), push[i], size[i])
+        if near:
+            continue
+        compared += 1
+        if q is None:
+            assert np.array_equal(a.pos[i], before[i]), f"animal {i} was to be left be"
+        else:
+            expected_moves += 1
+            np.testing.assert_allclose(a.pos[i], q, rtol=0, atol=2e-4, err_msg=f"animal {i}")
+    assert compared > 0.9 * a.n and 0.3 * a.n < expected_moves <= moved
+    assert np.array_equal(a.cell, np.floor(a.pos + 0.5))
