@@ -88,7 +88,6 @@ def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, j
             cell = int(a.paths[walking[0], a.path_len[walking[0]] - 1]) if walking.size else 4 * sim.world.width + 5
             sim.paint(cell % sim.world.width, cell // sim.world.width, 0, int(Terrain.ROCK))
         sim.step(0.5)
-    sim.crowd.compile_parts()  # (too few animals here to be cut into parts: compiled, not run)
     return sim
 
 
@@ -494,8 +493,12 @@ def config_args(config_path: object | None) -> list[str]:
 
 def compile_rest(config: Config, jps: bool = False) -> None:
     """The engine's public kernels but JPS (``sim.pathfinding.warm_up``: single searches,
-    distance fields, smoothing)."""
+    distance fields, smoothing), and the crowd's threaded pass (for the first crowd of thousands:
+    until it is ready, the separation's threads wait at Python's barrier)."""
     warm_up(("astar",))
+    sim = rehearsal(config, jps)
+    if sim is not None:
+        sim.compile_crowd()
 
 
 def compile_jps(config: Config, jps: bool = False) -> None:
@@ -534,7 +537,7 @@ STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
     "paint": (rehearse_paint, "the brush's kernels"),
     "searches": (compile_searches, "the engine's batch search"),
     "round": (lambda c, jps: compile_round(c, jps=jps), "the search round"),
-    "rest": (compile_rest, "the rest of the engine (single searches, distance fields)"),
+    "rest": (compile_rest, "the rest of the engine (single searches, distance fields), the crowd's threads"),
     "jps": (compile_jps, "jump point search"),
     "jps-round": (compile_jps_round, "the search round with jump point search"),
     "jps+": (compile_jps_plus, "jump point search with jump tables (JPS+)"),

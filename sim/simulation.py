@@ -240,6 +240,11 @@ class Simulation(Editing):
         self._layers = np.array([sp.kind.layer for sp in self.species], np.int64)
 
     # ------------------------------------------------------------------ running
+    def compile_crowd(self) -> None:
+        """Compile (or load) the separation's threaded pass for this map and crowd without running
+        it (``sim.prepare``'s "rest" stage; see :meth:`Crowd.compile_parts`)."""
+        self.crowd.compile_parts(self.agents, self.world.terrain, self._stands, self._layers, self.config.crowd.spacing)
+
     def step(self, dt: float) -> FrameStats:
         """Advance the world by ``dt`` seconds: requests, searches within budget, movement."""
         dt = real_number("dt", dt, 0.0, MAX_DT)
@@ -266,8 +271,9 @@ class Simulation(Editing):
                   a.state, a.idle_until)  # fmt: skip
         if dt > 0:  # then they keep their distance (sim.model.crowd)
             t0 = time.perf_counter()
+            # (its threads wait in compiled code once that is compiled: sim.prepare's "rest" stage)
             self.crowd.separate(a, self.world.terrain, self._stands, self._layers, self.config.crowd.spacing,
-                                self.planner.threads)  # fmt: skip
+                                self.planner.threads, compiled_barrier=self.planner.kernels.ready("rest"))  # fmt: skip
             stats.crowd_ms = (time.perf_counter() - t0) * 1000.0
         for key in ("searches", "expanded", "failed", "capped", "replans"):
             self.totals[key] += getattr(stats, key)

@@ -435,12 +435,15 @@ class Crowd:
             for j, (lo, hi) in enumerate(zip([0, *ends[:-1]], ends, strict=True))
         ]
 
-    def compile_parts(self) -> None:
-        """Compile (or load) the threaded pass's kernel (:func:`_part`) for the arrays of the last
-        pass, without running it, so the first crowd large enough to be cut into parts (thousands
-        of animals: the stress key's) does not wait for the compiler: a first start's rehearsal
-        calls this after its tiny crowd's passes."""
-        if barrier.AVAILABLE and self._jobs:
+    def compile_parts(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray,
+                      spacing: float) -> None:  # fmt: skip
+        """Compile (or load) the threaded pass's kernel (:func:`_part`) for these arrays (as
+        :meth:`separate` takes them; a crowd of any size: the types are the same), without running
+        it. A first start does it in a background stage (``sim.prepare``'s "rest"), so the first
+        crowd large enough to be cut into parts (thousands of animals: the stress key's) finds it
+        ready; until then :meth:`separate` is told to wait at Python's barrier instead."""
+        if barrier.AVAILABLE and agents.n:
+            self._lay_out((agents.n, spacing if spacing > 0 else 1.0, agents.columns, terrain, stands, layer_of))
             _part.compile(tuple(numba.typeof(x) for x in (self._jobs[0], self._barrier, len(self._jobs))))
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
@@ -451,8 +454,8 @@ class Crowd:
         ``threads`` threads (None: the engine's thread count); every part reads the same
         positions and the parts' sums are added in order, so the result is the same with any
         number of threads. ``compiled_barrier``: the parts wait for each other in compiled code
-        (:mod:`sim.support.barrier`; Linux on x86-64) rather than at ``threading.Barrier``; the
-        same result either way."""
+        (:mod:`sim.support.barrier`, where there is one: Linux on x86-64) rather than at
+        ``threading.Barrier``; the same result either way."""
         n = agents.n
         if n < 2 or spacing <= 0:
             return 0
@@ -466,22 +469,22 @@ class Crowd:
                 for job in jobs:
                     step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
-        elif compiled_barrier and threads == len(jobs):  # (every part on a thread of its own: all arrive)
+        elif compiled_barrier and barrier.AVAILABLE and threads == len(jobs):  # (a thread a part: all arrive)
             self._barrier[:] = 0
             moved = run_split(_part, [(job, self._barrier, len(jobs)) for job in jobs], threads)
         else:  # one hand-over a frame; every part waits for all after each pass but the last
-            barrier = threading.Barrier(len(jobs))
+            gate = threading.Barrier(len(jobs))
 
             def part(j: int) -> int:
                 count, starts, place, pairs, moves = jobs[j]
                 _count(*count)
-                barrier.wait()
+                gate.wait()
                 _starts(*starts)
-                barrier.wait()
+                gate.wait()
                 _place(*place)
-                barrier.wait()
+                gate.wait()
                 _pair_pushes(*pairs)
-                barrier.wait()
+                gate.wait()
                 return _moves(*moves)
 
             moved = run_split(part, [(j,) for j in range(len(jobs))], threads)

@@ -17,8 +17,9 @@ from sim.maps import MapData, load_map
 from sim.model import crowd
 from sim.model.agents import Agents, State
 from sim.model.crowd import LANE, MAX_PUSH, MIN_PUSH, Crowd
+from sim.model.planner import Ready
 from sim.pathfinding import run_split
-from sim.prepare import rehearse_model
+from sim.prepare import rehearsal
 from sim.simulation import Simulation
 from sim.support import barrier
 from sim.world.terrain import Terrain
@@ -346,17 +347,36 @@ def test_the_compiled_barrier_lets_no_party_past_until_all_arrive():
 
 
 @pytest.mark.skipif(not barrier.AVAILABLE, reason="the compiled barrier is Linux on x86-64 only")
-def test_a_first_starts_rehearsal_compiles_the_threaded_pass_a_large_crowd_runs():
-    """The rehearsal's tiny crowd is never cut into parts, so it compiles the threaded pass
-    without running it; a crowd of 9,000 then runs that very compiled version (a different
-    signature would be compiled in the frame where the stress key first passes a few thousand)."""
-    rehearse_model(load_config())
+def test_the_threaded_pass_compiled_ahead_for_a_tiny_crowd_is_the_one_a_large_crowd_runs():
+    """A first start compiles the threaded pass in a background stage for its tiny rehearsal
+    crowd (sim.prepare.compile_rest), without running it; a crowd of 9,000 cut into two on two
+    threads must then run that very compiled version (a different signature would be compiled in
+    the frame where the stress key first passes a few thousand animals)."""
+    tiny = rehearsal(load_config())
+    tiny.compile_crowd()
     compiled = set(crowd._part.overloads)
     assert compiled
     sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
                      counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
     sim.step(STEP)
     assert set(crowd._part.overloads) == compiled
+
+
+def test_the_separation_waits_at_pythons_barrier_until_the_threaded_pass_is_ready(monkeypatch):
+    """While a first start's "rest" stage has not compiled the threaded pass, the separation must
+    not compile it in a frame (the stress key would stall): it takes Python's barrier; once the
+    stage says ready, the compiled one (the same positions either way: the test above)."""
+    calls = []
+    monkeypatch.setattr(crowd, "_part", lambda *args: calls.append(1) or crowd._moves(*args[0][4]) * 0)
+    ends = []
+    for ready in (False, True):
+        sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
+                         counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
+        sim.planner.kernels = Ready(frozenset() if ready else frozenset({"rest"}))
+        calls.clear()
+        sim.step(STEP)
+        ends.append(len(calls))
+    assert ends == [0, 2] if barrier.AVAILABLE else ends == [0, 0]
 
 
 def reference_walker(open_at, pos, cell, leg, aim, push, size):
