@@ -230,12 +230,12 @@ def _pair_pushes(lo, hi, spacing, grid, floats, ints, counts, buf):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _proposed(start, m, flat, state, aim, leg, w, cells, scratch):
-    """Animals ``start .. start+m-1``: each one's point after its push (``scratch``'s first two
-    rows; see :func:`_moves`), cut to :data:`MAX_PUSH`, and a walker's within its lane: never
+def _proposed(m, xs, ys, state, aim, leg, w, cells, scratch):
+    """The first ``m`` animals of a block's pushed ones (at ``xs, ys``; see :func:`_moves`): each
+    one's point after its push (``scratch``'s first two), cut to :data:`MAX_PUSH`, and a walker's within its lane: never
     backwards, within :data:`LANE` of the line from its last path cell ``leg`` to the one it
     walks toward ``aim``. Into ``scratch``: the point; whether to leave the animal be (no push
-    to speak of, or a walker at its target or not a step from it); whether its step is a
+    a walker at its target or not a step from it); whether its step is a
     diagonal one, and that step's two corner cells (flat), for the rules' terrain test.
 
     One loop with no branch, for the vectoriser: everything is computed for every animal and
@@ -243,18 +243,18 @@ def _proposed(start, m, flat, state, aim, leg, w, cells, scratch):
     and divisions an animal, and ~1.5 mispredicted branches in the scalar code (its backward
     test, its diagonal test), were most of the pass (Dec 2026: 1.37 -> 0.92 ms a part at
     100,000 animals, the same positions to the bit). ``error_model="numpy"``: the lanes that are
-    not chosen may divide by zero. ``flat``: the positions as ``x0, y0, x1, ...``; indices are
-    unsigned (see sim.pathfinding.common) so that the loop vectorises."""
+    not chosen may divide by zero. Indices are unsigned (see sim.pathfinding.common) and every
+    array a 1-D one of its own, so that the loop vectorises."""
     px_, py_, nx_, ny_, skip, diagonal, corner1, corner2 = scratch
     inv_w, last = 1.0 / w, np.int64(cells - 1)
     for t in range(np.uint64(m)):
-        i = np.uint64(start) + t
+        i = t
         px, py = px_[t], py_[t]
         size2 = px * px + py * py
         cut = size2 > MAX_PUSH * MAX_PUSH
         k = MAX_PUSH / math.sqrt(size2)
         px, py = (px * k, py * k) if cut else (px, py)
-        x, y = flat[np.uint64(2) * i], flat[np.uint64(2) * i + np.uint64(1)]
+        x, y = xs[i], ys[i]
         nx, ny = x + px, y + py
         # A walker's step: from (bx, by) to (ax, ay); cells by a multiply, not a 64-bit division.
         a, b = aim[i], leg[i]
@@ -278,7 +278,7 @@ def _proposed(start, m, flat, state, aim, leg, w, cells, scratch):
         nx_[t], ny_[t] = (wx, wy) if walking else (nx, ny)
         dx, dy = ax - bx, ay - by
         far = (dx > 1) | (dx < -1) | (dy > 1) | (dy < -1)
-        skip[t] = (size2 < MIN_PUSH * MIN_PUSH) | (walking & ((fl2 < 1e-18) | far))
+        skip[t] = walking & ((fl2 < 1e-18) | far)
         diagonal[t] = d = walking & (dx != 0) & (dy != 0) & (not far)
         # (cell 0 when not a diagonal step; clamped, so a stale step never reads off the map)
         corner1[t] = min(max(by * w + ax, 0), last) if d else 0
@@ -316,25 +316,31 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends, scratch):
     ``cols``: the agents' columns."""
     pos, cell, state, species, aim, leg = cols.pos, cols.cell, cols.state, cols.species, cols.aim, cols.leg
     reals, whole = scratch
-    px_, py_, nx_, ny_ = reals[0], reals[1], reals[2], reals[3]
+    px_, py_, nx_, ny_, xs, ys = reals[0], reals[1], reals[2], reals[3], reals[4], reals[5]
     skip, diagonal, corner1, corner2 = whole[0], whole[1], whole[2], whole[3]
+    which, aims, legs, states = whole[4], whole[5], whole[6], whole[7]
     moved = 0
     w = terrain.shape[1]
-    flat, codes = pos.reshape(pos.size), terrain.reshape(terrain.size)
+    codes = terrain.reshape(terrain.size)
     cx, cy, where = ints[0], ints[1], ints[4]
     for start in range(part * BLOCK, n, ends.size * BLOCK):
-        m = min(start + BLOCK, n) - start
-        for t in range(m):
-            px_[t], py_[t] = _summed(np.uint64(start + t), n, where, bufs, ends)
-        _proposed(
-            start, m, flat, state, aim, leg, w, codes.size, (px_, py_, nx_, ny_, skip, diagonal, corner1, corner2)
-        )
-        for t in range(m):
+        # The block's pushed animals (a push smaller than MIN_PUSH is not made), side by side.
+        kept = 0
+        for t in range(min(start + BLOCK, n) - start):
             i = np.uint64(start + t)  # (unsigned: see sim.pathfinding.common)
+            px, py = _summed(i, n, where, bufs, ends)
+            which[kept], px_[kept], py_[kept], xs[kept], ys[kept] = t, px, py, pos[i, 0], pos[i, 1]
+            aims[kept], legs[kept], states[kept] = aim[i], leg[i], state[i]
+            kept += px * px + py * py >= MIN_PUSH * MIN_PUSH  # (no branch: as often yes as no)
+        _proposed(
+            kept, xs, ys, states, aims, legs, w, codes.size, (px_, py_, nx_, ny_, skip, diagonal, corner1, corner2)
+        )
+        for t in range(kept):
+            i = np.uint64(start + which[t])
             s = species[i]
-            # Left be: no push, a walker at its target or not a step from it, or a walker on a
-            # diagonal step past a corner it may not stand on (off its line there it could cut
-            # the corner). One test, the corners' looked up for all: a branch a CPU guesses.
+            # Left be: a walker at its target or not a step from it, or a walker on a diagonal
+            # step past a corner it may not stand on (off its line there it could cut the
+            # corner). One test, the corners' looked up for all: a branch a CPU guesses.
             if skip[t] | (diagonal[t] & (not (stands[s, codes[corner1[t]]] & stands[s, codes[corner2[t]]]))):
                 continue
             walking = state[i] == State.WALKING
@@ -427,7 +433,7 @@ class Crowd:
         ends_arr = np.array(ends, dtype=np.int64)
         # Each part's own scratch for its moves, a block at a time (see _moves, _proposed).
         # (Two arrays, not eight: each array a compiled call takes from Python costs ~0.5 µs.)
-        scratch = [(np.zeros((4, BLOCK)), np.zeros((4, BLOCK), np.int64)) for _ in range(parts)]
+        scratch = [(np.zeros((6, BLOCK)), np.zeros((8, BLOCK), np.int64)) for _ in range(parts)]
         self._jobs = [
             (
                 (lo, hi, pos, species, layer_of, grid, k, per_part[j], middle),
