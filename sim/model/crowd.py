@@ -231,25 +231,25 @@ def _pair_pushes(lo, hi, spacing, grid, floats, ints, counts, buf):
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _proposed(m, xs, ys, state, aim, leg, w, cells, scratch):
-    """The first ``m`` animals of a block's pushed ones (at ``xs, ys``; see :func:`_moves`): each
-    one's point after its push (``scratch``'s first two), cut to :data:`MAX_PUSH`, and a walker's within its lane: never
-    backwards, within :data:`LANE` of the line from its last path cell ``leg`` to the one it
-    walks toward ``aim``. Into ``scratch``: the point; whether to leave the animal be (no push
-    a walker at its target or not a step from it); whether its step is a
+    """The first ``m`` of a block's pushed animals (see :func:`_moves`: at ``xs, ys``, their
+    pushes ``scratch``'s first two): each one's point after its push cut to :data:`MAX_PUSH`,
+    and a walker's within its lane: never backwards, within :data:`LANE` of the line from its
+    last path cell ``leg`` to the one it walks toward ``aim``. Into ``scratch``: the point;
+    whether to leave a walker be (at its target, or not a step from it); whether its step is a
     diagonal one, and that step's two corner cells (flat), for the rules' terrain test.
 
     One loop with no branch, for the vectoriser: everything is computed for every animal and
     the answer chosen (a select), four animals an instruction. Tens of cycles of square roots
     and divisions an animal, and ~1.5 mispredicted branches in the scalar code (its backward
-    test, its diagonal test), were most of the pass (Dec 2026: 1.37 -> 0.92 ms a part at
-    100,000 animals, the same positions to the bit). ``error_model="numpy"``: the lanes that are
-    not chosen may divide by zero. Indices are unsigned (see sim.pathfinding.common) and every
-    array a 1-D one of its own, so that the loop vectorises."""
+    test, its diagonal test), were most of the pass (Dec 2026, with the gathering in _moves:
+    1.41-1.45 -> 0.76-0.80 ms a part at 100,000 animals, the same positions to the bit).
+    ``error_model="numpy"``: the lanes that are not chosen may divide by zero. Indices are
+    unsigned (see sim.pathfinding.common) and every array a 1-D one of its own, so that the
+    loop vectorises."""
     px_, py_, nx_, ny_, skip, diagonal, corner1, corner2 = scratch
     inv_w, last = 1.0 / w, np.int64(cells - 1)
-    for t in range(np.uint64(m)):
-        i = t
-        px, py = px_[t], py_[t]
+    for i in range(np.uint64(m)):
+        px, py = px_[i], py_[i]
         size2 = px * px + py * py
         cut = size2 > MAX_PUSH * MAX_PUSH
         k = MAX_PUSH / math.sqrt(size2)
@@ -275,14 +275,14 @@ def _proposed(m, xs, ys, state, aim, leg, w, cells, scratch):
         k = LANE / math.sqrt(off2)
         wx, wy = (sx + u * lx + ox * k, sy + u * ly + oy * k) if off2 > LANE * LANE else (wx, wy)
         walking = state[i] == State.WALKING
-        nx_[t], ny_[t] = (wx, wy) if walking else (nx, ny)
+        nx_[i], ny_[i] = (wx, wy) if walking else (nx, ny)
         dx, dy = ax - bx, ay - by
         far = (dx > 1) | (dx < -1) | (dy > 1) | (dy < -1)
-        skip[t] = walking & ((fl2 < 1e-18) | far)
-        diagonal[t] = d = walking & (dx != 0) & (dy != 0) & (not far)
+        skip[i] = walking & ((fl2 < 1e-18) | far)
+        diagonal[i] = d = walking & (dx != 0) & (dy != 0) & (not far)
         # (cell 0 when not a diagonal step; clamped, so a stale step never reads off the map)
-        corner1[t] = min(max(by * w + ax, 0), last) if d else 0
-        corner2[t] = min(max(ay * w + bx, 0), last) if d else 0
+        corner1[i] = min(max(by * w + ax, 0), last) if d else 0
+        corner2[i] = min(max(ay * w + bx, 0), last) if d else 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -382,6 +382,10 @@ def _part(job, state, parts):
     return _moves(*moves)
 
 
+#: A pass's steps in order; a part's job holds each one's arguments (see Crowd._lay_out, _part).
+_STEPS = (_count, _starts, _place, _pair_pushes, _moves)
+
+
 class Crowd:
     """The separation step's scratch memory, kept between frames."""
 
@@ -475,7 +479,7 @@ class Crowd:
         jobs = self._jobs
         threads = min(len(jobs), threads or thread_count())
         if threads == 1:
-            for k, step in enumerate((_count, _starts, _place, _pair_pushes)):  # (a part's jobs in this order)
+            for k, step in enumerate(_STEPS[:-1]):
                 for job in jobs:
                     step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
@@ -486,16 +490,10 @@ class Crowd:
             gate = threading.Barrier(len(jobs))
 
             def part(j: int) -> int:
-                count, starts, place, pairs, moves = jobs[j]
-                _count(*count)
-                gate.wait()
-                _starts(*starts)
-                gate.wait()
-                _place(*place)
-                gate.wait()
-                _pair_pushes(*pairs)
-                gate.wait()
-                return _moves(*moves)
+                for k, step in enumerate(_STEPS[:-1]):
+                    step(*jobs[j][k])
+                    gate.wait()
+                return _moves(*jobs[j][4])
 
             moved = run_split(part, [(j,) for j in range(len(jobs))], threads)
         return int(sum(moved))
