@@ -25,7 +25,9 @@ The push is at most :data:`MAX_PUSH` cells a frame, so crowds spread smoothly. A
 from __future__ import annotations
 
 import math
+import os
 import threading
+import weakref
 
 import numba
 import numpy as np
@@ -382,6 +384,30 @@ def _part(job, state, parts):
     return _moves(*moves)
 
 
+@njit(cache=True, nogil=True)
+def _run(job, state, parts, moved, j, seen):
+    """Part ``j``'s pass (:func:`_part`; how many it moved into ``moved[j]``). The last part is
+    the caller's: it starts the pass (:func:`barrier.release`), waits for every part to be done,
+    and returns how many moved in all. Any other is a worker's, on a thread of its own that
+    stays in this call: it waits for each pass (``seen``: see :func:`barrier.await_release`),
+    runs it, and returns 0 when told to stop (a thread's hand-over costs ~80 µs a pass through
+    Python's pool; a futex wake-up a few µs)."""
+    lead = j == parts - 1
+    while True:
+        if lead:
+            barrier.release(state)
+        else:
+            seen = barrier.await_release(state, seen)
+            if seen < 0:
+                return 0
+        moved[j] = _part(job, state, parts)
+        if not lead:
+            barrier.arrive(state, 5 * parts)
+            continue
+        barrier.arrive_and_wait(state, 5 * parts)
+        return moved.sum()
+
+
 #: A pass's steps in order; a part's job holds each one's arguments (see Crowd._lay_out, _part).
 _STEPS = (_count, _starts, _place, _pair_pushes, _moves)
 
@@ -398,10 +424,16 @@ class Crowd:
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: list[tuple] = []  # each part's arguments for each pass (see separate)
         self._barrier = barrier.barrier_state()  # (see _part)
+        self._moved = np.zeros(MAX_PARTS, np.int64)  # how many each part moved (see _run)
+        self._workers: list[threading.Thread] = []  # the threaded pass's (see _run), for these jobs
+        self._served = (0, 0)  # the jobs they serve (id), and in which process
+        weakref.finalize(self, _stop, self._barrier, self._workers)
 
     def _lay_out(self, key: tuple) -> None:
         """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
         crowd, the map and the arrays stay: laying them out costs tens of µs)."""
+        _stop(self._barrier, self._workers)  # (they hold the old jobs' arrays)
+        self._served = (0, 0)
         n, spacing, cols, terrain, stands, layer_of = key
         pos, species = cols.pos, cols.species
         self._key = key
@@ -458,7 +490,8 @@ class Crowd:
         ready; until then :meth:`separate` is told to wait at Python's barrier instead."""
         if barrier.AVAILABLE and agents.n:
             self._lay_out((agents.n, spacing if spacing > 0 else 1.0, agents.columns, terrain, stands, layer_of))
-            _part.compile(tuple(numba.typeof(x) for x in (self._jobs[0], self._barrier, len(self._jobs))))
+            j = len(self._jobs) - 1
+            _run.compile(tuple(numba.typeof(x) for x in (self._jobs[j], self._barrier, j + 1, self._moved, j, 0)))
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
                  threads: int | None = None, compiled_barrier: bool = barrier.AVAILABLE) -> int:  # fmt: skip
@@ -468,8 +501,9 @@ class Crowd:
         ``threads`` threads (None: the engine's thread count); every part reads the same
         positions and the parts' sums are added in order, so the result is the same with any
         number of threads. ``compiled_barrier``: the parts wait for each other in compiled code
-        (:mod:`sim.support.barrier`, where there is one: Linux on x86-64) rather than at
-        ``threading.Barrier``; the same result either way."""
+        (:mod:`sim.support.barrier`, where there is one: Linux on x86-64), the first on a thread
+        of the crowd's own that sleeps there between frames (:func:`_run`), rather than at
+        ``threading.Barrier`` on the engine's pool; the same result either way."""
         n = agents.n
         if n < 2 or spacing <= 0:
             return 0
@@ -484,8 +518,9 @@ class Crowd:
                     step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
         elif compiled_barrier and barrier.AVAILABLE and threads == len(jobs):  # (a thread a part: all arrive)
-            self._barrier[:] = 0
-            moved = run_split(_part, [(job, self._barrier, len(jobs)) for job in jobs], threads)
+            if self._served != (id(jobs), os.getpid()):  # (a forked child has none of its parent's threads)
+                self._start_workers()
+            return int(_run(jobs[-1], self._barrier, len(jobs), self._moved, len(jobs) - 1, 0))
         else:  # one hand-over a frame; every part waits for all after each pass but the last
             gate = threading.Barrier(len(jobs))
 
@@ -497,3 +532,24 @@ class Crowd:
 
             moved = run_split(part, [(j,) for j in range(len(jobs))], threads)
         return int(sum(moved))
+
+    def _start_workers(self) -> None:
+        """Threads for the threaded pass's parts but the last (see _run), for the current jobs."""
+        _stop(self._barrier, self._workers)
+        jobs, seen = self._jobs, barrier.go_word(self._barrier)
+        for j, job in enumerate(jobs[:-1]):
+            args = (job, self._barrier, len(jobs), self._moved, j, seen)
+            thread = threading.Thread(target=_run, args=args, name=f"crowd-{j}", daemon=True)
+            thread.start()
+            self._workers.append(thread)
+        self._served = (id(jobs), os.getpid())
+
+
+def _stop(state: np.ndarray, workers: list[threading.Thread]) -> None:
+    """Stop the threaded pass's workers waiting on ``state`` (a crowd laid out anew, or gone)."""
+    if workers and workers[0].is_alive():
+        barrier.stop(state)
+        for thread in workers:
+            thread.join()
+        state[:] = 0
+    workers.clear()

@@ -9,6 +9,11 @@ at every step (``threading.Barrier`` also takes the GIL back each time: ~50 µs 
 Measured on the separation at 100,000 animals (bench/RESULTS.md, 2026-12-05): ~0.2 ms a frame
 less than four ``threading.Barrier`` waits on an idle machine, and the same with both cores busy.
 
+The workers that run a pass's other parts stay in compiled code between passes, asleep in
+:func:`await_release` until the caller's :func:`release` starts the next: handing a part to a
+thread through Python's pool (its queue, a lock, the GIL) cost ~80 µs a pass here, a futex
+wake-up a few µs (~60 when the woken core has slept through a busy frame).
+
 Linux on x86-64 only (:data:`AVAILABLE`): the futex is a system call whose number differs by
 processor, and the cycle counter is the processor's. Elsewhere the callers keep Python's
 barrier. Not for general use: the waits assume every party arrives.
@@ -34,11 +39,14 @@ SPIN_CYCLES = 100_000
 _SYS_FUTEX = 202  # x86-64
 _FUTEX_WAIT_PRIVATE, _FUTEX_WAKE_PRIVATE = 128, 129
 _WORD = 8  # the futex word's place in the state, in int64s (its own cache line)
+_GO = 2 * _WORD  # the go word (how many passes the workers were told to run), on a line of its own
+_STOP = _GO + 1  # set (with a last release) when the workers are to return
 
 
 def barrier_state() -> np.ndarray:
-    """A new barrier's shared state (the arrivals, then on a line of its own the futex word)."""
-    return np.zeros(2 * _WORD, np.int64)
+    """A new barrier's shared state (the arrivals; on lines of their own the futex word and
+    the workers' go word with the stop flag)."""
+    return np.zeros(3 * _WORD, np.int64)
 
 
 @intrinsic
@@ -94,17 +102,28 @@ def _cycles(typingctx):
 
 
 @njit(cache=True, nogil=True)
+def arrive(state, target):
+    """Arrive at a barrier without waiting (see :func:`arrive_and_wait`); the last to arrive
+    wakes the sleepers. Returns whether this arrival was the last."""
+    count = state.ctypes.data
+    if _add(count, 1) + 1 < target:
+        return False
+    word = count + _WORD * 8  # (the futex reads the low 32 bits: little-endian)
+    _add(word, 1)
+    _futex(word, _FUTEX_WAKE_PRIVATE, 2147483647)
+    return True
+
+
+@njit(cache=True, nogil=True)
 def arrive_and_wait(state, target):
     """Arrive at a barrier and return once ``target`` arrivals in all have been counted in
-    ``state`` (from :func:`barrier_state`, zeroed before the pass): with ``parts`` parties, the
-    k-th wait of a pass (from 1) has ``target = k * parts``. The last to arrive wakes the
+    ``state`` (from :func:`barrier_state`, zeroed by :func:`release`): with ``parts`` parties,
+    the k-th wait of a pass (from 1) has ``target = k * parts``. The last to arrive wakes the
     sleepers. Only where :data:`AVAILABLE`."""
-    count = state.ctypes.data
-    word = count + _WORD * 8  # (the futex reads the low 32 bits: little-endian)
-    if _add(count, 1) + 1 >= target:
-        _add(word, 1)
-        _futex(word, _FUTEX_WAKE_PRIVATE, 2147483647)
+    if arrive(state, target):
         return
+    count = state.ctypes.data
+    word = count + _WORD * 8
     t0 = _cycles()
     while _load(count) < target:
         if _cycles() - t0 > SPIN_CYCLES:
@@ -114,3 +133,38 @@ def arrive_and_wait(state, target):
             # Sleeps only while the word is still ``seen``: a wake between the two loads above
             # changed it, so the call returns at once (no lost wake-up).
             _futex(word, _FUTEX_WAIT_PRIVATE, seen)
+
+
+@njit(cache=True, nogil=True)
+def release(state):
+    """Start a pass: zero the arrivals and wake the workers sleeping in :func:`await_release`.
+    Call it only when no party of the last pass is still waiting (the caller waited for all)."""
+    state[0] = 0
+    go = state.ctypes.data + _GO * 8
+    _add(go, 1)
+    _futex(go, _FUTEX_WAKE_PRIVATE, 2147483647)
+
+
+@njit(cache=True, nogil=True)
+def await_release(state, seen):
+    """A worker's wait for the next pass: sleeps (no spin: passes come a frame apart) until the go
+    word is no longer ``seen`` (its value at the worker's last pass, or at its start); returns
+    the new value, or -1 when the worker is to return (:func:`stop`)."""
+    go = state.ctypes.data + _GO * 8
+    while True:
+        now = _load(go)
+        if now != seen:
+            return -1 if state[_STOP] else now
+        _futex(go, _FUTEX_WAIT_PRIVATE, now & 0xFFFFFFFF)
+
+
+def go_word(state: np.ndarray) -> int:
+    """The go word now: a new worker's ``seen`` (see :func:`await_release`)."""
+    return int(state[_GO])
+
+
+def stop(state: np.ndarray) -> None:
+    """Tell the workers waiting on ``state`` to return (then join their threads), and reset the
+    flag for new ones."""
+    state[_STOP] = 1
+    release(state)

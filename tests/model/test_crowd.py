@@ -4,6 +4,8 @@ swept off a painted area spread out; spawning covers the whole habitat."""
 
 from __future__ import annotations
 
+import gc
+import threading
 from dataclasses import replace
 
 import numpy as np
@@ -347,6 +349,34 @@ def test_the_compiled_barrier_lets_no_party_past_until_all_arrive():
 
 
 @pytest.mark.skipif(not barrier.AVAILABLE, reason="the compiled barrier is Linux on x86-64 only")
+def test_the_threaded_pass_keeps_one_worker_a_crowd_and_stops_it_with_the_crowd():
+    """The threaded pass's first part runs on a thread of the crowd's own that sleeps in compiled
+    code between frames: one for the crowd's life (not one a frame), a new one when the crowd is
+    laid out anew (more animals: the old one holds the old arrays), none once the crowd is gone."""
+
+    def workers() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name.startswith("crowd-")]
+
+    before = set(workers())
+    sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
+                     counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
+    for _ in range(5):
+        sim.step(STEP)
+    first = set(workers()) - before
+    assert len(first) == 1
+    sim.add_animals(9500)
+    for _ in range(3):
+        sim.step(STEP)
+    second = set(workers()) - before
+    assert len(second) == 1 and not second & first and not any(t.is_alive() for t in first)
+    checksum = sim.checksum()
+    del sim
+    gc.collect()
+    assert not any(t.is_alive() for t in second)
+    assert checksum  # (the crowd was in use to the end)
+
+
+@pytest.mark.skipif(not barrier.AVAILABLE, reason="the compiled barrier is Linux on x86-64 only")
 def test_the_threaded_pass_compiled_ahead_for_a_tiny_crowd_is_the_one_a_large_crowd_runs():
     """A first start compiles the threaded pass in a background stage for its tiny rehearsal
     crowd (sim.prepare.compile_rest), without running it; a crowd of 9,000 cut into two on two
@@ -354,20 +384,20 @@ def test_the_threaded_pass_compiled_ahead_for_a_tiny_crowd_is_the_one_a_large_cr
     the frame where the stress key first passes a few thousand animals)."""
     tiny = rehearsal(load_config())
     tiny.compile_crowd()
-    compiled = set(crowd._part.overloads)
+    compiled = set(crowd._run.overloads)
     assert compiled
     sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
                      counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
     sim.step(STEP)
-    assert set(crowd._part.overloads) == compiled
+    assert set(crowd._run.overloads) == compiled
 
 
 def test_the_separation_waits_at_pythons_barrier_until_the_threaded_pass_is_ready(monkeypatch):
     """While a first start's "rest" stage has not compiled the threaded pass, the separation must
     not compile it in a frame (the stress key would stall): it takes Python's barrier; once the
     stage says ready, the compiled one (the same positions either way: the test above)."""
-    calls = []
-    monkeypatch.setattr(crowd, "_part", lambda *args: calls.append(1) or 0)
+    calls = []  # the threaded pass's calls on the calling thread (its part is the last)
+    monkeypatch.setattr(crowd, "_run", lambda job, state, parts, moved, j, seen: calls.append(j == parts - 1) or 0)
     ends = []
     for ready in (False, True):
         sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
@@ -375,8 +405,8 @@ def test_the_separation_waits_at_pythons_barrier_until_the_threaded_pass_is_read
         sim.planner.kernels = Ready(frozenset() if ready else frozenset({"rest"}))
         calls.clear()
         sim.step(STEP)
-        ends.append(len(calls))
-    assert ends == ([0, 2] if barrier.AVAILABLE else [0, 0])
+        ends.append(sum(calls))
+    assert ends == ([0, 1] if barrier.AVAILABLE else [0, 0])
 
 
 def reference_walker(open_at, pos, cell, leg, aim, push, size):
