@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from sim.pathfinding import run_split, thread_count
 from sim.support.prefetch import prefetch
 
 
@@ -231,13 +232,21 @@ class Agents:
         """Flat cells still ahead of animal ``i``."""
         return self._store["paths"][i, self._store["path_pos"][i] : self._store["path_len"][i]]
 
-    def move(self, dt: float, speed_table: np.ndarray, terrain: np.ndarray) -> np.ndarray:
+    def move(self, dt: float, speed_table: np.ndarray, terrain: np.ndarray, threads: int | None = 1) -> np.ndarray:
         """Advance walking animals by ``dt`` seconds; ``speed_table[species, terrain id]`` is the
         speed (cells/s) on the terrain each one stands on. Returns the indices of animals that
-        reached the end of their path this step."""
-        done = np.empty(self.n, dtype=np.int64)
-        k = _move(self.n, dt, self._columns, speed_table, terrain, done)
-        return done[:k]
+        reached the end of their path this step, in order. A large crowd is cut into parts (by
+        its size alone) that step on up to ``threads`` threads (None: the engine's thread count);
+        each animal's step is its own, so the result is the same with any number."""
+        n = self.n
+        threads = thread_count() if threads is None else max(1, threads)
+        parts = max(1, min(threads, n // MOVE_SPLIT))
+        done = np.empty((parts, n), dtype=np.int64)
+        jobs = [(j, parts, n, dt, self._columns, speed_table, terrain, done[j]) for j in range(parts)]
+        found = run_split(_move, jobs, parts)
+        if parts == 1:
+            return done[0, : found[0]]
+        return np.sort(np.concatenate([done[j, :k] for j, k in enumerate(found)]))
 
 
 @njit(cache=True, inline="always")
@@ -250,47 +259,55 @@ def heading_of(dx, dy):
 
 #: How many animals ahead _move asks for the path cell it reads (see there).
 _MOVE_AHEAD = 16
+#: Fewer animals than this a part are not worth a thread's hand-over (tens of µs) in Agents.move.
+MOVE_SPLIT = 10_000
+#: Animals a part of Agents.move steps in a row (the parts take every other run: species come
+#: in runs, and some walk more than others).
+_MOVE_BLOCK = 1024
 
 
-@njit(cache=True)
-def _move(n, dt, cols, speed_table, terrain, done):
-    """The walking animals step toward their next path cell (see :meth:`Agents.move`);
-    ``aim`` gets the cell each walks toward next (its path's last when it arrived), ``leg``
-    the path cell before it; ``cell`` follows ``pos``."""
+@njit(cache=True, nogil=True)
+def _move(part, parts, n, dt, cols, speed_table, terrain, done):
+    """Part ``part`` of ``parts`` of the walking animals step toward their next path cell (see
+    :meth:`Agents.move`): every ``parts``-th run of :data:`_MOVE_BLOCK` animals. ``aim`` gets the
+    cell each walks toward next (its path's last when it arrived), ``leg`` the path cell before
+    it; ``cell`` follows ``pos``. Those that arrived go into ``done`` in order; returns how many."""
     state, species, pos, cell, heading, paths = cols.state, cols.species, cols.pos, cols.cell, cols.heading, cols.paths
     path_pos, path_len, aim, leg = cols.path_pos, cols.path_len, cols.aim, cols.leg
     w = terrain.shape[1]
     k = 0
     base, row, item = paths.ctypes.data, paths.strides[0], paths.strides[1]
-    for i in range(n):
-        # Each animal's path is a row of its own: a cache line far from the last one. Asked for
-        # AHEAD animals on, so the loop does not wait on each in turn.
-        a = min(i + _MOVE_AHEAD, n - 1)
-        prefetch(base + a * row + path_pos[a] * item)
-        if state[i] != State.WALKING:
-            continue
-        nxt = paths[i, path_pos[i]]
-        tx = float(nxt % w)
-        ty = float(nxt // w)
-        dx = tx - pos[i, 0]
-        dy = ty - pos[i, 1]
-        dist = math.hypot(dx, dy)
-        step = speed_table[species[i], terrain[cell[i, 1], cell[i, 0]]] * dt
-        if step >= dist:
-            pos[i, 0] = tx
-            pos[i, 1] = ty
-            path_pos[i] += 1
-            if path_pos[i] >= path_len[i]:
-                done[k] = i
-                k += 1
-            else:  # the next stretch sets the heading (it only changes at path cells)
-                heading[i] = heading_of(paths[i, path_pos[i]] % w - tx, paths[i, path_pos[i]] // w - ty)
-        else:
-            frac = step / max(dist, 1e-12)
-            pos[i, 0] += dx * frac
-            pos[i, 1] += dy * frac
-        cell[i, 0] = cell_of(pos[i, 0])  # where it stands now: half way along a step, the next cell
-        cell[i, 1] = cell_of(pos[i, 1])
-        aim[i] = paths[i, min(path_pos[i], path_len[i] - 1)]
-        leg[i] = paths[i, max(min(path_pos[i], path_len[i] - 1) - 1, 0)]
+    for start in range(part * _MOVE_BLOCK, n, parts * _MOVE_BLOCK):
+        end = min(start + _MOVE_BLOCK, n)
+        for i in range(start, end):
+            # Each animal's path is a row of its own: a cache line far from the last one. Asked
+            # for AHEAD animals on, so the loop does not wait on each in turn.
+            a = min(i + _MOVE_AHEAD, end - 1)
+            prefetch(base + a * row + path_pos[a] * item)
+            if state[i] != State.WALKING:
+                continue
+            nxt = paths[i, path_pos[i]]
+            tx = float(nxt % w)
+            ty = float(nxt // w)
+            dx = tx - pos[i, 0]
+            dy = ty - pos[i, 1]
+            dist = math.hypot(dx, dy)
+            step = speed_table[species[i], terrain[cell[i, 1], cell[i, 0]]] * dt
+            if step >= dist:
+                pos[i, 0] = tx
+                pos[i, 1] = ty
+                path_pos[i] += 1
+                if path_pos[i] >= path_len[i]:
+                    done[k] = i
+                    k += 1
+                else:  # the next stretch sets the heading (it only changes at path cells)
+                    heading[i] = heading_of(paths[i, path_pos[i]] % w - tx, paths[i, path_pos[i]] // w - ty)
+            else:
+                frac = step / max(dist, 1e-12)
+                pos[i, 0] += dx * frac
+                pos[i, 1] += dy * frac
+            cell[i, 0] = cell_of(pos[i, 0])  # where it stands now: half way along a step, the next cell
+            cell[i, 1] = cell_of(pos[i, 1])
+            aim[i] = paths[i, min(path_pos[i], path_len[i] - 1)]
+            leg[i] = paths[i, max(min(path_pos[i], path_len[i] - 1) - 1, 0)]
     return k
