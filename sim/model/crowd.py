@@ -52,6 +52,12 @@ BLOCK = 256
 #: cache). Measured with the moves' arithmetic vectorised (Dec 2026), 100,000 animals on two
 #: threads: 4 took 3.38-3.45 ms, 16 3.19-3.34 (before it, 2 was slower and 4, 8, 16 the same).
 AHEAD = 16
+#: The pairs' work is estimated in runs of this many slots (see _split).
+RUN = 1024
+#: A slot of ``c`` animals is estimated ``c (c + WORK)`` of the pairs' work: ``c`` candidates an
+#: animal, and a fixed cost. Fitted at 100,000 on the island (Dec 2026): with 2 part 1 took
+#: ~7 % longer than part 0, with 4 they were level (at the middle entry part 0 took 12 % longer).
+WORK = 4
 #: At most this many columns of squares in the hash's table (wider maps get wider squares).
 MAX_COLUMNS = 4096
 
@@ -93,7 +99,8 @@ def _allowed(terrain, stands, s, nx, ny, cx, cy):
 @njit(cache=True, nogil=True)  # (called, not inlined: two animals on one point are rare)
 def _apart(i, j, spacing):
     """The push on ``i`` from ``j`` standing on the very same point, as ``(x, y)``: half the
-    spacing, in a fixed direction from the pair's indices (opposite for ``j``)."""
+    spacing, in a fixed direction from the pair's table entries (opposite for ``j``; the table's
+    order is the same whatever ran where)."""
     lo, hi = min(i, j), max(i, j)
     a = ((lo * 2654435761 + hi * 40503) % 6283) / 1000.0 + (math.pi if i > j else 0.0)
     return 0.5 * spacing * math.cos(a), 0.5 * spacing * math.sin(a)
@@ -114,7 +121,7 @@ def _count(lo, hi, pos, species, layer_of, grid, ints, mine, middle):
     the same slot, ``mine[b + 1]``: how many of them are in slot ``b``, and ``mine[0]``: how
     many are in a slot before ``middle``."""
     mine[:] = 0
-    cx, cy, rank, slot = ints[0], ints[1], ints[4], ints[5]
+    cx, cy, rank, slot = ints[0], ints[1], ints[3], ints[4]
     below = 0
     for i in range(np.uint64(lo), np.uint64(hi)):  # (unsigned indices: see sim.pathfinding.common)
         cx[i] = math.floor(pos[i, 0] + 0.5)
@@ -128,47 +135,76 @@ def _count(lo, hi, pos, species, layer_of, grid, ints, mine, middle):
 
 
 @njit(cache=True, nogil=True)
-def _starts(j, per_part, counts, middle):
+def _starts(j, per_part, counts, middle, work):
     """Where each slot's entries start (``counts``, one more: the end) from every part's counts
     (one part or two; see _count): part 0 the slots before ``middle``, part 1 the rest (from
-    how many animals are before it), so the two halves of the table's sums run side by side."""
+    how many animals are before it), so the two halves of the table's sums run side by side.
+    Also each run of :data:`RUN` slots' pairs' work, estimated (see :func:`_split`), into
+    ``work`` (``middle`` is a multiple of RUN)."""
     parts, end = per_part.shape[0], counts.size - 1
     b0, b1, running = 0, end, 0
     if parts == 2:
         b0, b1 = (0, middle) if j == 0 else (middle, end)
         running = 0 if j == 0 else per_part[0, 0] + per_part[1, 0]
     last = per_part[parts - 1]  # (part 0's counts again when there is one part: not added)
-    for b in range(b0, b1):
-        counts[b] = running
-        running += per_part[0, b + 1] + (last[b + 1] if parts == 2 else 0)
+    for r in range(b0 // RUN, (b1 + RUN - 1) // RUN):
+        effort = 0
+        for b in range(r * RUN, min(r * RUN + RUN, b1)):
+            counts[b] = running
+            c = np.int64(per_part[0, b + 1]) + (last[b + 1] if parts == 2 else 0)
+            running += c
+            effort += c * (c + WORK)
+        work[r] = effort
     if b1 == end:
         counts[end] = running
 
 
 @njit(cache=True, nogil=True)
+def _split(parts, counts, work):
+    """Where the pairs' parts meet (see _pair_pushes): the first table entry of the slot where
+    the table's estimated work passes its half (each slot ``c (c + WORK)``, ``c`` animals: an
+    entry's candidates grow with the animals around it, about as many as in its own square), so
+    the dense half of a crowd does not keep the other part waiting. The same whatever ran where."""
+    if parts == 1:
+        return counts[counts.size - 1]
+    half = (work.sum() + 1) // 2
+    done, r = 0, 0
+    while r < work.size - 1 and done + work[r] < half:
+        done += work[r]
+        r += 1
+    b = r * RUN
+    while b < counts.size - 1:
+        c = np.int64(counts[b + 1]) - counts[b]
+        done += c * (c + WORK)
+        if done >= half:
+            break
+        b += 1
+    return counts[min(b, counts.size - 1)]
+
+
+@njit(cache=True, nogil=True)
 def _place(lo, hi, floats, ints, counts, first, after, pos):
-    """Animals ``lo .. hi-1`` into the table (``ints[2]``: which animal each entry is, ``ints[3]``
-    its slot), with what the scan reads (position, slot) side by side in memory. A part's
+    """Animals ``lo .. hi-1`` into the table (``ints[2]``: each entry's slot; ``ints[3]``: each
+    animal's entry), with what the scan reads (position, slot) side by side in memory. A part's
     entries of a slot come after the earlier part's (``after``: there is one; ``first``: its
     counts)."""
-    order, sc, rank, slot = ints[2], ints[3], ints[4], ints[5]
+    sc, rank, slot = ints[2], ints[3], ints[4]
     for i in range(lo, hi):
         b = slot[i]
         o = counts[b] + rank[i] + (first[b + 1] if after else 0)
         rank[i] = o  # from now on: where animal i is in the table
-        order[o] = i
         floats[o, 0], floats[o, 1] = pos[i, 0], pos[i, 1]
         sc[o] = b
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _push(i, j, ex, ey, spacing):
-    """The push on ``i`` from ``j`` at ``(ex, ey)`` = i - j (32-bit): half the overlap, away
-    from ``j``; none when they are ``spacing`` or more apart. No branch on the distance: it is
-    as often in as out."""
+    """The push on table entry ``i`` from entry ``j`` at ``(ex, ey)`` = i - j (32-bit): half the
+    overlap, away from ``j``; none when they are ``spacing`` or more apart. No branch on the
+    distance: it is as often in as out."""
     d2 = ex * ex + ey * ey
     if d2 < np.float32(1e-12):  # on the very same point
-        fx, fy = _apart(i, j, spacing)
+        fx, fy = _apart(np.int64(i), np.int64(j), spacing)
         return np.float32(fx), np.float32(fy)
     d = math.sqrt(d2)
     k = np.float32(0.5) * max(np.float32(spacing) - d, np.float32(0.0)) / d
@@ -176,22 +212,26 @@ def _push(i, j, ex, ey, spacing):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pair(i, xi, yi, p, order, floats, buf, spacing):
-    """The push on ``i`` at ``(xi, yi)`` from table entry ``p`` (see _push), taken off ``p``'s sum
+def _pair(i, xi, yi, p, floats, buf, spacing):
+    """The push on table entry ``i`` at ``(xi, yi)`` from entry ``p`` (see _push), taken off ``p``'s sum
     in ``buf`` at once; returns it, for ``i``'s own sum."""
-    fx, fy = _push(i, order[p], xi - floats[p, 0], yi - floats[p, 1], spacing)
+    fx, fy = _push(i, p, xi - floats[p, 0], yi - floats[p, 1], spacing)
     buf[p, 0] -= fx
     buf[p, 1] -= fy
     return fx, fy
 
 
 @njit(cache=True, nogil=True)
-def _pair_pushes(lo, hi, spacing, grid, floats, ints, counts, buf):
-    """Half the overlap of every pair closer than ``spacing`` whose later table entry is in
-    ``lo .. hi-1``, added to both (away from each other) in ``buf`` (entries, 2), which this
-    part alone writes: parts can run on threads, and summing the parts' buffers in a fixed
-    order gives the same pushes whatever ran where."""
-    order, slot_of = ints[2], ints[3]
+def _pair_pushes(j, spacing, grid, floats, ints, counts, buf, work, ends):
+    """Half the overlap of every pair closer than ``spacing`` whose later table entry is in part
+    ``j``'s stretch of the table (parts meet where :func:`_split` says; ``ends[j]``: where this
+    one ends), added to both (away from each other) in ``buf`` (entries, 2), which this part
+    alone writes: parts can run on threads, and summing the parts' buffers in a fixed order
+    gives the same pushes whatever ran where."""
+    slot_of = ints[2]
+    mid = _split(ends.size, counts, work)
+    lo, hi = (0, mid) if j == 0 else (mid, counts[counts.size - 1])
+    ends[j] = hi
     buf[:hi, :] = 0.0  # no entry after ``hi`` is written (nor read: see _moves)
     rows, stride, per_stride, folded = grid[3], grid[4], grid[5], grid[6]
     o = lo
@@ -214,16 +254,16 @@ def _pair_pushes(lo, hi, spacing, grid, floats, ints, counts, buf):
         s0 = counts[b - 1]
         for o2 in range(o, end):
             uo = np.uint64(o2)  # (unsigned indices: see sim.pathfinding.common)
-            xi, yi, i = floats[uo, 0], floats[uo, 1], order[uo]
+            xi, yi, i = floats[uo, 0], floats[uo, 1], uo
             px, py = np.float32(0.0), np.float32(0.0)
             for t in range(n0 + o2 - s0):  # one loop: its end is the branch a CPU guesses wrong
-                fx, fy = _pair(i, xi, yi, np.uint64(a0 + t if t < n0 else s0 + t - n0), order, floats, buf, spacing)
+                fx, fy = _pair(i, xi, yi, np.uint64(a0 + t if t < n0 else s0 + t - n0), floats, buf, spacing)
                 px += fx
                 py += fy
             if wrap:  # the fold's last row: the row after (its first) is earlier
                 after = (q - rows + 1) * stride + c - 1
                 for p in range(counts[after], counts[after + 3]):
-                    fx, fy = _pair(i, xi, yi, p, order, floats, buf, spacing)
+                    fx, fy = _pair(i, xi, yi, p, floats, buf, spacing)
                     px += fx
                     py += fy
             buf[uo, 0] += px
@@ -324,7 +364,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends, scratch):
     moved = 0
     w = terrain.shape[1]
     codes = terrain.reshape(terrain.size)
-    cx, cy, where = ints[0], ints[1], ints[4]
+    cx, cy, where = ints[0], ints[1], ints[3]
     for start in range(part * BLOCK, n, ends.size * BLOCK):
         # The block's pushed animals (a push smaller than MIN_PUSH is not made), side by side.
         kept = 0
@@ -417,7 +457,7 @@ class Crowd:
 
     def __init__(self) -> None:
         self._floats = np.zeros((0, 2), np.float32)  # the table's x, y side by side: one line to read
-        self._ints = np.zeros((6, 0), np.int32)
+        self._ints = np.zeros((5, 0), np.int32)  # cells x, y; each entry's slot; rank (then entry); slot
         self._counts = np.zeros(0, np.int32)  # where each slot's entries start (one more: the end)
         self._per_part = np.zeros((1, 1), np.int32)  # each part's animals a slot (see _count)
         self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
@@ -442,7 +482,7 @@ class Crowd:
         planes = int(layer_of.max(initial=0)) + 1
         if self._floats.shape[0] < n:  # 32-bit scratch: half the memory to sweep
             self._floats = np.zeros((2 * n, 2), np.float32)
-            self._ints = np.zeros((6, 2 * n), np.int32)
+            self._ints = np.zeros((5, 2 * n), np.int32)
         # The table (see _slot): squares ``spacing`` a side (wider where the map is more than
         # MAX_COLUMNS of them across), every column of them, the lines of them folded onto a power of
         # two of rows (at least 4, so the rows before and after a square are two rows of the table)
@@ -465,8 +505,9 @@ class Crowd:
         if self._bufs.shape[0] != parts or self._bufs.shape[1] < n:
             self._bufs = np.zeros((parts, f.shape[0], 2), np.float32)
         ends = [(j + 1) * n // parts for j in range(parts)]  # each part's animals, then entries, end there
-        middle = slots // 2  # (see _starts)
-        ends_arr = np.array(ends, dtype=np.int64)
+        middle = slots // 2 // RUN * RUN  # (see _starts)
+        work = np.zeros((slots + RUN) // RUN, np.int64)  # (see _starts)
+        ends_arr = np.array(ends, dtype=np.int64)  # (then where each part's pairs end: _pair_pushes)
         # Each part's own scratch for its moves, a block at a time (see _moves, _proposed).
         # (Two arrays, not eight: each array a compiled call takes from Python costs ~0.5 µs.)
         scratch = [(np.zeros((6, BLOCK)), np.zeros((8, BLOCK), np.int64)) for _ in range(parts)]
@@ -476,9 +517,9 @@ class Crowd:
         self._jobs = [
             (
                 (lo, hi, pos, species, layer_of, grid, k, per_part[j], middle),
-                (j, per_part, c, middle),
+                (j, per_part, c, middle, work),
                 (lo, hi, f, k, c, per_part[0], j > 0, pos),
-                (lo, hi, spacing, grid, f, k, c, self._bufs[j]),
+                (j, spacing, grid, f, k, c, self._bufs[j], work, ends_arr),
                 (j, n, moving, terrain, stands, k, self._bufs, ends_arr, scratch[j]),
             )
             for j, (lo, hi) in enumerate(zip([0, *ends[:-1]], ends, strict=True))

@@ -277,6 +277,31 @@ def test_one_pass_pushes_every_resting_animal_by_half_the_overlaps(spacing, thre
     assert_pushed_by(a, before, push, size, moved)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_pairs_parts_meet_where_the_work_halves_and_miss_no_pair(threads):
+    """The pairs' two parts meet where the table's estimated work halves (crowd._split), not at
+    its middle entry: 6,000 cows packed ~30 to a square of the spacing (the table's first half)
+    and 3,000 birds spread thin, so the cows' part takes fewer entries. Against the brute force."""
+    w, h, spacing = 300, 90, 0.4
+    field = MapData("field", np.full((h, w), Terrain.GRASS, np.uint8))
+    sim = Simulation(
+        config(spacing, idle=STILL, threads=threads), field, counts={"cow": 6000, "bird": 3000, "water": 0}
+    )
+    a = sim.agents
+    rng = np.random.default_rng(3)
+    cows = a.species == 0
+    a.pos[cows] = rng.uniform((100.0, 40.0), (106.0, 46.0), (cows.sum(), 2))
+    a.pos[~cows] = rng.uniform((1.0, 1.0), (w - 2.0, h - 2.0), ((~cows).sum(), 2))
+    a.cell[:] = np.floor(a.pos + 0.5)
+    a.state[:] = State.IDLE
+    before = a.pos.astype(np.float64)
+    push, size = reference_pushes(before, np.array([sp.kind.layer for sp in sim.species])[a.species], spacing)
+    moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, spacing, threads)
+    assert_pushed_by(a, before, push, size, moved)
+    ends = sim.crowd._jobs[0][3][-1]
+    assert sim.species[0].key == "cow" and 0 < ends[0] < 0.9 * a.n / 2 and ends[-1] == a.n
+
+
 @settings(max_examples=80, deadline=None)
 @given(w=st.integers(1, 40), h=st.integers(1, 40), n=st.integers(2, 300), spacing=st.floats(0.05, 1.0),
        layers=st.lists(st.integers(0, 3), min_size=1, max_size=4), seed=st.integers(0, 2**32 - 1))  # fmt: skip
