@@ -58,6 +58,8 @@ RUN = 1024
 #: animal, and a fixed cost. Fitted at 100,000 on the island (Dec 2026): with 2 part 1 took
 #: ~7 % longer than part 0, with 4 they were level (at the middle entry part 0 took 12 % longer).
 WORK = 4
+#: A part of fewer animals than this counts them in 16 bits (see Crowd._lay_out).
+COUNTS_16 = 1 << 16
 #: At most this many columns of squares in the hash's table (wider maps get wider squares).
 MAX_COLUMNS = 4096
 
@@ -145,13 +147,13 @@ def _starts(j, per_part, counts, middle, work):
     b0, b1, running = 0, end, 0
     if parts == 2:
         b0, b1 = (0, middle) if j == 0 else (middle, end)
-        running = 0 if j == 0 else per_part[0, 0] + per_part[1, 0]
+        running = 0 if j == 0 else np.int64(per_part[0, 0]) + np.int64(per_part[1, 0])
     last = per_part[parts - 1]  # (part 0's counts again when there is one part: not added)
     for r in range(b0 // RUN, (b1 + RUN - 1) // RUN):
         effort = 0
         for b in range(r * RUN, min(r * RUN + RUN, b1)):
             counts[b] = running
-            c = np.int64(per_part[0, b + 1]) + (last[b + 1] if parts == 2 else 0)
+            c = np.int64(per_part[0, b + 1]) + (np.int64(last[b + 1]) if parts == 2 else 0)
             running += c
             effort += c * (c + WORK)
         work[r] = effort
@@ -459,7 +461,7 @@ class Crowd:
         self._floats = np.zeros((0, 2), np.float32)  # the table's x, y side by side: one line to read
         self._ints = np.zeros((5, 0), np.int32)  # cells x, y; each entry's slot; rank (then entry); slot
         self._counts = np.zeros(0, np.int32)  # where each slot's entries start (one more: the end)
-        self._per_part = np.zeros((1, 1), np.int32)  # each part's animals a slot (see _count)
+        self._per_part = np.zeros((1, 1), np.uint16)  # each part's animals a slot (see _count)
         self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: list[tuple] = []  # each part's arguments for each pass (see separate)
@@ -498,9 +500,12 @@ class Crowd:
         slots = (planes * rows + 1) * stride
         # The parts are fixed by the crowd's size, not by the threads, so the sums are too.
         parts = max(1, min(MAX_PARTS, n // SPLIT))
-        if self._counts.size != slots + 1 or self._per_part.shape[0] != parts:
+        # A part's counts in 16 bits while a part has fewer than 65,536 animals (up to 131,070 in
+        # all): half the memory to zero, sweep and look up a frame (~0.1 ms less at 100,000).
+        kind = np.uint16 if -(-n // parts) < COUNTS_16 else np.int32
+        if self._counts.size != slots + 1 or self._per_part.shape[0] != parts or self._per_part.dtype != kind:
             self._counts = np.zeros(slots + 1, np.int32)
-            self._per_part = np.zeros((parts, slots + 1), np.int32)
+            self._per_part = np.zeros((parts, slots + 1), kind)
         f, k, c, per_part = self._floats, self._ints, self._counts, self._per_part
         if self._bufs.shape[0] != parts or self._bufs.shape[1] < n:
             self._bufs = np.zeros((parts, f.shape[0], 2), np.float32)

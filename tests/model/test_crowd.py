@@ -302,6 +302,32 @@ def test_the_pairs_parts_meet_where_the_work_halves_and_miss_no_pair(threads):
     assert sim.species[0].key == "cow" and 0 < ends[0] < 0.9 * a.n / 2 and ends[-1] == a.n
 
 
+def test_a_parts_counts_are_16_bit_below_65536_animals_and_the_same_in_32(monkeypatch):
+    """A part's slot counts are kept in 16 bits while a part has fewer than 65,536 animals, in
+    32 above (two parts of 65,536: 131,072 animals); both give the same pass (9,000 animals on
+    the island, two frames, 32 bits forced by lowering the limit)."""
+    n, w = 131_072, 400
+    rng = np.random.default_rng(5)
+    a = Agents(4)
+    a.add(rng.integers(0, 2, n), np.zeros((n, 2), np.int64), np.zeros(n), np.zeros(n))
+    a.pos[:] = rng.uniform(0.0, w - 1.0, (n, 2))
+    a.cell[:] = np.floor(a.pos + 0.5)
+    a.state[:] = State.IDLE
+    big = Crowd()
+    assert big.separate(a, np.zeros((w, w), np.uint8), np.ones((2, 1), bool), np.array([0, 1]), 0.4, 2) > 0
+    assert big._per_part.dtype == np.int32 and big._per_part.shape[0] == 2
+    ends = []
+    for limit in (crowd.COUNTS_16, 16):
+        monkeypatch.setattr(crowd, "COUNTS_16", limit)
+        sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
+                         counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
+        sim.step(STEP)
+        sim.step(STEP)
+        ends.append((sim.crowd._per_part.dtype, sim.agents.pos.copy()))
+    assert ends[0][0] == np.uint16 and ends[1][0] == np.int32
+    assert np.array_equal(ends[0][1], ends[1][1])
+
+
 @settings(max_examples=80, deadline=None)
 @given(w=st.integers(1, 40), h=st.integers(1, 40), n=st.integers(2, 300), spacing=st.floats(0.05, 1.0),
        layers=st.lists(st.integers(0, 3), min_size=1, max_size=4), seed=st.integers(0, 2**32 - 1))  # fmt: skip
