@@ -226,16 +226,27 @@ def _pair(i, xi, yi, p, floats, buf, spacing):
 @njit(cache=True, nogil=True)
 def _pair_pushes(j, spacing, grid, floats, ints, counts, buf, work, ends):
     """Half the overlap of every pair closer than ``spacing`` whose later table entry is in part
-    ``j``'s stretch of the table (parts meet where :func:`_split` says; ``ends[j]``: where this
-    one ends), added to both (away from each other) in ``buf`` (entries, 2), which this part
-    alone writes: parts can run on threads, and summing the parts' buffers in a fixed order
-    gives the same pushes whatever ran where."""
+    ``j``'s stretch of the table (parts meet where :func:`_split` says), added to both (away
+    from each other) in ``buf`` (entries, 2), which this part alone writes: parts can run on
+    threads, and summing the parts' buffers in a fixed order gives the same pushes whatever ran
+    where. ``ends[0, j]``: where this part's stretch ends; ``ends[1, j]``: the first entry it
+    may write (the row of squares before its first, or with a fold its plane's first: the fold's
+    last row reaches back to it), so the moves read its sums from there only (see _summed)."""
     slot_of = ints[2]
-    mid = _split(ends.size, counts, work)
+    parts = ends.shape[1]
+    mid = _split(parts, counts, work)
     lo, hi = (0, mid) if j == 0 else (mid, counts[counts.size - 1])
-    ends[j] = hi
-    buf[:hi, :] = 0.0  # no entry after ``hi`` is written (nor read: see _moves)
     rows, stride, per_stride, folded = grid[3], grid[4], grid[5], grid[6]
+    low = lo
+    if lo < hi:
+        first = slot_of[lo]
+        if folded:
+            plane = (np.int64((first + 0.5) * per_stride) - 1) // rows
+            low = counts[(plane * rows + 1) * stride]
+        else:
+            low = counts[first - stride - 1]
+    ends[0, j], ends[1, j] = hi, low
+    buf[low:hi, :] = 0.0  # none before ``low`` or after ``hi`` is written (nor read: see _moves)
     o = lo
     while o < hi:  # a square at a time: its entries look at the same stretches
         b = slot_of[o]
@@ -331,17 +342,19 @@ def _proposed(m, xs, ys, state, aim, leg, w, cells, scratch):
 
 @njit(cache=True, nogil=True, inline="always")
 def _summed(i, n, where, bufs, ends):
-    """Animal ``i``'s push: the parts' sums at its table entry ``where[i]``, added in order (part
-    ``k`` wrote entries before ``ends[k]`` only). Asks for the entry :data:`AHEAD` animals on as
-    well: it is far from this one's, and the pass would wait on each in turn."""
+    """Animal ``i``'s push: the parts' sums at its table entry ``where[i]``, added in order (see
+    _pair_pushes: part ``k`` wrote entries from ``ends[1, k]`` to ``ends[0, k]`` only): one
+    part's but near where the parts meet (a line from the other core's memory an animal cost
+    ~0.1 ms a part at 100,000). Asks for the entry :data:`AHEAD` animals on as well: it is far
+    from this one's, and the pass would wait on each in turn."""
     ahead = where[min(np.int64(i) + AHEAD, n - 1)]
-    for k in range(bufs.shape[0]):
-        prefetch(bufs.ctypes.data + (k * bufs.shape[1] + ahead) * bufs.strides[1])
+    k = np.int64(ahead >= ends[0, 0]) * (bufs.shape[0] - 1)  # (no branch: in either part as often)
+    prefetch(bufs.ctypes.data + (k * bufs.shape[1] + ahead) * bufs.strides[1])
     o = where[i]
     uo = np.uint64(o)
     px, py = 0.0, 0.0
     for k in range(bufs.shape[0]):
-        if o < ends[k]:
+        if o < ends[0, k] and o >= ends[1, k]:
             px += bufs[k, uo, 0]
             py += bufs[k, uo, 1]
     return px, py
@@ -351,12 +364,12 @@ def _summed(i, n, where, bufs, ends):
 def _moves(part, n, cols, terrain, stands, ints, bufs, ends, scratch):
     """Part ``part``'s animals moved by their pushes (the parts' sums, added in order, at
     most :data:`MAX_PUSH` long) within the rules (see the module doc); each on its own, so
-    parts can run on threads. A part moves every ``len(ends)``-th block of :data:`BLOCK`
-    animals (species come in runs, and some cost more to move than others: each part gets
+    parts can run on threads. Part ``part`` of ``ends.shape[1]`` moves every so many blocks
+    of :data:`BLOCK` animals (species come in runs, and some cost more to move than others: each part gets
     its share of all), a block in three loops: the pushes gathered, the points they lead to
     (:func:`_proposed`, no branch), then the rules' tests against the terrain and the moves.
-    ``ends[k]``: the end of part ``k``'s table entries (it wrote the pushes of entries before
-    it only). ``scratch``: this part's own (see Crowd._lay_out). Returns how many moved.
+    ``ends``: where each part wrote pushes (see _pair_pushes, _summed). ``scratch``: this
+    part's own (see Crowd._lay_out). Returns how many moved.
     ``cols``: the agents' columns it reads, ``(pos, cell, state, species, aim, leg)``."""
     pos, cell, state, species, aim, leg = cols
     reals, whole = scratch
@@ -367,7 +380,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends, scratch):
     w = terrain.shape[1]
     codes = terrain.reshape(terrain.size)
     cx, cy, where = ints[0], ints[1], ints[3]
-    for start in range(part * BLOCK, n, ends.size * BLOCK):
+    for start in range(part * BLOCK, n, ends.shape[1] * BLOCK):
         # The block's pushed animals (a push smaller than MIN_PUSH is not made), side by side.
         kept = 0
         for t in range(min(start + BLOCK, n) - start):
@@ -512,7 +525,7 @@ class Crowd:
         ends = [(j + 1) * n // parts for j in range(parts)]  # each part's animals, then entries, end there
         middle = slots // 2 // RUN * RUN  # (see _starts)
         work = np.zeros((slots + RUN) // RUN, np.int64)  # (see _starts)
-        ends_arr = np.array(ends, dtype=np.int64)  # (then where each part's pairs end: _pair_pushes)
+        ends_arr = np.zeros((2, parts), np.int64)  # where each part's pairs end and write from (_pair_pushes)
         # Each part's own scratch for its moves, a block at a time (see _moves, _proposed).
         # (Two arrays, not eight: each array a compiled call takes from Python costs ~0.5 µs.)
         scratch = [(np.zeros((6, BLOCK)), np.zeros((8, BLOCK), np.int64)) for _ in range(parts)]

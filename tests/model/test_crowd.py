@@ -299,7 +299,7 @@ def test_the_pairs_parts_meet_where_the_work_halves_and_miss_no_pair(threads):
     moved = sim.crowd.separate(a, sim.world.terrain, sim._stands, sim._layers, spacing, threads)
     assert_pushed_by(a, before, push, size, moved)
     ends = sim.crowd._jobs[0][3][-1]
-    assert sim.species[0].key == "cow" and 0 < ends[0] < 0.9 * a.n / 2 and ends[-1] == a.n
+    assert sim.species[0].key == "cow" and 0 < ends[0, 0] < 0.9 * a.n / 2 and ends[0, -1] == a.n
 
 
 def test_a_parts_counts_are_16_bit_below_65536_animals_and_the_same_in_32(monkeypatch):
