@@ -55,9 +55,9 @@ AHEAD = 16
 #: The pairs' work is estimated in runs of this many slots (see _split).
 RUN = 1024
 #: A slot of ``c`` animals is estimated ``c (c + WORK)`` of the pairs' work: ``c`` candidates an
-#: animal, and a fixed cost. Fitted at 100,000 on the island (Dec 2026): with 2 part 1 took
-#: ~7 % longer than part 0, with 4 they were level (at the middle entry part 0 took 12 % longer).
-WORK = 4
+#: animal, and a fixed cost. Fitted at 100,000 on the island (Dec 2026, the app's pass timed
+#: inside): at the middle entry part 0 took ~10 % longer than part 1, with 2 they are level.
+WORK = 2
 #: A part of fewer animals than this counts them in 16 bits (see Crowd._lay_out).
 COUNTS_16 = 1 << 16
 #: At most this many columns of squares in the hash's table (wider maps get wider squares).
