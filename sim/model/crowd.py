@@ -442,16 +442,14 @@ def _part(job, state, parts):
 @njit(cache=True, nogil=True)
 def _run(job, state, parts, moved, j, seen):
     """Part ``j``'s pass (:func:`_part`; how many it moved into ``moved[j]``). The last part is
-    the caller's: it starts the pass (:func:`barrier.release`), waits for every part to be done,
-    and returns how many moved in all. Any other is a worker's, on a thread of its own that
-    stays in this call: it waits for each pass (``seen``: see :func:`barrier.await_release`),
-    runs it, and returns 0 when told to stop (a thread's hand-over costs ~80 µs a pass through
-    Python's pool; a futex wake-up a few µs)."""
+    the caller's, once it has started the pass (:func:`barrier.release`): it waits for every
+    part to be done and returns how many moved in all. Any other is a worker's, on a thread of
+    its own that stays in this call: it waits for each pass (``seen``: see
+    :func:`barrier.await_release`), runs it, and returns 0 when told to stop (a thread's
+    hand-over costs ~80 µs a pass through Python's pool; a futex wake-up a few µs)."""
     lead = j == parts - 1
     while True:
-        if lead:
-            barrier.release(state)
-        else:
+        if not lead:
             seen = barrier.await_release(state, seen)
             if seen < 0:
                 return 0
@@ -582,6 +580,9 @@ class Crowd:
         elif compiled_barrier and barrier.AVAILABLE and threads == len(jobs):  # (a thread a part: all arrive)
             if self._served != (id(jobs), os.getpid()):  # (a forked child has none of its parent's threads)
                 self._start_workers()
+            # The workers are woken first, then this thread's call is set up (~20 µs to look at
+            # its arrays when a frame's drawing has left them out of cache) while they wake.
+            barrier.release(self._barrier)
             return int(_run(jobs[-1], self._barrier, len(jobs), self._moved, len(jobs) - 1, 0))
         else:  # one hand-over a frame; every part waits for all after each pass but the last
             gate = threading.Barrier(len(jobs))
