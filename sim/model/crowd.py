@@ -476,17 +476,14 @@ class Crowd:
         self._bufs = np.zeros((1, 0, 2), np.float32)  # per part: pushes by table entry, x and y side by side
         self._key: tuple = (0, 0.0, *[None] * 4)  # what the jobs were laid out for
         self._jobs: list[tuple] = []  # each part's arguments for each pass (see separate)
-        self._barrier = barrier.barrier_state()  # (see _part)
         self._moved = np.zeros(MAX_PARTS, np.int64)  # how many each part moved (see _run)
-        self._workers: list[threading.Thread] = []  # the threaded pass's (see _run), for these jobs
-        self._served = (0, 0)  # the jobs they serve (id), and in which process
-        weakref.finalize(self, _stop, self._barrier, self._workers)
+        self._workers = _Workers()  # the threaded pass's (see _run)
+        weakref.finalize(self, self._workers.stop)
 
     def _lay_out(self, key: tuple) -> None:
         """The scratch memory and the kernels' arguments for a crowd of ``n`` (kept while the
         crowd, the map and the arrays stay: laying them out costs tens of µs)."""
-        _stop(self._barrier, self._workers)  # (they hold the old jobs' arrays)
-        self._served = (0, 0)
+        self._workers.stop()  # (they hold the old jobs' arrays)
         n, spacing, cols, terrain, stands, layer_of = key
         pos, species = cols.pos, cols.species
         self._key = key
@@ -551,7 +548,8 @@ class Crowd:
         if barrier.AVAILABLE and agents.n:
             self._lay_out((agents.n, spacing if spacing > 0 else 1.0, agents.columns, terrain, stands, layer_of))
             j = len(self._jobs) - 1
-            _run.compile(tuple(numba.typeof(x) for x in (self._jobs[j], self._barrier, j + 1, self._moved, j, 0)))
+            args = (self._jobs[j], self._workers.state, j + 1, self._moved, j, 0)
+            _run.compile(tuple(numba.typeof(x) for x in args))
 
     def separate(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray, spacing: float,
                  threads: int | None = None, compiled_barrier: bool = barrier.AVAILABLE) -> int:  # fmt: skip
@@ -578,12 +576,16 @@ class Crowd:
                     step(*job[k])
             moved = [_moves(*job[4]) for job in jobs]
         elif compiled_barrier and barrier.AVAILABLE and threads == len(jobs):  # (a thread a part: all arrive)
-            if self._served != (id(jobs), os.getpid()):  # (a forked child has none of its parent's threads)
-                self._start_workers()
+            workers = self._workers
+            workers.serve(jobs, self._moved)
             # The workers are woken first, then this thread's call is set up (~20 µs to look at
             # its arrays when a frame's drawing has left them out of cache) while they wake.
-            barrier.release(self._barrier)
-            return int(_run(jobs[-1], self._barrier, len(jobs), self._moved, len(jobs) - 1, 0))
+            barrier.release(workers.state)
+            try:
+                return int(_run(jobs[-1], workers.state, len(jobs), self._moved, len(jobs) - 1, 0))
+            except BaseException:  # (an interrupt before the call: the workers wait in the pass)
+                workers.abandon()
+                raise
         else:  # one hand-over a frame; every part waits for all after each pass but the last
             gate = threading.Barrier(len(jobs))
 
@@ -596,23 +598,42 @@ class Crowd:
             moved = run_split(part, [(j,) for j in range(len(jobs))], threads)
         return int(sum(moved))
 
-    def _start_workers(self) -> None:
-        """Threads for the threaded pass's parts but the last (see _run), for the current jobs."""
-        _stop(self._barrier, self._workers)
-        jobs, seen = self._jobs, barrier.go_word(self._barrier)
+
+class _Workers:
+    """The threaded pass's worker threads (see _run), the jobs they serve and the barrier state
+    they wait on."""
+
+    def __init__(self) -> None:
+        self.state = barrier.barrier_state()
+        self.threads: list[threading.Thread] = []
+        self.serving = (0, 0)  # the jobs (id) and the process (a forked child has no workers)
+
+    def serve(self, jobs: list[tuple], moved: np.ndarray) -> None:
+        """Threads for ``jobs``' parts but the last, unless they run already."""
+        if self.serving == (id(jobs), os.getpid()):
+            return
+        self.stop()
+        seen = barrier.go_word(self.state)
         for j, job in enumerate(jobs[:-1]):
-            args = (job, self._barrier, len(jobs), self._moved, j, seen)
+            args = (job, self.state, len(jobs), moved, j, seen)
             thread = threading.Thread(target=_run, args=args, name=f"crowd-{j}", daemon=True)
             thread.start()
-            self._workers.append(thread)
-        self._served = (id(jobs), os.getpid())
+            self.threads.append(thread)
+        self.serving = (id(jobs), os.getpid())
 
+    def stop(self) -> None:
+        """Tell the workers to return, and wait for them (a crowd laid out anew, or gone)."""
+        if self.threads and self.threads[0].is_alive():
+            barrier.stop(self.state)
+            for thread in self.threads:
+                thread.join(timeout=5.0)  # (never hang: see abandon)
+            self.state[:] = 0
+        self.threads.clear()
+        self.serving = (0, 0)
 
-def _stop(state: np.ndarray, workers: list[threading.Thread]) -> None:
-    """Stop the threaded pass's workers waiting on ``state`` (a crowd laid out anew, or gone)."""
-    if workers and workers[0].is_alive():
-        barrier.stop(state)
-        for thread in workers:
-            thread.join()
-        state[:] = 0
-    workers.clear()
+    def abandon(self) -> None:
+        """Leave the workers where they are (waiting in a pass the caller never joined: they sleep
+        on the old state for good) and give the next ones a state of their own."""
+        self.threads.clear()
+        self.state = barrier.barrier_state()
+        self.serving = (0, 0)

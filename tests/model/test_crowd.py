@@ -428,6 +428,36 @@ def test_the_threaded_pass_keeps_one_worker_a_crowd_and_stops_it_with_the_crowd(
 
 
 @pytest.mark.skipif(not barrier.AVAILABLE, reason="the compiled barrier is Linux on x86-64 only")
+def test_an_interrupt_as_a_pass_starts_leaves_the_next_pass_whole(monkeypatch):
+    """The workers are woken before this thread's own call starts; an interrupt in between (a
+    Ctrl-C) leaves a worker waiting in that pass for good. The next pass must not hang or share
+    its barrier: new workers, and the same positions as a fresh crowd's pass on one thread."""
+    sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
+                     counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
+    for _ in range(20):
+        sim.step(STEP)
+    a, real = sim.agents, crowd._run
+
+    def interrupted(job, state, parts, moved, j, seen):
+        if j == parts - 1:
+            raise KeyboardInterrupt
+        return real(job, state, parts, moved, j, seen)
+
+    monkeypatch.setattr(crowd, "_run", interrupted)
+    start = a.pos.copy(), a.cell.copy()
+    args = (sim.world.terrain, sim._stands, sim._layers, 0.4)
+    with pytest.raises(KeyboardInterrupt):
+        sim.crowd.separate(a, *args, 2)
+    monkeypatch.setattr(crowd, "_run", real)
+    assert np.array_equal(a.pos, start[0])
+    moved = sim.crowd.separate(a, *args, 2)
+    after = a.pos.copy()
+    a.pos[:], a.cell[:] = start
+    assert Crowd().separate(a, *args, 1) == moved > 0
+    assert np.array_equal(a.pos, after)
+
+
+@pytest.mark.skipif(not barrier.AVAILABLE, reason="the compiled barrier is Linux on x86-64 only")
 def test_the_threaded_pass_compiled_ahead_for_a_tiny_crowd_is_the_one_a_large_crowd_runs():
     """A first start compiles the threaded pass in a background stage for its tiny rehearsal
     crowd (sim.prepare.compile_rest), without running it; a crowd of 9,000 cut into two on two
