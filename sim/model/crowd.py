@@ -110,11 +110,12 @@ def _apart(i, j, spacing):
 
 # The spatial hash is a counting sort of the animals by slot, in three passes that parts of the
 # crowd (ranges of animals) can run on threads: count, find where each part's entries start, place.
-# Entries come by slot, then by part, then by animal: by slot and animal, whatever ran where. A
-# square is at least ``spacing`` a side, so an animal's neighbours are in its own square and the
-# eight around it; of those, the earlier entries (each pair once) are two stretches of the table:
-# three squares in the row before, and the square to the left with its own up to itself. Looking
-# up where they are once a square, not once an animal, made the pairs 40 % faster (Dec 2026).
+# Entries come by slot, then by part, then by animal (the second part's backwards): the same
+# whatever ran where. A square is at least ``spacing`` a side, so an animal's neighbours are in
+# its own square and the eight around it; of those, the earlier entries (each pair once) are two
+# stretches of the table: three squares in the row before, and the square to the left with its
+# own up to itself. Looking up where they are once a square, not once an animal, made the pairs
+# 40 % faster (Dec 2026).
 
 
 @njit(cache=True, nogil=True)
@@ -185,15 +186,16 @@ def _split(parts, counts, work):
 
 
 @njit(cache=True, nogil=True)
-def _place(lo, hi, floats, ints, counts, first, after, pos):
+def _place(lo, hi, floats, ints, counts, after, pos):
     """Animals ``lo .. hi-1`` into the table (``ints[2]``: each entry's slot; ``ints[3]``: each
-    animal's entry), with what the scan reads (position, slot) side by side in memory. A part's
-    entries of a slot come after the earlier part's (``after``: there is one; ``first``: its
-    counts)."""
+    animal's entry), with what the scan reads (position, slot) side by side in memory. The
+    first part fills each slot's entries from its start, in order, the second (``after``) from
+    its end, backwards: it needs no count from the other part (a line from the other core's
+    memory an animal: ~50 µs a part at 100,000), and the order is the same whatever ran where."""
     sc, rank, slot = ints[2], ints[3], ints[4]
     for i in range(lo, hi):
         b = slot[i]
-        o = counts[b] + rank[i] + (first[b + 1] if after else 0)
+        o = counts[b + 1] - 1 - rank[i] if after else counts[b] + rank[i]
         rank[i] = o  # from now on: where animal i is in the table
         floats[o, 0], floats[o, 1] = pos[i, 0], pos[i, 1]
         sc[o] = b
@@ -531,7 +533,7 @@ class Crowd:
             (
                 (lo, hi, pos, species, layer_of, grid, k, per_part[j], middle),
                 (j, per_part, c, middle, work),
-                (lo, hi, f, k, c, per_part[0], j > 0, pos),
+                (lo, hi, f, k, c, j > 0, pos),
                 (j, spacing, grid, f, k, c, self._bufs[j], work, ends_arr),
                 (j, n, moving, terrain, stands, k, self._bufs, ends_arr, scratch[j]),
             )
