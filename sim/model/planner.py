@@ -43,6 +43,10 @@ ROUND_MAX = 4096  # requests looked at per round at most
 #: (at the budget's pace): more ask than can be served (a crowd of 100,000 starting at once), and
 #: the rest wait to ask, so an answer comes within it instead of seconds later (issue #44).
 MAX_WAIT_S = 0.5
+#: The queue is filled for this share of MAX_WAIT_S only: the pace is estimated from the searches
+#: served so far, and later ones may cost more (a crowd spreading out asks for longer paths; with
+#: 1.0, 6,000 animals starting at once waited up to 0.63 s).
+PACE_MARGIN = 0.8
 ROUND_MIN = 8
 _FOUND = int(Outcome.FOUND)
 _NO_REST = np.zeros(0, dtype=np.float64)
@@ -142,11 +146,12 @@ class Planner:
 
     def room(self, dt: float) -> int:
         """How many more requests the queue takes: as many as it serves within :data:`MAX_WAIT_S`
-        at frames of ``dt`` s (and never less than a frame's worth, or budget would go unused),
-        less those waiting (for a wander the asking waits, not the answer)."""
+        (:data:`PACE_MARGIN` of it, at the pace estimated so far) at frames of ``dt`` s (and never
+        less than a frame's worth, or budget would go unused), less those waiting (for a wander
+        the asking waits, not the answer)."""
         if dt <= 0:
             return 1 << 62
-        return int(self.capacity * max(MAX_WAIT_S / dt, 1.0)) - len(self.queue)
+        return int(self.capacity * max(PACE_MARGIN * MAX_WAIT_S / dt, 1.0)) - len(self.queue)
 
     # ------------------------------------------------------------------ serving
     def serve(self, now: float, stats: FrameStats, observer: SearchObserver, spent: float = 0.0) -> None:
