@@ -235,9 +235,10 @@ class Agents:
     def move(self, dt: float, speed_table: np.ndarray, terrain: np.ndarray, threads: int | None = 1) -> np.ndarray:
         """Advance walking animals by ``dt`` seconds; ``speed_table[species, terrain id]`` is the
         speed (cells/s) on the terrain each one stands on. Returns the indices of animals that
-        reached the end of their path this step, in order. A large crowd is cut into parts (by
-        its size alone) that step on up to ``threads`` threads (None: the engine's thread count);
-        each animal's step is its own, so the result is the same with any number."""
+        reached the end of their path this step, in order. A large crowd is cut into parts (of
+        at least :data:`MOVE_SPLIT` animals) that step on up to ``threads`` threads (None: the
+        engine's thread count); each animal's step is its own, so the result is the same with
+        any number."""
         n = self.n
         threads = thread_count() if threads is None else max(1, threads)
         parts = max(1, min(threads, n // MOVE_SPLIT))

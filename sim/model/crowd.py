@@ -217,8 +217,8 @@ def _push(i, j, ex, ey, spacing):
 
 @njit(cache=True, nogil=True, inline="always")
 def _pair(i, xi, yi, p, floats, buf, spacing):
-    """The push on table entry ``i`` at ``(xi, yi)`` from entry ``p`` (see _push), taken off ``p``'s sum
-    in ``buf`` at once; returns it, for ``i``'s own sum."""
+    """The push on table entry ``i`` at ``(xi, yi)`` from entry ``p`` (see _push), taken off
+    ``p``'s sum in ``buf`` at once; returns it, for ``i``'s own sum."""
     fx, fy = _push(i, p, xi - floats[p, 0], yi - floats[p, 1], spacing)
     buf[p, 0] -= fx
     buf[p, 1] -= fy
@@ -366,9 +366,9 @@ def _summed(i, n, where, bufs, ends):
 def _moves(part, n, cols, terrain, stands, ints, bufs, ends, scratch):
     """Part ``part``'s animals moved by their pushes (the parts' sums, added in order, at
     most :data:`MAX_PUSH` long) within the rules (see the module doc); each on its own, so
-    parts can run on threads. Part ``part`` of ``ends.shape[1]`` moves every so many blocks
-    of :data:`BLOCK` animals (species come in runs, and some cost more to move than others: each part gets
-    its share of all), a block in three loops: the pushes gathered, the points they lead to
+    parts can run on threads. Part ``part`` of ``ends.shape[1]`` moves every so many blocks of
+    :data:`BLOCK` animals (species come in runs, and some cost more to move than others: each
+    part gets its share of all), a block in three loops: the pushes gathered, the points they lead to
     (:func:`_proposed`, no branch), then the rules' tests against the terrain and the moves.
     ``ends``: where each part wrote pushes (see _pair_pushes, _summed). ``scratch``: this
     part's own (see Crowd._lay_out). Returns how many moved.
@@ -519,7 +519,7 @@ class Crowd:
         f, k, c, per_part = self._floats, self._ints, self._counts, self._per_part
         if self._bufs.shape[0] != parts or self._bufs.shape[1] < n:
             self._bufs = np.zeros((parts, f.shape[0], 2), np.float32)
-        ends = [(j + 1) * n // parts for j in range(parts)]  # each part's animals, then entries, end there
+        ends = [(j + 1) * n // parts for j in range(parts)]  # each part's animals (count, place) end there
         middle = slots // 2 // RUN * RUN  # (see _starts)
         work = np.zeros((slots + RUN) // RUN, np.int64)  # (see _starts)
         ends_arr = np.zeros((2, parts), np.int64)  # where each part's pairs end and write from (_pair_pushes)
