@@ -162,7 +162,7 @@ def _starts(j, per_part, counts, middle, work):
         counts[end] = running
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # (compiled once, in its caller)
 def _split(parts, counts, work):
     """Where the pairs' parts meet (see _pair_pushes): the first table entry of the slot where
     the table's estimated work passes its half (each slot ``c (c + WORK)``, ``c`` animals: an
@@ -424,7 +424,7 @@ def _moves(part, n, cols, terrain, stands, ints, bufs, ends, scratch):
     return moved
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # (compiled once, in _run)
 def _part(job, state, parts):
     """One part's whole pass (``job``: its arguments for each step, see Crowd._lay_out) as one
     compiled call, waiting for the other parts at a compiled barrier after each step but the
