@@ -137,6 +137,12 @@ def _count(lo, hi, pos, species, layer_of, grid, ints, mine, middle):
     mine[0] = below
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _work(c):
+    """The pairs' estimated work in a slot of ``c`` animals (see _split)."""
+    return c * (c + WORK)
+
+
 @njit(cache=True, nogil=True)
 def _starts(j, per_part, counts, middle, work):
     """Where each slot's entries start (``counts``, one more: the end) from every part's counts
@@ -156,7 +162,7 @@ def _starts(j, per_part, counts, middle, work):
             counts[b] = running
             c = np.int64(per_part[0, b + 1]) + (np.int64(last[b + 1]) if parts == 2 else 0)
             running += c
-            effort += c * (c + WORK)
+            effort += _work(c)
         work[r] = effort
     if b1 == end:
         counts[end] = running
@@ -177,8 +183,7 @@ def _split(parts, counts, work):
         r += 1
     b = r * RUN
     while b < counts.size - 1:
-        c = np.int64(counts[b + 1]) - counts[b]
-        done += c * (c + WORK)
+        done += _work(np.int64(counts[b + 1]) - counts[b])
         if done >= half:
             break
         b += 1
@@ -542,7 +547,7 @@ class Crowd:
 
     def compile_parts(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray,
                       spacing: float) -> None:  # fmt: skip
-        """Compile (or load) the threaded pass's kernel (:func:`_part`) for these arrays (as
+        """Compile (or load) the threaded pass's kernel (:func:`_run`) for these arrays (as
         :meth:`separate` takes them; a crowd of any size: the types are the same), without running
         it. A first start does it in a background stage (``sim.prepare``'s "rest"), so the first
         crowd large enough to be cut into parts (thousands of animals: the stress key's) finds it
@@ -628,7 +633,7 @@ class _Workers:
         if self.threads and self.threads[0].is_alive():
             barrier.stop(self.state)
             for thread in self.threads:
-                thread.join(timeout=5.0)  # (never hang: see abandon)
+                thread.join(timeout=5.0)  # (never hang: a worker left in a pass was abandoned)
             self.state[:] = 0
         self.threads.clear()
         self.serving = (0, 0)

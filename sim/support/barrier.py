@@ -164,7 +164,7 @@ def go_word(state: np.ndarray) -> int:
 
 
 def stop(state: np.ndarray) -> None:
-    """Tell the workers waiting on ``state`` to return (then join their threads), and reset the
-    flag for new ones."""
+    """Tell the workers waiting on ``state`` to return (then join their threads; zero ``state``
+    before new workers wait on it)."""
     state[_STOP] = 1
     release(state)
