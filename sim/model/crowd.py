@@ -35,7 +35,7 @@ from numba import njit
 
 from sim.model.agents import State, cell_of
 from sim.pathfinding import run_split, thread_count
-from sim.support import barrier
+from sim.support import barrier, memory
 from sim.support.prefetch import prefetch
 
 #: The largest push a frame, in cells; a smaller one than MIN_PUSH is not made.
@@ -498,8 +498,8 @@ class Crowd:
         layer_of = np.unique(layer_of, return_inverse=True)[1].astype(np.int64).reshape(-1)
         planes = int(layer_of.max(initial=0)) + 1
         if self._floats.shape[0] < n:  # 32-bit scratch: half the memory to sweep
-            self._floats = np.zeros((2 * n, 2), np.float32)
-            self._ints = np.zeros((5, 2 * n), np.int32)
+            self._floats = memory.zeros((2 * n, 2), np.float32)
+            self._ints = memory.zeros((5, 2 * n), np.int32)
         # The table (see _slot): squares ``spacing`` a side (wider where the map is more than
         # MAX_COLUMNS of them across), every column of them, the lines of them folded onto a power of
         # two of rows (at least 4, so the rows before and after a square are two rows of the table)
@@ -519,11 +519,11 @@ class Crowd:
         # all): half the memory to zero, sweep and look up a frame (~0.1 ms less at 100,000).
         kind = np.uint16 if -(-n // parts) < COUNTS_16 else np.int32
         if self._counts.size != slots + 1 or self._per_part.shape[0] != parts or self._per_part.dtype != kind:
-            self._counts = np.zeros(slots + 1, np.int32)
-            self._per_part = np.zeros((parts, slots + 1), kind)
+            self._counts = memory.zeros(slots + 1, np.int32)
+            self._per_part = memory.zeros((parts, slots + 1), kind)
         f, k, c, per_part = self._floats, self._ints, self._counts, self._per_part
         if self._bufs.shape[0] != parts or self._bufs.shape[1] < n:
-            self._bufs = np.zeros((parts, f.shape[0], 2), np.float32)
+            self._bufs = memory.zeros((parts, f.shape[0], 2), np.float32)
         ends = [(j + 1) * n // parts for j in range(parts)]  # each part's animals (count, place) end there
         middle = slots // 2 // RUN * RUN  # (see _starts)
         work = np.zeros((slots + RUN) // RUN, np.int64)  # (see _starts)

@@ -5,6 +5,7 @@ swept off a painted area spread out; spawning covers the whole habitat."""
 from __future__ import annotations
 
 import gc
+import mmap
 import threading
 from dataclasses import replace
 
@@ -23,7 +24,7 @@ from sim.model.planner import Ready
 from sim.pathfinding import run_split
 from sim.prepare import rehearsal
 from sim.simulation import Simulation
-from sim.support import barrier
+from sim.support import barrier, memory
 from sim.world.terrain import Terrain
 from tests.conftest import ROOT
 
@@ -326,6 +327,41 @@ def test_a_parts_counts_are_16_bit_below_65536_animals_and_the_same_in_32(monkey
         ends.append((sim.crowd._per_part.dtype, sim.agents.pos.copy()))
     assert ends[0][0] == np.uint16 and ends[1][0] == np.int32
     assert np.array_equal(ends[0][1], ends[1][1])
+
+
+@pytest.mark.parametrize("shape, dtype", [((5, 600_001), np.int32), (1 << 19, np.uint16), ((3, 7), np.float32)])
+def test_scratch_in_huge_pages_is_zeroed_aligned_and_writable(shape, dtype):
+    """The separation's scratch (:func:`sim.support.memory.zeros`): zeros of the shape and type asked
+    for, C order, writable; a large array starts on a 2 MB boundary where the system maps huge pages
+    (Linux), a small one is numpy's own; the memory stays while the array does."""
+    a = memory.zeros(shape, dtype)
+    assert a.shape == (shape if isinstance(shape, tuple) else (shape,)) and a.dtype == dtype
+    assert a.flags.c_contiguous and a.flags.writeable and not a.any()
+    if a.nbytes >= memory.LARGE and hasattr(mmap, "MADV_HUGEPAGE"):
+        assert a.ctypes.data % memory.HUGE_PAGE == 0
+    else:
+        assert a.base is None or a.base.base is None
+    a[...] = 7
+    view = a.reshape(-1)[-3:]
+    del a
+    gc.collect()
+    assert (view == 7).all()
+
+
+def test_the_pass_is_the_same_in_huge_pages_and_in_numpys(monkeypatch):
+    """The separation's scratch in 2 MB pages or in numpy's arrays: the same positions (9,000
+    animals on the island, two threads, three frames; every array of the first run in its own
+    mapping)."""
+    runs = []
+    for large in (0, 1 << 60):
+        monkeypatch.setattr(memory, "LARGE", large)
+        sim = Simulation(config(threads=2), load_map(ROOT / "maps" / "island.yaml"),
+                         counts={"cow": 5000, "bird": 2500, "water": 1500})  # fmt: skip
+        for _ in range(3):
+            sim.step(STEP)
+        runs.append((sim.crowd._ints.ctypes.data % memory.HUGE_PAGE == 0, sim.agents.pos.copy()))
+    assert runs[0][0] or not hasattr(mmap, "MADV_HUGEPAGE")
+    assert np.array_equal(runs[0][1], runs[1][1])
 
 
 @settings(max_examples=80, deadline=None)
