@@ -32,6 +32,9 @@ from tests.conftest import ROOT
 STEP = 1 / 60
 
 
+#: Where Linux says whether it has transparent huge pages (a kernel without them refuses the advice).
+THP = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+
 #: Idle seconds (min, max) that keep animals resting through a test's few simulated seconds: the
 #: largest a config takes (``species.*.idle_s``: 0 to 3600).
 STILL = (3600.0, 3600.0)
@@ -342,8 +345,7 @@ def test_scratch_in_huge_pages_is_zeroed_aligned_and_writable(shape, dtype):
     while isinstance(root, np.ndarray) and root.base is not None:
         root = root.base
     mapped = isinstance(root, memoryview) and isinstance(root.obj, mmap.mmap)
-    # (a kernel with transparent huge pages takes the advice; one without refuses it: numpy's zeros then)
-    if a.nbytes >= memory.LARGE and Path("/sys/kernel/mm/transparent_hugepage/enabled").exists():
+    if a.nbytes >= memory.LARGE and THP.exists():  # (without them: numpy's zeros)
         assert mapped
     if mapped:
         assert a.nbytes >= memory.LARGE and a.ctypes.data % memory.HUGE_PAGE == 0
@@ -366,7 +368,7 @@ def test_the_pass_is_the_same_in_huge_pages_and_in_numpys(monkeypatch):
         for _ in range(3):
             sim.step(STEP)
         runs.append((sim.crowd._ints.ctypes.data % memory.HUGE_PAGE == 0, sim.agents.pos.copy()))
-    assert runs[0][0] or not Path("/sys/kernel/mm/transparent_hugepage/enabled").exists()
+    assert runs[0][0] or not THP.exists()
     assert np.array_equal(runs[0][1], runs[1][1])
 
 
