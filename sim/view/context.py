@@ -10,6 +10,7 @@ a small object that hands on only those members of the app (anything else is an
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
@@ -167,12 +168,11 @@ def _hand_on(cls: type[ModeContext]) -> None:
     """Give ``cls`` a property per member, reading (and for ``writes``, setting) the app's."""
     for name in cls.members():
 
-        def get(self: ModeContext, _n: str = name) -> Any:
-            return getattr(object.__getattribute__(self, "_app"), _n)
-
         def put(self: ModeContext, value: Any, _n: str = name) -> None:
             setattr(object.__getattribute__(self, "_app"), _n, value)
 
+        # A reading is C code (a mode reads ~36 members a frame: ~0.4 µs each as a Python function).
+        get = operator.attrgetter(f"_app.{name}")
         setattr(cls, name, property(get, put if name in cls.writes else None))
 
 

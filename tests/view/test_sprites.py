@@ -254,3 +254,21 @@ def test_pixels_of_a_subsurface_are_its_own_and_unlocked_after(screen):
     with pytest.raises(ValueError, match="Pixels takes 8- and 32-bit surfaces, not 16-bit"), Pixels(odd):
         pass
     assert not odd.get_locked()
+
+
+def test_pixels_kept_between_blocks_are_always_the_surface_s_own(screen):
+    """``Pixels`` keeps the arrays it made (the screen's is asked for a few times a frame): each
+    block still writes its own surface, whatever surfaces came and went before it, of the same
+    size or not, and a surface whose pixels moved (a resized window's) gets its new memory."""
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        w, h = int(rng.integers(1, 40)), int(rng.integers(1, 30))
+        surface = pygame.Surface((w, h), 0, screen)
+        colour = (trial, 255 - trial, 7)
+        with Pixels(surface) as img:
+            assert img.shape == (h, w) and img.ctypes.data == surface._pixels_address
+            img[:] = surface.map_rgb(colour)
+        assert surface.get_at((w - 1, h - 1))[:3] == colour
+        with Pixels(surface) as again:
+            assert again is img  # (kept)
+        del surface, img, again

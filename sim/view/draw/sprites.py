@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pygame
@@ -35,6 +36,10 @@ class Pixels:
     locked during blit"). ~2 µs; ``surfarray.pixels2d`` costs ~50 µs.
     """
 
+    #: Arrays made lately, by where and how they lie in memory: the screen's is asked for a few
+    #: times a frame, and making one (a ctypes type of its length, then the array) cost ~5 µs.
+    _made: ClassVar[dict[tuple[int, int, int, int, int], np.ndarray]] = {}
+
     def __init__(self, surface: pygame.Surface) -> None:
         self.surface = surface
 
@@ -43,12 +48,20 @@ class Pixels:
         size = s.get_bytesize()
         if size not in (1, 4):
             raise ValueError(f"Pixels takes 8- and 32-bit surfaces, not {size * 8}-bit")
-        dtype = np.dtype(np.uint8) if size == 1 else np.dtype(np.uint32)
         w, h, pitch = s.get_width(), s.get_height(), s.get_pitch()
         s.lock()
-        try:  # exactly the bytes of its rows (a subsurface's last row ends before its parent's does)
-            memory = (ctypes.c_uint8 * (pitch * (h - 1) + w * size if h and w else 0)).from_address(s._pixels_address)
-            return np.ndarray((h, w), dtype, buffer=memoryview(memory), strides=(pitch, size))
+        try:
+            # Read after locking: the address of a surface's pixels may change while it is unlocked.
+            where = (s._pixels_address, w, h, pitch, size)
+            made = Pixels._made.get(where)
+            if made is None:  # exactly the bytes of its rows (a subsurface's last row ends before its parent's does)
+                memory = (ctypes.c_uint8 * (pitch * (h - 1) + w * size if h and w else 0)).from_address(where[0])
+                dtype = np.dtype(np.uint8) if size == 1 else np.dtype(np.uint32)
+                made = np.ndarray((h, w), dtype, buffer=memoryview(memory), strides=(pitch, size))
+                if len(Pixels._made) >= 16:
+                    Pixels._made.clear()
+                Pixels._made[where] = made
+            return made
         except BaseException:
             s.unlock()
             raise
