@@ -61,6 +61,23 @@ def test_a_round_keeps_what_it_compiled_until_a_kind_or_the_terrain_changes():
     assert rounds.prepared(ks) == first and rounds.builds == 1
     ks[0].astar.max_nodes = 9  # a setting the engine reads at each search
     assert rounds.prepared(ks)[0].max_nodes == 9 and rounds.builds == 2
+    ks[0].astar.max_nodes = int("9")  # an equal value: kept
+    assert rounds.prepared(ks)[0].max_nodes == 9 and rounds.builds == 2
+    # Anything else the compiled kinds are made of: each is a new build, then kept.
+    changes = [
+        lambda: ks.__setitem__(1, ks[1]._replace(labels=ks[1].labels.copy())),  # equal contents, new array
+        lambda: ks.__setitem__(0, ks[0]._replace(straight=not ks[0].straight)),
+        lambda: setattr(ks[1].astar, "heuristic_name", "zero" if ks[1].astar.heuristic_name != "zero" else "octile"),
+        lambda: ks.pop(),
+    ]
+    for j, change in enumerate(changes):
+        change()
+        rounds.prepared(ks)
+        assert rounds.builds == 3 + j
+        rounds.prepared(ks)
+        assert rounds.builds == 3 + j
+    rounds.prepared(ks, jps=False)
+    assert rounds.builds == 3 + len(changes)
 
 
 def test_a_round_lets_go_of_the_gil_while_it_searches():
