@@ -239,7 +239,7 @@ def test_the_cell_readout_names_terrain_costs_and_regions(make_app, monkeypatch)
     shown = []
     import sim.view.modes.play as play
 
-    monkeypatch.setattr(play, "readout_bar", lambda s, t, rect, line, size: shown.append(line) or line or "")
+    monkeypatch.setattr(play, "readout_bar", lambda s, t, rect, line, size, kept=None: shown.append(line) or line or "")
     pos = tuple(int(v) for v in app.cam.to_screen(x, y))
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
     app.frame(STEP)

@@ -233,3 +233,67 @@ def test_a_scene_layer_turned_off_leaves_no_stale_pixels(make_app, k, is_on):
     app.view.invalidate()
     app.draw()
     assert np.array_equal(shown, pygame.surfarray.array3d(app.screen))
+
+
+def test_the_bars_are_copied_only_when_something_covered_them_and_always_show_whole(make_app):
+    """The readout and the status bar are opaque and drawn over the scene every frame, but copied to
+    the screen only when this frame's scene or anything drawn over it reached their rows (a plain
+    frame of walking animals: not at all). Whatever happens (animals walking along the bars' edge,
+    the brush over them and away, messages, the log, the overlay, the water's glints), each frame
+    equals a full redraw of the same state."""
+    app = make_app("maps/island.yaml", counts={"cow": 60, "bird": 20, "water": 20})
+    key(pygame.K_SPACE)  # paused: only the animals moved here move
+    app.frame(STEP)
+    app.cam.zoom_to(16, 0, app.cam.view_h)  # the map's last row at the bars' edge
+    shown: list[bool] = []
+    asked = app.view.bar_shown
+
+    def counted(*args):
+        shown.append(asked(*args))
+        return shown[-1]
+
+    app.view.bar_shown = counted
+    a, floor = app.sim.agents, app.plan.layout.map.bottom
+    walkers = np.arange(0, a.n, 5)  # along the bottom of the view, half under the readout
+    x0, y0 = app.cam.cell_at(40, floor)
+    a.pos[walkers, 0] = x0 + np.arange(walkers.size) * 2.5
+    a.pos[walkers, 1] = y0
+
+    def frames(k: int) -> None:
+        for _ in range(k):
+            a.pos[walkers, 0] += 0.13
+            a.pos[walkers, 1] = y0 + 0.3 * np.sin(a.pos[walkers, 0])
+            app.frame(STEP)
+
+    def same_as_a_full_redraw(step_no: int) -> None:
+        picture = pygame.surfarray.array3d(app.screen).copy()
+        app.view.invalidate()
+        app.draw()
+        diff = np.argwhere((picture != pygame.surfarray.array3d(app.screen)).any(axis=2))
+        assert diff.size == 0, (step_no, diff.min(axis=0), diff.max(axis=0), len(diff))
+
+    def motion(pos):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+
+    steps = [
+        lambda: motion((600, 100)),  # the brush far from the bars
+        lambda: motion((200, app.screen.get_height() - 5)),  # ... over the status bar
+        lambda: motion((300, app.plan.layout.readout.centery)),  # ... over the readout
+        lambda: motion((400, 200)),  # ... away again
+        lambda: app.message("a message"),
+        lambda: key(pygame.K_F2),  # the log on, then off
+        lambda: key(pygame.K_F2),
+        lambda: key(pygame.K_F3),  # the overlay on (its figures change from frame to frame: not compared) ...
+        lambda: key(pygame.K_F3),
+        lambda: key(pygame.K_F3),  # ... and off
+    ]
+    for step_no, step in enumerate(steps):
+        step()
+        for k in (1, 2, 30):  # the first frame after it, then the next, then many (the glints change too)
+            frames(k)
+            if not app.show_overlay:
+                same_as_a_full_redraw(step_no)
+            frames(1)  # (the frame after a full redraw draws everything again)
+    assert app.view.floor == floor
+    assert shown.count(True) > len(shown) // 3  # the copies were skipped in most frames
+    assert shown.count(False) > len(steps)  # ... and made where something covered the bars

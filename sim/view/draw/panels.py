@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -135,10 +136,12 @@ def help_pages(text: Text, tables: list[KeyTable], width: int, height: int, size
             for i in range(0, len(columns), ncols)]  # fmt: skip
 
 
-def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]],
-                rect: pygame.Rect, size: int) -> list[str]:  # fmt: skip
+def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple[int, int, int]]], rect: pygame.Rect,
+                size: int, kept: Callable[[pygame.Surface], bool] | None = None) -> list[str]:  # fmt: skip
     """The bar at the bottom of the window, in ``rect``: as many of ``parts`` as fit, in order;
-    returns those drawn. The composed bar is cached: it says the same for many frames."""
+    returns those drawn. The composed bar is cached: it says the same for many frames. ``kept``,
+    asked with the bar's picture, says whether the screen shows it there already (then it is not
+    copied again)."""
     key = ("status", tuple(parts), rect.size, size)
     cached = text.cached(key)
     if cached is None:
@@ -160,14 +163,16 @@ def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple
         cached = (bar, shown)  # (measuring the parts again each frame cost ~30 µs)
         text.keep(key, cached)
     bar, shown = cached
-    screen.blit(bar, rect.topleft)
+    if kept is None or not kept(bar):
+        screen.blit(bar, rect.topleft)
     return list(shown)
 
 
-def readout_bar(screen: pygame.Surface, text: Text, rect: pygame.Rect, line: str | None, size: int) -> str:
+def readout_bar(screen: pygame.Surface, text: Text, rect: pygame.Rect, line: str | None, size: int,
+                kept: Callable[[pygame.Surface], bool] | None = None) -> str:  # fmt: skip
     """The strip above the status bar, in ``rect``: ``line`` (the cell under the cursor) cut to fit,
     on the panel colour; opaque and drawn every frame, so nothing under it needs putting back.
-    Returns the text drawn."""
+    Returns the text drawn. ``kept``: as :func:`status_line`'s."""
     key = ("readout", line, rect.size, size)
     cached = text.cached(key)
     if cached is None:
@@ -180,7 +185,8 @@ def readout_bar(screen: pygame.Surface, text: Text, rect: pygame.Rect, line: str
         cached = (bar, shown)  # (measuring the line again each frame cost ~15 µs)
         text.keep(key, cached)
     bar, shown = cached
-    screen.blit(bar, rect.topleft)
+    if kept is None or not kept(bar):
+        screen.blit(bar, rect.topleft)
     return shown
 
 
