@@ -423,13 +423,16 @@ class WorldView:
         kept = plain and cheap and known and background is not None
         erase = kept and self._background_key == key
         untouched = erase  # (so far: nothing but sprites and restored rectangles is drawn this frame)
+        lowest = 0  # the lowest row + 1 of the restored rectangles
         glints_were = _glint_change(self._background_key, key) if kept and not erase else None
         cleared = np.zeros((len(self.dirty), 4), dtype=np.int64)
         if erase or glints_were is not None:
             assert background is not None  # (kept says so)
             for j, rect in enumerate(self.dirty):
                 screen.blit(background, rect, rect)
-                cleared[j] = tuple(rect.clip(screen.get_rect()))
+                put_back = rect.clip(screen.get_rect())
+                cleared[j] = tuple(put_back)
+                lowest = max(lowest, put_back.bottom)
             if glints_were is not None:  # only the water's glints changed: their pixels, not the whole screen
                 cleared = np.concatenate((cleared, self.terrain.put_back_glints(screen, glints_were, key[0][-1])))
                 self._background_key, erase = key, True
@@ -442,7 +445,7 @@ class WorldView:
             self._last = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
         w, h = screen.get_size()
         floor = h if self.floor is None else max(0, min(h, self.floor))  # (sprites under the bars: not drawn)
-        if untouched and bool(np.all(cleared[:, 1] + cleared[:, 3] <= floor)):
+        if untouched and lowest <= floor:
             self._kept_frame = self._frame  # the bars' rows hold what the last frame left there
         tiles_shape = ((floor >> TILE_BITS) + 1, (w >> TILE_BITS) + 1)
         if self._tiles.shape != tiles_shape:
