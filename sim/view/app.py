@@ -219,8 +219,7 @@ class App:
         """The frame: the modes (the world, their panels), the overlay, the messages, a modal over a
         dimmed rest, the bars; each part in its region (:mod:`sim.view.compose`)."""
         self.plan = compose.begin(self)
-        self.view.begin_frame()
-        self.view.floor = self.plan.layout.map.bottom  # (the readout and the status bar below it)
+        self.view.bars.begin_frame(self.plan.layout.map.bottom)  # (the readout and the status bar below it)
         modal = compose.modal(self)
         self.messages.hold(modal is not None)  # messages wait while a modal is up
         draw_overlay = compose.overlay(self) if self.show_overlay and modal is None else None  # (its place first)

@@ -227,6 +227,7 @@ def status_bar(app: App) -> None:
     parts += [(app.startup.status(sim), WARN), ("F1 help  F2 messages  F3 overlay", DIM)]
     # Opaque, full width and drawn every frame: nothing under it needs putting back (not "dirty").
     lay = app.plan.layout
+    view = app.view
     shown = status_line(app.screen, app.text, [p for p in parts if p[0]], lay.status, lay.metrics.body,
-                        lambda bar: app.view.bar_shown(app.screen, "status", lay.status, bar))  # fmt: skip
+                        lambda bar: view.bars.shown(app.screen, "status", lay.status, bar, view.dirty))  # fmt: skip
     app.plan.put("status", lay.status, ["  ".join(shown)], lay.metrics.body)  # (one line of parts)

@@ -246,13 +246,13 @@ def test_the_bars_are_copied_only_when_something_covered_them_and_always_show_wh
     app.frame(STEP)
     app.cam.zoom_to(16, 0, app.cam.view_h)  # the map's last row at the bars' edge
     shown: list[bool] = []
-    asked = app.view.bar_shown
+    asked = app.view.bars.shown
 
     def counted(*args):
         shown.append(asked(*args))
         return shown[-1]
 
-    app.view.bar_shown = counted
+    app.view.bars.shown = counted  # type: ignore[method-assign]
     a, floor = app.sim.agents, app.plan.layout.map.bottom
     walkers = np.arange(0, a.n, 5)  # along the bottom of the view, half under the readout
     x0, y0 = app.cam.cell_at(40, floor)
@@ -294,6 +294,6 @@ def test_the_bars_are_copied_only_when_something_covered_them_and_always_show_wh
             if not app.show_overlay:
                 same_as_a_full_redraw(step_no)
             frames(1)  # (the frame after a full redraw draws everything again)
-    assert app.view.floor == floor
+    assert app.view.bars.floor == floor
     assert shown.count(True) > len(shown) // 3  # the copies were skipped in most frames
     assert shown.count(False) > len(steps)  # ... and made where something covered the bars

@@ -288,6 +288,39 @@ def _glint_change(was: tuple | None, now: tuple) -> int | None:
     return int(was[0][-1])
 
 
+class Bars:
+    """The opaque bars drawn over the scene every frame from its floor down (the readout and the
+    status bar), and whether each is on the screen already (:meth:`shown`): a 1280-pixel bar's copy
+    is ~12 µs, and its memory pushed out of the caches what the next frame's model used."""
+
+    def __init__(self) -> None:
+        #: Rows from here down are the bars' (None: none): the scene draws no sprite there.
+        self.floor: int | None = None
+        self.frame = 0  # frames begun
+        self.kept_frame = -1  # the last frame whose scene wrote nothing from the floor down (WorldView.draw_scene)
+        self._shown: dict[str, tuple] = {}  # per bar: (frame, screen, picture, rect) it was last shown at
+
+    def begin_frame(self, floor: int) -> None:
+        """A new frame is drawn, its bars from row ``floor`` down."""
+        self.frame += 1
+        self.floor = floor
+
+    def shown(self, screen: pygame.Surface, name: str, rect: pygame.Rect, picture: pygame.Surface,
+              drawn_over: list[pygame.Rect]) -> bool:  # fmt: skip
+        """Whether ``picture``, bar ``name`` at ``rect`` (at or below the floor), is on ``screen``
+        already: it was shown there last frame, this frame's scene wrote nothing from the floor
+        down (no repaint, no glints, no restored rectangle there; sprites stop above it) and
+        nothing in ``drawn_over`` (drawn over the scene since) touches ``rect``. The caller then
+        skips copying it. Remembers ``picture`` as shown this frame either way."""
+        last = self._shown.get(name)
+        self._shown[name] = (self.frame, screen, picture, pygame.Rect(rect))
+        return (
+            last is not None and self.kept_frame == self.frame and last[0] == self.frame - 1
+            and last[1] is screen and last[2] is picture and last[3] == rect
+            and self.floor is not None and rect.top >= self.floor and rect.collidelist(drawn_over) < 0
+        )  # fmt: skip
+
+
 class WorldView:
     """Draws the simulation's world through a camera; follows the world's changes by itself."""
 
@@ -310,12 +343,7 @@ class WorldView:
         self._by_layer = np.zeros(0, np.int64)  # the animals by drawing layer (_drawing_order)
         self._fliers = np.zeros(0, np.int64)
         self.dirty: list[pygame.Rect] = []  # small overlays drawn over the scene this frame
-        #: Rows from here down are covered by opaque bars drawn over the scene every frame (the
-        #: readout and the status bar): sprites are not drawn there (None: the whole screen is scene).
-        self.floor: int | None = None
-        self._frame = 0  # frames begun (begin_frame)
-        self._kept_frame = -1  # the last frame whose scene wrote nothing from the floor down
-        self._bars: dict[str, tuple] = {}  # per bar: (frame, screen, picture, rect) it was last shown at
+        self.bars = Bars()  # the opaque bars drawn over the scene every frame, below its floor
 
     def rebuild(self) -> None:
         """After a map swap (or the whole map replaced): the map's own tiles too, if shown."""
@@ -408,9 +436,8 @@ class WorldView:
             self.terrain.draw(screen, self.cam)
             self.draw_animals(screen)
             return
-        tile = self.cam.tile
         (runs, colours, starts, box, reach, _), per, per_sprite = self._look(screen)
-        if self._dense(screen, per_sprite):
+        if _dense(self.sim.agents.pos, self.cam, screen, per_sprite):
             self.terrain.draw(screen, self.cam)
             self._background, self._last, self.dirty = None, (), []
             self._draw_dots(screen, per)
@@ -443,58 +470,29 @@ class WorldView:
         self.dirty = []
         if not known:
             self._last = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
-        w, h = screen.get_size()
-        floor = h if self.floor is None else max(0, min(h, self.floor))  # (sprites under the bars: not drawn)
+        h = screen.get_height()
+        floor = h if self.bars.floor is None else max(0, min(h, self.bars.floor))  # (none drawn under the bars)
         if untouched and lowest <= floor:
-            self._kept_frame = self._frame  # the bars' rows hold what the last frame left there
-        tiles_shape = ((floor >> TILE_BITS) + 1, (w >> TILE_BITS) + 1)
+            self.bars.kept_frame = self.bars.frame  # their rows hold what the last frame left there
+        self._sprites(screen, background if erase else None, floor, (px, py, ks, order), (runs, colours, starts, box,
+                      reach), cleared)  # fmt: skip
+
+    def _sprites(self, screen: pygame.Surface, background: pygame.Surface | None, floor: int, items: tuple,
+                 table: tuple, cleared: np.ndarray) -> None:  # fmt: skip
+        """:func:`render_animals` on the screen's rows above ``floor``: only what changed over the
+        last frame's picture where ``background`` (the terrain alone) is given, else everything."""
+        tiles_shape = ((floor >> TILE_BITS) + 1, (screen.get_width() >> TILE_BITS) + 1)
         if self._tiles.shape != tiles_shape:
             self._tiles = np.zeros(tiles_shape, dtype=np.bool_)
+        cam = self.cam
         with Pixels(screen) as img:
-            if erase:
-                assert background is not None
+            if background is not None:
                 with Pixels(background) as bg:
-                    render_animals(img[:floor], bg[:floor], px, py, ks, order, self.cam.x, self.cam.y, tile, runs,
-                                   colours, starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
+                    render_animals(img[:floor], bg[:floor], *items, cam.x, cam.y, cam.tile, *table, *self._last,
+                                   cleared, self._tiles)  # fmt: skip
             else:
-                render_animals(img[:floor], _NO_PIXELS, px, py, ks, order, self.cam.x, self.cam.y, tile, runs,
-                               colours, starts, box, reach, *self._last, cleared, self._tiles)  # fmt: skip
-
-    def begin_frame(self) -> None:
-        """A new frame is drawn (see :meth:`bar_shown`)."""
-        self._frame += 1
-
-    def bar_shown(self, screen: pygame.Surface, name: str, rect: pygame.Rect, picture: pygame.Surface) -> bool:
-        """Whether ``picture``, an opaque bar drawn over the scene at ``rect`` every frame (at or
-        below :attr:`floor`), is on ``screen`` already: it was shown there last frame, this frame's
-        scene wrote nothing from the floor down (no repaint, no glints, no restored rectangle there;
-        sprites stop above it) and nothing drawn over the scene since touches ``rect``. The caller
-        then skips copying it (a 1280-pixel bar: ~12 µs, and its memory out of the caches). Remembers
-        ``picture`` as shown this frame either way."""
-        last = self._bars.get(name)
-        self._bars[name] = (self._frame, screen, picture, pygame.Rect(rect))
-        return (
-            last is not None and self._kept_frame == self._frame and last[0] == self._frame - 1
-            and last[1] is screen and last[2] is picture and last[3] == rect
-            and self.floor is not None and rect.top >= self.floor and rect.collidelist(self.dirty) < 0
-        )  # fmt: skip
-
-    def _dense(self, screen: pygame.Surface, per_sprite: int) -> bool:
-        """Whether the animals on screen are so many that their sprites would cover it over
-        :data:`DENSE_COVER` times: they are then drawn as dots (:func:`draw_dots`), a crowd
-        of 100,000 in a few ms where sprites took tens."""
-        a = self.sim.agents
-        n = a.species.size
-        area = screen.get_width() * screen.get_height()
-        if n * per_sprite <= DENSE_COVER * area:
-            return False
-        c0, r0, c1, r1 = self.cam.visible_cells()
-        if c0 == 0 and r0 == 0 and (c1, r1) == (self.cam.world_w, self.cam.world_h):
-            shown = n  # the whole map on screen (every point is within its cells' half-cell margin)
-        else:
-            x, y = a.pos[:, 0], a.pos[:, 1]
-            shown = int(np.count_nonzero((x >= c0 - 1) & (x < c1) & (y >= r0 - 1) & (y < r1)))
-        return shown * per_sprite > DENSE_COVER * area
+                render_animals(img[:floor], _NO_PIXELS, *items, cam.x, cam.y, cam.tile, *table, *self._last, cleared,
+                               self._tiles)  # fmt: skip
 
     def _draw_dots(self, screen: pygame.Surface, per: dict) -> None:
         a = self.sim.agents
@@ -561,6 +559,23 @@ class WorldView:
         rect = pygame.draw.circle(screen, (0, 0, 0), (px, py), r + 1, 2)
         pygame.draw.circle(screen, colour, (px, py), r, 1)
         self.dirty.append(rect)
+
+
+def _dense(pos: np.ndarray, cam: Camera, screen: pygame.Surface, per_sprite: int) -> bool:
+    """Whether the animals at ``pos`` on screen are so many that their sprites would cover it over
+    :data:`DENSE_COVER` times: they are then drawn as dots (:func:`draw_dots`), a crowd of
+    100,000 in a few ms where sprites took tens."""
+    n = pos.shape[0]
+    area = screen.get_width() * screen.get_height()
+    if n * per_sprite <= DENSE_COVER * area:
+        return False
+    c0, r0, c1, r1 = cam.visible_cells()
+    if c0 == 0 and r0 == 0 and (c1, r1) == (cam.world_w, cam.world_h):
+        shown = n  # the whole map on screen (every point is within its cells' half-cell margin)
+    else:
+        x, y = pos[:, 0], pos[:, 1]
+        shown = int(np.count_nonzero((x >= c0 - 1) & (x < c1) & (y >= r0 - 1) & (y < r1)))
+    return shown * per_sprite > DENSE_COVER * area
 
 
 def rehearse_view(config: Config, screen: pygame.Surface, art: bool = True) -> None:

@@ -308,8 +308,9 @@ class PlayMode(Mode):
         side_panels(self, surface)
         lay = app.plan.layout
         line = self._readout_line_now() if app.top is self and not app.show_help else None
+        view = app.view
         shown = readout_bar(surface, app.text, lay.readout, line, lay.metrics.small,  # opaque, every frame
-                            lambda bar: app.view.bar_shown(surface, "readout", lay.readout, bar))  # fmt: skip
+                            lambda bar: view.bars.shown(surface, "readout", lay.readout, bar, view.dirty))  # fmt: skip
         app.plan.put("readout", lay.readout, [shown], lay.metrics.small)
 
     def _scene_layers(self) -> list[Callable[[pygame.Surface], object]]:
