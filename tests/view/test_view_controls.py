@@ -275,6 +275,12 @@ def test_the_bars_are_copied_only_when_something_covered_them_and_always_show_wh
     def motion(pos):
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
 
+    def resized(to):
+        pygame.display.set_mode(to)
+        app._resized()
+
+    size = app.screen.get_size()
+
     steps = [
         lambda: motion((600, 100)),  # the brush far from the bars
         lambda: motion((200, app.screen.get_height() - 5)),  # ... over the status bar
@@ -286,6 +292,8 @@ def test_the_bars_are_copied_only_when_something_covered_them_and_always_show_wh
         lambda: key(pygame.K_F3),  # the overlay on (its figures change from frame to frame: not compared) ...
         lambda: key(pygame.K_F3),
         lambda: key(pygame.K_F3),  # ... and off
+        lambda: resized((900, 560)),  # a smaller window, then the first size again
+        lambda: resized(size),
     ]
     for step_no, step in enumerate(steps):
         step()
