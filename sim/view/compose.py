@@ -225,7 +225,8 @@ def status_bar(app: App) -> None:
     speed = app.speed.label if app.speed.factor != 1 else ""
     parts += [(f"{sim.agents.n} animals", INK), (speed, WARN), ("PAUSED" if app.paused else "", WARN)]
     parts += [(app.startup.status(sim), WARN), ("F1 help  F2 messages  F3 overlay", DIM)]
-    # Opaque, full width and drawn every frame: nothing under it needs putting back (not "dirty").
+    # Opaque, full width and shown every frame (copied only when something reached its rows: view.bars):
+    # nothing under it needs putting back (not "dirty").
     lay = app.plan.layout
     view = app.view
     shown = status_line(app.screen, app.text, [p for p in parts if p[0]], lay.status, lay.metrics.body,

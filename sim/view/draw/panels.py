@@ -171,7 +171,7 @@ def status_line(screen: pygame.Surface, text: Text, parts: list[tuple[str, tuple
 def readout_bar(screen: pygame.Surface, text: Text, rect: pygame.Rect, line: str | None, size: int,
                 kept: Callable[[pygame.Surface], bool] | None = None) -> str:  # fmt: skip
     """The strip above the status bar, in ``rect``: ``line`` (the cell under the cursor) cut to fit,
-    on the panel colour; opaque and drawn every frame, so nothing under it needs putting back.
+    on the panel colour; opaque and shown every frame, so nothing under it needs putting back.
     Returns the text drawn. ``kept``: as :func:`status_line`'s."""
     key = ("readout", line, rect.size, size)
     cached = text.cached(key)

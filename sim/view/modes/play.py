@@ -309,7 +309,7 @@ class PlayMode(Mode):
         lay = app.plan.layout
         line = self._readout_line_now() if app.top is self and not app.show_help else None
         view = app.view
-        shown = readout_bar(surface, app.text, lay.readout, line, lay.metrics.small,  # opaque, every frame
+        shown = readout_bar(surface, app.text, lay.readout, line, lay.metrics.small,  # opaque, shown every frame
                             lambda bar: view.bars.shown(surface, "readout", lay.readout, bar, view.dirty))  # fmt: skip
         app.plan.put("readout", lay.readout, [shown], lay.metrics.small)
 
