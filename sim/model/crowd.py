@@ -545,6 +545,20 @@ class Crowd:
             for j, (lo, hi) in enumerate(zip([0, *ends[:-1]], ends, strict=True))
         ]
 
+    def _abandon(self) -> None:
+        """After a pass this thread never joined: its workers are left where they are, and the next
+        pass gets workers, a barrier and scratch of its own. A woken worker may not have run yet
+        (a busy machine): it still does its first step in the old scratch before it waits for good,
+        and in the new pass's that raced with it (a test saw other positions under load)."""
+        self._workers.abandon()
+        self._floats = np.zeros((0, 2), np.float32)
+        self._ints = np.zeros((5, 0), np.int32)
+        self._counts = np.zeros(0, np.int32)
+        self._per_part = np.zeros((1, 1), np.uint16)
+        self._bufs = np.zeros((1, 0, 2), np.float32)
+        self._moved = np.zeros(MAX_PARTS, np.int64)
+        self._key = (0, 0.0, *[None] * 4)  # (laid out anew, in new arrays)
+
     def compile_parts(self, agents, terrain: np.ndarray, stands: np.ndarray, layer_of: np.ndarray,
                       spacing: float) -> None:  # fmt: skip
         """Compile (or load) the threaded pass's kernel (:func:`_run`) for these arrays (as
@@ -591,7 +605,7 @@ class Crowd:
             try:
                 return int(_run(jobs[-1], workers.state, len(jobs), self._moved, len(jobs) - 1, 0))
             except BaseException:  # (an interrupt before the call: the workers wait in the pass)
-                workers.abandon()
+                self._abandon()
                 raise
         else:  # one hand-over a frame; every part waits for all after each pass but the last
             gate = threading.Barrier(len(jobs))

@@ -490,11 +490,16 @@ def test_an_interrupt_as_a_pass_starts_leaves_the_next_pass_whole(monkeypatch):
     monkeypatch.setattr(crowd, "_run", interrupted)
     start = a.pos.copy(), a.cell.copy()
     args = (sim.world.terrain, sim._stands, sim._layers, 0.4)
+    # The abandoned worker may not have run yet (a busy machine): it still writes its first step
+    # into the scratch it was given, so the next pass must have scratch of its own.
+    names = ("_floats", "_ints", "_counts", "_per_part", "_bufs", "_moved")
+    old = [getattr(sim.crowd, name) for name in names]
     with pytest.raises(KeyboardInterrupt):
         sim.crowd.separate(a, *args, 2)
     monkeypatch.setattr(crowd, "_run", real)
     assert np.array_equal(a.pos, start[0])
     moved = sim.crowd.separate(a, *args, 2)
+    assert [name for name, was in zip(names, old, strict=True) if getattr(sim.crowd, name) is was] == []
     after = a.pos.copy()
     a.pos[:], a.cell[:] = start
     assert Crowd().separate(a, *args, 1) == moved > 0
