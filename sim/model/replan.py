@@ -117,22 +117,26 @@ def rescue_stranded(agents: Agents, species: list[SpeciesRuntime]) -> int:
 
 
 def nearest_free(grid: PathGrid, x: int, y: int, taken: set[tuple[int, int]] | None = None) -> tuple[int, int] | None:
-    """The passable cell nearest to ``(x, y)`` (Euclidean), searched in growing windows;
-    with ``taken``, the nearest not in it, unless every passable cell near is (then the
-    nearest: animals swept off a painted area spread along its edge instead of queueing)."""
+    """The passable cell nearest to ``(x, y)`` (Euclidean), searched in growing windows, or
+    None when the grid has none; with ``taken``, the nearest not in it, unless every passable
+    cell near is (then the nearest: animals swept off a painted area spread along its edge
+    instead of queueing)."""
     h, w = grid.height, grid.width
+    everything = w * w + h * h  # a radius this long (squared) reaches every cell from anywhere on the map
     r = 1
-    while r <= max(w, h):
+    while True:
         x0, x1, y0, y1 = max(0, x - r), min(w, x + r + 1), max(0, y - r), min(h, y + r + 1)
         ys, xs = np.nonzero(grid.cost_block(x0, y0, x1, y1) > 0)
+        whole = r * r >= everything  # (the window and the disc hold the whole map: nothing more to find)
         if len(xs):
             d = (xs + x0 - x) ** 2 + (ys + y0 - y) ** 2
             inside = np.flatnonzero(d <= r * r)  # nothing closer can hide outside this window
             for k in inside[np.argsort(d[inside], kind="stable")].tolist():
                 if not taken or (int(xs[k] + x0), int(ys[k] + y0)) not in taken:
                     return int(xs[k] + x0), int(ys[k] + y0)
-            if inside.size and r >= 8:  # crowded: share the nearest
+            if inside.size and (r >= 8 or whole):  # crowded (or every free cell taken): share the nearest
                 k = int(inside[np.argmin(d[inside])])
                 return int(xs[k] + x0), int(ys[k] + y0)
+        if whole:
+            return None
         r *= 2
-    return None

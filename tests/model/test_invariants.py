@@ -89,6 +89,29 @@ def test_the_soak_gives_the_same_checksum_with_one_and_two_threads():
     assert soak("island.yaml", 11, 200, 1) == soak("island.yaml", 11, 200, 2)
 
 
+@pytest.mark.parametrize("size", [(3, 12), (40, 3), (5, 5)])
+def test_animals_painted_over_on_a_small_map_reach_its_last_free_cells(size):
+    """The nearest free cell may lie beyond the windows a big map's search grows through (a
+    thin map's far end), and every free cell may be taken (then they share one): either way
+    the animals leave the painted ground. (Found by a model fuzz: both left them on rock.)"""
+    w, h = size
+    sim = Simulation(CONFIG, MapData("thin", np.full((h, w), int(Terrain.GRASS), np.uint8)),
+                     counts={"cow": 6, "bird": 0, "water": 0})  # fmt: skip
+    sim.step(1 / 30)
+    last = (w - 1, h - 1)
+    for y in range(h):  # all of it rock but the far corner, a cell at a time: cows are swept off each
+        sim.paint_stroke([(0, y), (w - 1, y)], 0, "rock")
+        if y == h - 1:
+            sim.paint(last[0], last[1], 0, "grass")
+    assert not where_it_stands(sim)
+    assert {tuple(c) for c in sim.agents.cell.tolist()} == {last}
+    sim.paint(last[0], last[1], 0, "rock")  # nowhere left: they stay (nothing to move to) ...
+    assert sim.world.terrain[last[1], last[0]] == Terrain.ROCK
+    sim.paint(0, 0, 0, "grass")  # ... until ground opens again, however far
+    assert {tuple(c) for c in sim.agents.cell.tolist()} == {(0, 0)}
+    assert not where_it_stands(sim)
+
+
 # ------------------------------------------------------------------ atomic edits
 def small_map() -> MapData:
     terrain = np.full((24, 30), int(Terrain.GRASS), np.uint8)
