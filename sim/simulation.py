@@ -260,7 +260,7 @@ class Simulation(Editing):
         spent = self._grow_fields(stats)
         self.planner.serve(now, stats, self.observer, spent)
         a = self.agents
-        done = a.move(dt, self._speed_table, self.world.terrain, self.planner.threads)
+        done = a.move(dt, self._speed_table, self.world.terrain, self._stands, self.planner.threads)
         if done.size and self.herds.herds:
             self.herds.arrived(done)
             done = done[a.herd[done] == 0]

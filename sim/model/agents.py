@@ -232,9 +232,12 @@ class Agents:
         """Flat cells still ahead of animal ``i``."""
         return self._store["paths"][i, self._store["path_pos"][i] : self._store["path_len"][i]]
 
-    def move(self, dt: float, speed_table: np.ndarray, terrain: np.ndarray, threads: int | None = 1) -> np.ndarray:
+    def move(self, dt: float, speed_table: np.ndarray, terrain: np.ndarray, stands: np.ndarray,
+             threads: int | None = 1) -> np.ndarray:  # fmt: skip
         """Advance walking animals by ``dt`` seconds; ``speed_table[species, terrain id]`` is the
-        speed (cells/s) on the terrain each one stands on. Returns the indices of animals that
+        speed (cells/s) on the terrain each one stands on, ``stands[species, terrain id]`` whether
+        it may stand there (a step that squeezes past a corner keeps out of it: :func:`_off_corner`).
+        Returns the indices of animals that
         reached the end of their path this step, in order. A large crowd is cut into parts (of
         at least :data:`MOVE_SPLIT` animals) that step on up to ``threads`` threads (None: the
         engine's thread count); each animal's step is its own, so the result is the same with
@@ -243,7 +246,7 @@ class Agents:
         threads = thread_count() if threads is None else max(1, threads)
         parts = max(1, min(threads, n // MOVE_SPLIT))
         done = np.empty((parts, n), dtype=np.int64)
-        jobs = [(j, parts, n, dt, self._columns, speed_table, terrain, done[j]) for j in range(parts)]
+        jobs = [(j, parts, n, dt, self._columns, speed_table, terrain, stands, done[j]) for j in range(parts)]
         found = run_split(_move, jobs, parts)
         if parts == 1:
             return done[0, : found[0]]
@@ -267,8 +270,39 @@ MOVE_SPLIT = 10_000
 _MOVE_BLOCK = 1024
 
 
+@njit(cache=True, inline="always")
+def _off_corner(px, py, bx, by, ox, oy, tx, ty):
+    """``(px, py)`` moved out of cell ``(bx, by)``'s square into the cell it shares an edge with,
+    ``(ox, oy)`` (the cell the animal stood in) or ``(tx, ty)`` (the one it walks to), across the
+    nearer edge; ``(px, py)`` itself when it shares an edge with neither.
+
+    A diagonal step squeezes past a corner under the "one-obstacle" and "always" rules: its
+    straight line crosses the corner where the two side cells meet, so a position on it (or
+    near it, after a push) can round into a side cell its species may not stand on. Moved
+    across, it stands in the cell on the other side of that edge: half up, the edge at ``b +
+    0.5`` belongs to ``b + 1``, so the way down ends just below ``b - 0.5``."""
+    d1, x1, y1 = _across(px, py, bx, by, ox, oy)
+    d2, x2, y2 = _across(px, py, bx, by, tx, ty)
+    if d1 <= d2:
+        return x1, y1
+    return x2, y2
+
+
+@njit(cache=True, inline="always")
+def _across(px, py, bx, by, cx, cy):
+    """How far ``(px, py)`` is from the edge cell ``(bx, by)`` shares with ``(cx, cy)``, and the
+    point just across it (``inf`` and the point itself when they share no edge)."""
+    if cy == by and abs(cx - bx) == 1:
+        x = bx + 0.5 if cx > bx else np.nextafter(bx - 0.5, -np.inf)
+        return abs(x - px), x, py
+    if cx == bx and abs(cy - by) == 1:
+        y = by + 0.5 if cy > by else np.nextafter(by - 0.5, -np.inf)
+        return abs(y - py), px, y
+    return np.inf, px, py
+
+
 @njit(cache=True, nogil=True)
-def _move(part, parts, n, dt, cols, speed_table, terrain, done):
+def _move(part, parts, n, dt, cols, speed_table, terrain, stands, done):
     """Part ``part`` of ``parts`` of the walking animals step toward their next path cell (see
     :meth:`Agents.move`): every ``parts``-th run of :data:`_MOVE_BLOCK` animals. ``aim`` gets the
     cell each walks toward next (its path's last when it arrived), ``leg`` the path cell before
@@ -307,8 +341,19 @@ def _move(part, parts, n, dt, cols, speed_table, terrain, done):
                 frac = step / max(dist, 1e-12)
                 pos[i, 0] += dx * frac
                 pos[i, 1] += dy * frac
-            cell[i, 0] = cell_of(pos[i, 0])  # where it stands now: half way along a step, the next cell
-            cell[i, 1] = cell_of(pos[i, 1])
+            cx = cell_of(pos[i, 0])  # where it stands now: half way along a step, the next cell
+            cy = cell_of(pos[i, 1])
+            if not stands[species[i], terrain[cy, cx]]:  # squeezing past a corner (see _off_corner)
+                ox, oy = np.int64(cell[i, 0]), np.int64(cell[i, 1])
+                pos[i, 0], pos[i, 1] = _off_corner(pos[i, 0], pos[i, 1], cx, cy, ox, oy, np.int64(tx), np.int64(ty))
+                cx = cell_of(pos[i, 0])
+                cy = cell_of(pos[i, 1])
+                if not stands[species[i], terrain[cy, cx]]:  # (pushed off its way: back where it stood, to plan anew)
+                    pos[i, 0], pos[i, 1] = ox, oy
+                    cx, cy = ox, oy
+                    state[i] = State.REPLAN
+            cell[i, 0] = cx
+            cell[i, 1] = cy
             aim[i] = paths[i, min(path_pos[i], path_len[i] - 1)]
             leg[i] = paths[i, max(min(path_pos[i], path_len[i] - 1) - 1, 0)]
     return k

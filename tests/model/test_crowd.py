@@ -632,7 +632,7 @@ def test_a_large_crowds_walking_step_is_the_same_on_one_thread_and_two():
     for threads in (1, 2):
         for k, v in start.items():
             a.store[k][...] = v
-        done = [a.move(STEP, sim._speed_table, sim.world.terrain, threads).tolist() for _ in range(20)]
+        done = [a.move(STEP, sim._speed_table, sim.world.terrain, sim._stands, threads).tolist() for _ in range(20)]
         ends.append((done, {k: v.copy() for k, v in a.store.items()}))
     assert sum(map(len, ends[0][0])) > 0 and ends[0][0] == ends[1][0]
     assert all(d == sorted(d) for d in ends[1][0])

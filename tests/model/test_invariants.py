@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import tracemalloc
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from sim.config import load_config
 from sim.maps import load_map
 from sim.maps.data import MapData
+from sim.model.agents import State
 from sim.pathfinding import set_threads
 from sim.simulation import Simulation
 from sim.world.terrain import Terrain
@@ -87,6 +89,44 @@ def test_an_animals_cell_is_always_where_it_stands_through_paints_undos_resets_a
 
 def test_the_soak_gives_the_same_checksum_with_one_and_two_threads():
     assert soak("island.yaml", 11, 200, 1) == soak("island.yaml", 11, 200, 2)
+
+
+CORNERS = [
+    ((2.8, 2.4), (2, 3), [(3, 3)]),  # the fuzz's case: west and south, off the straight line
+    ((3.0, 2.0), (2, 3), [(3, 3)]),  # from the cell's centre: the line itself crosses the corner
+    ((3.2, 2.3), (4, 3), [(3, 3)]),  # east and south
+    ((2.6, 3.3), (2, 2), [(2, 3)]),  # west and north
+]
+BOTH_SIDES = ((2.8, 2.4), (2, 3), [(3, 3), (2, 2)])  # both side cells rock: "always" only
+
+
+@pytest.mark.parametrize(("rule", "start", "to", "rocks"),
+                         [(rule, *case) for rule in ("one-obstacle", "always") for case in CORNERS]
+                         + [("always", *BOTH_SIDES)])  # fmt: skip
+def test_a_step_past_a_corner_keeps_out_of_the_cell_it_squeezes_by(rule, start, to, rocks):
+    """Under "one-obstacle" and "always" a diagonal step may pass a corner whose side cell an
+    animal may not stand on; its straight line crosses that corner, so a position on it (or
+    near it, after a push) rounded into the side cell: the cow stood on rock there, where its
+    speed is 0, and never moved again. (Found by a model fuzz, 1 run in ~900.) Now it walks
+    round the corner: every step on ground it may stand on, ``cell`` where ``pos`` is, and it
+    arrives."""
+    terrain = np.full((6, 6), int(Terrain.GRASS), np.uint8)
+    for x, y in rocks:
+        terrain[y, x] = Terrain.ROCK
+    config = replace(CONFIG, search=replace(CONFIG.search, diagonal=rule))
+    sim = Simulation(config, MapData("corner", terrain), counts={"cow": 1, "bird": 0, "water": 0})
+    a = sim.agents
+    a.pos[0] = start
+    a.cell[0] = np.floor(a.pos[0] + 0.5)
+    a.paths[0, 0] = to[1] * 6 + to[0]
+    a.path_pos[0], a.path_len[0], a.state[0] = 0, 1, State.WALKING
+    arrived = False
+    for _ in range(400):
+        arrived = arrived or 0 in a.move(0.01, sim._speed_table, sim.world.terrain, sim._stands).tolist()
+        assert not where_it_stands(sim), (tuple(a.pos[0]), tuple(a.cell[0]))
+        if arrived:
+            break
+    assert arrived and tuple(a.cell[0]) == to
 
 
 @pytest.mark.parametrize("size", [(3, 12), (40, 3), (5, 5)])
