@@ -24,6 +24,9 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# SDL turns SIGINT and SIGTERM into a quit event, which the monkey keeps running through (on
+# purpose): without this, `timeout` or Ctrl-C could not stop it.
+os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
 import pygame
 
