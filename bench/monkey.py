@@ -1,11 +1,13 @@
-"""Monkey: the demo's window (headless) under random input, every frame checked for an exception.
+"""Monkey: the demo's window (headless) under random input, every frame checked for an exception
+and for animals out of place.
 
-    python -m bench.monkey [--seeds 1-10] [--frames 1500]
+    python -m bench.monkey [--seeds 1-10] [--frames 1500] [--config PATH]
 
 For each seed: the App on one of the shipped maps (a copy, in a temporary folder, so saved maps
 and screenshots go there), then random keys (some with ctrl or shift), clicks and drags with
 every button, mouse moves, wheel turns and window resizes, a few a frame. Esc is pressed rarely
-and the app is kept running when it asks to quit. A frame that raises prints the traceback and
+and the app is kept running when it asks to quit. A frame that raises, or after which an animal's
+``cell`` is not the cell that holds its ``pos`` on ground it may stand on, prints the traceback and
 the last events posted, and the run exits with status 1. It found two crashes in compare mode
 (2026-12-05: N then an arrow key; one panel large, then D).
 """
@@ -73,8 +75,26 @@ def _events(rng: random.Random, size: tuple[int, int]) -> list[pygame.event.Even
     return [pygame.event.Event(pygame.VIDEORESIZE, size=(w, h), w=w, h=h)]
 
 
-def run(seed: int, frames: int) -> bool:
-    """One seed's run; whether every frame went through."""
+def misplaced(sim: object) -> str | None:
+    """The first animal whose ``cell`` breaks its promise (the cell that holds ``pos``, on ground
+    its species may stand on, unless the species has no such ground left), else None."""
+    import numpy as np
+
+    a = sim.agents  # type: ignore[attr-defined]
+    held = np.floor(a.pos + 0.5).astype(np.int64)
+    for i in np.flatnonzero((held != a.cell).any(axis=1))[:1].tolist():
+        return f"animal {i}: pos {tuple(a.pos[i])} is in cell {tuple(held[i])}, its cell says {tuple(a.cell[i])}"
+    for sp in sim.species:  # type: ignore[attr-defined]
+        mine = np.flatnonzero(a.species == sp.index)
+        if mine.size and (sp.costs > 0).any():
+            bad = mine[~sp.passable_at(a.cell[mine])]
+            if bad.size:
+                return f"{sp.key} {int(bad[0])} stands on cell {tuple(a.cell[bad[0]])}, where it may not"
+    return None
+
+
+def run(seed: int, frames: int, config_path: Path | None = None) -> bool:
+    """One seed's run; whether every frame went through with every animal where it stands."""
     from sim.config import load_config
     from sim.maps import load_map
     from sim.pathfinding import set_first_use
@@ -88,7 +108,7 @@ def run(seed: int, frames: int) -> bool:
         for name in MAPS + FILES:
             shutil.copy(ROOT / "maps" / name, maps / name)
         os.environ["ASTAR_ISLAND_HOME"] = str(Path(tmp) / "user")
-        config = load_config(ROOT / "config.yaml")
+        config = load_config(config_path or ROOT / "config.yaml")
         app = App(config, load_map(maps / rng.choice(MAPS)), maps_dir=maps, counts=None, clock="model",
                   headless=True, screenshot_dir=Path(tmp) / "shots")  # fmt: skip
         posted: list[pygame.event.Event] = []
@@ -100,6 +120,9 @@ def run(seed: int, frames: int) -> bool:
                     pygame.event.post(e)
             try:
                 app.frame(1 / 60)
+                wrong = misplaced(app.sim)
+                if wrong:
+                    raise AssertionError(wrong)
             except Exception:
                 print(f"seed {seed}: an exception at frame {f}", file=sys.stderr)
                 traceback.print_exc()
@@ -119,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="1-10", help="a seed or a range: 7, 1-10")
     ap.add_argument("--frames", type=int, default=1500)
+    ap.add_argument("--config", type=Path, help="settings file (default: the bundled config.yaml)")
     args = ap.parse_args(argv)
     lo, _, hi = args.seeds.partition("-")
     try:
@@ -127,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--seeds: expected a whole number or a range like 1-10, got {args.seeds!r}")
     if args.frames < 1:
         ap.error(f"--frames: expected at least 1, got {args.frames}")
-    return 0 if all(run(seed, args.frames) for seed in seeds) else 1
+    return 0 if all(run(seed, args.frames, args.config) for seed in seeds) else 1
 
 
 if __name__ == "__main__":
