@@ -15,6 +15,7 @@ algorithm and results, one to two orders of magnitude slower.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -134,6 +135,10 @@ class AStar:
         self._coded = type(self).cost_grid is AStar.cost_grid
         self._grid: PathGrid | None = None
         self._cursor = ChangeCursor(self.world)
+        # The world's revision the grid has caught up with (None: not yet). Set only once an update is
+        # whole, under the lock: a thread that finds it current may search; one that does not waits.
+        self._synced: int | None = None
+        self._sync_lock = threading.Lock()
         self.rebuilds = 0  # full cost-grid builds: tests check that painting re-costs only what changed
         self.region_updates = 0  # partial updates after painting
         self._python_hooks = type(self).cost is not AStar.cost or type(self).heuristic is not AStar.heuristic
@@ -161,22 +166,14 @@ class AStar:
         return self._grid
 
     def sync(self) -> None:
-        """Bring the cached cost grid up to date with the world's terrain."""
-        changes = self._cursor.take()
-        if changes == [] and self._grid is not None:
-            return
-        terrain = self.world.terrain
-        grid = self._grid
-        if changes is None or grid is None or (grid.height, grid.width) != terrain.shape:
-            self._grid = PathGrid.from_codes(terrain, self._table) if self._coded else PathGrid(self.cost_grid(terrain))
-            self.rebuilds += 1
-        else:
-            for x0, y0, x1, y1 in changes:
-                if self._coded:
-                    grid.update_codes(x0, y0, terrain[y0:y1, x0:x1])
-                else:
-                    grid.update(x0, y0, self.cost_grid(terrain[y0:y1, x0:x1]))
-                self.region_updates += 1
+        """Bring the cached cost grid up to date with the world's terrain. Safe from several
+        threads at once (a round's jobs search one kind on two threads): one updates, the
+        others wait for it, and none searches a grid half updated."""
+        if self._synced is not None and self._synced == self.world.revision:
+            return  # (the common case: no lock)
+        with self._sync_lock:
+            self._grid = _caught_up(self, self._cursor.take())
+            self._synced = self._cursor.revision
 
     def passable(self, x: int, y: int) -> bool:
         """Whether an agent of this kind may stand on cell ``(x, y)``."""
@@ -326,6 +323,22 @@ class AStar:
         paths, offsets, _ways = self.grid._smooth(result.paths, result.offsets, self._diag_rule)
         r = result  # built directly: dataclasses.replace costs ~15 µs, on the planner's per-round path
         return BatchResult(r.found, r.cost, r.expanded, r.status, r.hit_limit, paths, offsets, r.served, r.width)
+
+
+def _caught_up(astar: AStar, changes: Sequence[tuple[int, int, int, int]] | None) -> PathGrid:
+    """``astar``'s grid after ``changes`` (a change cursor's take): the same grid updated where
+    the terrain changed, or a new one (everything changed, or no grid yet)."""
+    terrain, grid = astar.world.terrain, astar._grid
+    if changes is None or grid is None or (grid.height, grid.width) != terrain.shape:
+        astar.rebuilds += 1
+        return PathGrid.from_codes(terrain, astar._table) if astar._coded else PathGrid(astar.cost_grid(terrain))
+    for x0, y0, x1, y1 in changes:
+        if astar._coded:
+            grid.update_codes(x0, y0, terrain[y0:y1, x0:x1])
+        else:
+            grid.update(x0, y0, astar.cost_grid(terrain[y0:y1, x0:x1]))
+        astar.region_updates += 1
+    return grid
 
 
 def _zero(a: Point, b: Point) -> float:

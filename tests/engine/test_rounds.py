@@ -3,6 +3,7 @@ call; the answers are each kind's batch search's, on one thread or several."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -107,3 +108,90 @@ def test_the_compiled_clock_reads_seconds_and_goes_forward():
     t1 = monotonic_s()
     p1 = time.perf_counter()
     assert (q1 - q0) - 1e-6 <= t1 - t0 <= (p1 - p0) + 1e-6  # seconds, as Python's clock
+
+
+class _World:
+    """A terrain that records its changes (as ``sim.world.World`` does)."""
+
+    def __init__(self, terrain: np.ndarray) -> None:
+        self.terrain, self.revision, self.log = terrain, 0, []
+
+    def paint(self, x0: int, y0: int, x1: int, y1: int, value: int) -> None:
+        self.terrain[y0:y1, x0:x1] = value
+        self.revision += 1
+        self.log.append((self.revision, (x0, y0, x1, y1)))
+
+    def changes_since(self, revision: int) -> list[tuple[int, int, int, int]]:
+        return [rect for at, rect in self.log if at > revision]
+
+
+class _Watched(AStar):
+    """A kind with a per-edge hook (so a round serves it job by job, its batch split across the
+    threads), whose cost grid notes the threads that brought it up to date."""
+
+    threads: list[int]
+
+    def cost(self, source, target):
+        return super().cost(source, target)
+
+    def cost_grid(self, terrain):
+        self.threads.append(threading.get_ident())
+        return super().cost_grid(terrain)
+
+
+def test_a_round_brings_each_grid_up_to_date_before_its_threads_search_it():
+    """Found by a fuzz of rounds with both cores busy (2026-12-06): after a paint, a kind served
+    job by job had its two threads' first searches each bring the grid up to date; one found the
+    change already taken by the other, half applied, and searched the old costs (a cost of 8.66
+    where the optimum was 9.49). Now the grids are brought up to date in the calling thread."""
+    world = _World(np.zeros((12, 16), np.uint8))
+    kind = _Watched(world, terrain_costs={0: 1.0, 1: 4.0})
+    kind.threads = []
+    kind.sync()
+    world.paint(3, 0, 4, 11, 1)  # a costly wall across, with a gap at the bottom
+    kind.threads.clear()
+    n = 2 * engine_rounds.MIN_SPLIT
+    rng = np.random.default_rng(3)
+    starts = np.stack((rng.integers(0, 3, n), rng.integers(0, 12, n)), axis=1).astype(np.int32)
+    goals = np.stack((rng.integers(5, 16, n), rng.integers(0, 12, n)), axis=1).astype(np.int32)
+    labels = np.ones((12, 16), np.int32)
+    res = SearchRound(threads=2).run([RoundKind(kind, labels)], np.zeros(n, np.int64), starts, goals)
+    assert res.shape.jobs == 2  # (the kind's requests split across the two threads)
+    assert kind.threads == [threading.get_ident()]  # brought up to date once, here
+    fresh = _World(world.terrain.copy())
+    want = [AStar(fresh.terrain, terrain_costs={0: 1.0, 1: 4.0}).search(tuple(s), tuple(g)).cost
+            for s, g in zip(starts.tolist(), goals.tolist(), strict=True)]  # fmt: skip
+    np.testing.assert_allclose(res.cost, want, rtol=1e-12)
+
+
+def test_a_kinds_grid_brought_up_to_date_from_two_threads_is_never_searched_half_done():
+    """One thread brings the grid up to date (held inside its cost grid until told to go on);
+    another asks for the grid meanwhile: it waits for the first and gets the new costs, never
+    the old ones or a grid half updated."""
+    world = _World(np.zeros((6, 8), np.uint8))
+    inside, go_on = threading.Event(), threading.Event()
+
+    class Held(AStar):
+        def cost_grid(self, terrain):
+            if held:
+                inside.set()
+                go_on.wait(10)
+            return super().cost_grid(terrain)
+
+    held = False
+    kind = Held(world, terrain_costs={0: 1.0, 1: 3.0})
+    kind.sync()
+    world.paint(0, 0, 8, 6, 1)  # every cell now costs 3
+    held = True
+    first = threading.Thread(target=kind.sync)
+    first.start()
+    assert inside.wait(10)
+    seen: list[np.ndarray] = []
+    second = threading.Thread(target=lambda: seen.append(kind.grid.costs.copy()))
+    second.start()
+    second.join(0.2)  # (if it returns meanwhile, it did not wait: what it saw is checked below)
+    held = False
+    go_on.set()
+    first.join(10)
+    second.join(10)
+    assert seen and (seen[0] == 3.0).all()
