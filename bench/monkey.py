@@ -75,28 +75,11 @@ def _events(rng: random.Random, size: tuple[int, int]) -> list[pygame.event.Even
     return [pygame.event.Event(pygame.VIDEORESIZE, size=(w, h), w=w, h=h)]
 
 
-def misplaced(sim: object) -> str | None:
-    """The first animal whose ``cell`` breaks its promise (the cell that holds ``pos``, on ground
-    its species may stand on, unless the species has no such ground left), else None."""
-    import numpy as np
-
-    a = sim.agents  # type: ignore[attr-defined]
-    held = np.floor(a.pos + 0.5).astype(np.int64)
-    for i in np.flatnonzero((held != a.cell).any(axis=1))[:1].tolist():
-        return f"animal {i}: pos {tuple(a.pos[i])} is in cell {tuple(held[i])}, its cell says {tuple(a.cell[i])}"
-    for sp in sim.species:  # type: ignore[attr-defined]
-        mine = np.flatnonzero(a.species == sp.index)
-        if mine.size and (sp.costs > 0).any():
-            bad = mine[~sp.passable_at(a.cell[mine])]
-            if bad.size:
-                return f"{sp.key} {int(bad[0])} stands on cell {tuple(a.cell[bad[0]])}, where it may not"
-    return None
-
-
 def run(seed: int, frames: int, config_path: Path | None = None) -> bool:
     """One seed's run; whether every frame went through with every animal where it stands."""
     from sim.config import load_config
     from sim.maps import load_map
+    from sim.model.replan import misplaced
     from sim.pathfinding import set_first_use
     from sim.view.app import App
 
@@ -120,9 +103,9 @@ def run(seed: int, frames: int, config_path: Path | None = None) -> bool:
                     pygame.event.post(e)
             try:
                 app.frame(1 / 60)
-                wrong = misplaced(app.sim)
+                wrong = misplaced(app.sim.agents, app.sim.species, app.sim.world.terrain)
                 if wrong:
-                    raise AssertionError(wrong)
+                    raise AssertionError("; ".join(wrong))
             except Exception:
                 print(f"seed {seed}: an exception at frame {f}", file=sys.stderr)
                 traceback.print_exc()

@@ -88,6 +88,28 @@ def stop_for_replan(a: Agents, sp: SpeciesRuntime, width: int, i: int) -> None:
     a.state[i] = State.REPLAN
 
 
+def misplaced(agents: Agents, species: list[SpeciesRuntime], terrain: np.ndarray) -> list[str]:
+    """Every broken promise about the animals' ``cell`` (a few at most, in words): the cell that
+    holds ``pos`` (rounded half up), inside the map, on ground its species may stand on. A species
+    left no such ground at all has nowhere to go (:func:`rescue_stranded`): its animals are not counted."""
+    a = agents
+    wrong = []
+    held = np.floor(a.pos + 0.5).astype(np.int64)
+    for i in np.flatnonzero((held != a.cell).any(axis=1)).tolist()[:3]:
+        wrong.append(f"animal {i}: pos {tuple(a.pos[i])} is in cell {tuple(held[i])}, its cell says {tuple(a.cell[i])}")
+    h, w = terrain.shape
+    for sp in species:
+        mine = np.flatnonzero(a.species == sp.index)
+        if mine.size == 0 or not (sp.costs > 0).any():
+            continue
+        x, y = a.cell[mine, 0], a.cell[mine, 1]
+        ok = (x >= 0) & (y >= 0) & (x < w) & (y < h)
+        ok[ok] = sp.passable_at(a.cell[mine[ok]])
+        for i in mine[~ok].tolist()[:3]:
+            wrong.append(f"{sp.key} {i} stands on cell {tuple(a.cell[i])}, where it may not")
+    return wrong
+
+
 def rescue_stranded(agents: Agents, species: list[SpeciesRuntime]) -> int:
     """Animals on cells their species can no longer occupy move to the nearest one it can.
 

@@ -210,9 +210,8 @@ class SearchRound:
             bounds = zip([0, *ends[:-1]], ends, strict=True)
             groups = [(s, order[lo:hi]) for s, (lo, hi) in enumerate(bounds) if hi > lo]
         jobs = []  # (kind index, positions): a large kind's batch is split across the threads
-        for s, _pos in groups:  # each grid brought up to date here, before any thread searches it
-            kinds[s].astar.sync()
         for s, pos in groups:
+            kinds[s].astar.sync()  # (here, before any thread searches it)
             split = threads if threads > 1 and pos.size >= MIN_SPLIT and not trace else 1
             jobs += [(s, part) for part in (np.array_split(pos, split) if split > 1 else (pos,))]
         out = _Answers.empty(k)
