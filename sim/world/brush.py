@@ -97,16 +97,23 @@ def _least(a: int, b: int, steps: int, sign: int, bound: int) -> int:
 @njit(cache=True, nogil=True)
 def _cover(pts, r, width, height, box):
     wide = width + 2 * r  # the columns a line cell may be in and still reach the map
-    rows = np.zeros((height, wide), np.bool_)  # line cells in the map's rows, by column
+    # A line between two points stays within their rows, so only the map's rows between the
+    # stroke's lowest and highest point can hold a line cell: ``rows`` keeps those, from ``oy``
+    # (a disc's stroke: one row, not a map-sized array to clear every time the brush moves).
+    ymin, ymax = pts[0, 1], pts[0, 1]
+    for i in range(1, pts.shape[0]):
+        ymin, ymax = min(ymin, pts[i, 1]), max(ymax, pts[i, 1])
+    oy = min(max(ymin, 0), height)
+    rows = np.zeros((max(min(ymax + 1, height) - oy, 0), wide), np.bool_)  # line cells by row from oy, by column
     top = np.full(wide, _NONE)  # per column, the lowest line cell above the map (y < 0)
     bottom = np.full(wide, -_NONE)  # and the highest below it (y >= height)
     used = np.zeros(wide, np.bool_)
-    _rasterise(pts, r, width, height, rows, top, bottom, used)
-    return _discs(r, width, height, rows, top, bottom, used, box)
+    _rasterise(pts, r, width, height, rows, oy, top, bottom, used)
+    return _discs(r, width, height, rows, oy, top, bottom, used, box)
 
 
 @njit(cache=True, nogil=True)
-def _rasterise(pts, r, width, height, rows, top, bottom, used):
+def _rasterise(pts, r, width, height, rows, oy, top, bottom, used):
     """Every cell of the stroke's lines within the map grown by r, into its column's sources."""
     lox, hix, loy, hiy = -r, width + r, -r, height + r
     for i in range(pts.shape[0]):  # the first point, then each line's steps after its start
@@ -135,7 +142,7 @@ def _rasterise(pts, r, width, height, rows, top, bottom, used):
             elif cy >= height:
                 bottom[q] = min(bottom[q], cy)
             else:
-                rows[cy, q] = True
+                rows[cy - oy, q] = True
             used[q] = True
             rx += dx
             if rx >= steps:
@@ -154,9 +161,10 @@ def _rasterise(pts, r, width, height, rows, top, bottom, used):
 
 
 @njit(cache=True, nogil=True)
-def _discs(r, width, height, rows, top, bottom, used, box):
+def _discs(r, width, height, rows, oy, top, bottom, used, box):
     """The mask of the cells within the brush of a source, over the rectangle written to ``box``."""
     qs = np.flatnonzero(used)
+    ny = rows.shape[0]  # the map's rows oy .. oy + ny - 1; no line cell in any other
     if qs.size == 0:
         return np.zeros((0, 0), np.bool_)
     # The rectangle the discs can touch: the line cells' columns and rows, grown by r, on the map.
@@ -167,13 +175,13 @@ def _discs(r, width, height, rows, top, bottom, used, box):
             ylo = min(ylo, top[q])
         if bottom[q] != -_NONE:
             yhi = max(yhi, bottom[q])
-        for yy in range(height):
+        for yy in range(ny):
             if rows[yy, q]:
-                ylo, yhi = min(ylo, yy), max(yhi, yy)
+                ylo, yhi = min(ylo, oy + yy), max(yhi, oy + yy)
                 break
-        for yy in range(height - 1, -1, -1):
+        for yy in range(ny - 1, -1, -1):
             if rows[yy, q]:
-                ylo, yhi = min(ylo, yy), max(yhi, yy)
+                ylo, yhi = min(ylo, oy + yy), max(yhi, oy + yy)
                 break
     y0, y1 = max(0, ylo - r), min(height, yhi + r + 1)
     if x0 >= x1 or y0 >= y1:
@@ -191,14 +199,14 @@ def _discs(r, width, height, rows, top, bottom, used, box):
     for q in qs:  # every column of line cells: for each row, its nearest line cell's disc
         cx = q - r
         above = top[q]  # the nearest line cell at or above the row, scanning down
-        for yy in range(0, y1):
-            if rows[yy, q]:
+        for yy in range(min(y0, oy), y1):  # (above oy, no row has a line cell)
+            if oy <= yy < oy + ny and rows[yy - oy, q]:
                 above = yy
             if yy >= y0:
                 _interval(diff, yy - y0, yy - above, cx, r, half, x0, x1)
         below = bottom[q]
-        for yy in range(height - 1, y0 - 1, -1):
-            if rows[yy, q]:
+        for yy in range(max(y1, oy + ny) - 1, y0 - 1, -1):  # (below oy + ny, no line cell either)
+            if oy <= yy < oy + ny and rows[yy - oy, q]:
                 below = yy
             if yy < y1:
                 _interval(diff, yy - y0, below - yy, cx, r, half, x0, x1)
