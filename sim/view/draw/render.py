@@ -217,7 +217,7 @@ class TerrainLayer:
             c0, r0, c1, r1 = cam.visible_cells()
             # Same pixel format as the screen, so each frame is a plain copy; it also serves
             # as the background that erases last frame's sprites (see WorldView.draw_scene).
-            view = pygame.Surface(screen.get_size(), 0, screen)
+            view = self._canvas(getattr(self, "still", None), screen)
             view.fill(SEA)
             self._glints = []
             if c1 > c0 and r1 > r0 and art:
@@ -233,8 +233,14 @@ class TerrainLayer:
                     sub = self.base.subsurface((c0, r0, c1 - c0, r1 - r0))
                     scaled = pygame.transform.scale(sub, ((c1 - c0) * cam.tile, (r1 - r0) * cam.tile))
                 view.blit(scaled, (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y)))
+            if self._glints:  # the picture with this phase's glints, kept apart from the still one
+                shown = getattr(self, "view", None)
+                copy = self._canvas(shown if shown is not getattr(self, "still", None) else None, screen)
+                copy.blit(view, (0, 0))
+                self.view = copy
+            else:
+                self.view = view
             self.still = view
-            self.view = view.copy() if self._glints else view
             self._place = place
         if self._glints:  # the water's glints for this phase, over the still picture
             # Only the phase changed: put back just the last phase's pixels, not the whole picture.
@@ -251,6 +257,16 @@ class TerrainLayer:
                 px[ys, xs] = ((still[ys, xs] >> np.uint32(1)) & np.uint32(0x7F7F7F7F)) + light
         self._key = key
         return key
+
+    @staticmethod
+    def _canvas(old: pygame.Surface | None, screen: pygame.Surface) -> pygame.Surface:
+        """A surface of the screen's size and pixel format: ``old`` again when it is one (a
+        picture redrawn after every paint stroke would otherwise take 8 MB of new memory a
+        frame at 1280x800, which the allocator keeps resident), else a new one."""
+        if (old is not None and old.get_size() == screen.get_size() and old.get_bitsize() == screen.get_bitsize()
+                and old.get_masks() == screen.get_masks()):  # fmt: skip
+            return old
+        return pygame.Surface(screen.get_size(), 0, screen)
 
     def _compose(self, view: pygame.Surface, screen: pygame.Surface, cam: Camera) -> None:
         """The landscape's chunks under the view, and where its glints are."""
