@@ -113,7 +113,9 @@ def write_json(r: dict, path: Path) -> None:
 
 
 def save_screenshot(app: App, path: Path) -> None:
-    """The last frame as a PNG."""
+    """The last frame as a PNG, whatever the name's ending (pygame would pick the format by it:
+    a Targa file for ``shot.txt``)."""
     import pygame
 
-    pygame.image.save(app.screen, str(path))
+    with open(path, "wb") as out:
+        pygame.image.save(app.screen, out, "png")

@@ -112,6 +112,20 @@ def test_right_button_restores_the_original_terrain(make_app):
     assert (sim.world.terrain == before).all()
 
 
+@pytest.mark.parametrize("name", ["shot.png", "shot.txt", "shot"])
+def test_a_headless_screenshot_is_a_png_whatever_its_name(make_app, tmp_path, name):
+    """``--screenshot`` promises a PNG: pygame alone picks the format by the ending (a Targa file for .txt)."""
+    from sim.view.headless import save_screenshot
+
+    app = make_app()
+    app.frame(STEP)
+    save_screenshot(app, tmp_path / name)
+    data = (tmp_path / name).read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    img = pygame.surfarray.array3d(pygame.image.load(str(tmp_path / name), "shot.png"))
+    assert img.shape[:2] == app.screen.get_size()
+
+
 def test_screenshot_key_writes_a_png_that_is_not_one_flat_colour(make_app, tmp_path):
     app = make_app()
     app.frame(STEP)
