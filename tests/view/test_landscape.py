@@ -147,6 +147,42 @@ def test_a_picture_redrawn_after_painting_reuses_its_surfaces_and_matches_a_fres
         assert np.array_equal(copy_of(layer.view), copy_of(fresh.view))
 
 
+@pytest.mark.parametrize("tile", [3, 8, 12])
+def test_a_view_patched_where_painting_changed_it_is_the_one_drawn_whole(make_app, tile):
+    """After a paint stroke the landscape's view is drawn again only where the change reaches:
+    the still picture, the glints of every phase and the view shown are a fresh layer's, at any
+    zoom, with sea beside the map (the whole map fitted), for any terrain painted (water included,
+    where the view had no glints before), dab after dab, near the view's edges too."""
+    from sim.view.draw.render import TerrainLayer
+
+    terrain = random_terrain(5, (240, 360))
+    terrain[:120, :180] = Terrain.GRASS  # a quarter without water: glints appear there only when painted
+    app = make_app(MapData("blobs", terrain), counts={"cow": 0, "bird": 0, "water": 0})
+    layer, cam, screen = app.view.terrain, app.cam, app.screen
+    rng = np.random.default_rng(tile)
+    for step in range(16):
+        if step % 4 == 0:  # the top-left corner (no water at 8 px a cell and closer), the middle, ...
+            cam.zoom_to(tile)
+            cam.pan(-1e6, -1e6)
+            cam.pan(*(float(v) for v in rng.integers(0, 2000, 2) * (step // 4 % 2)))
+            app.frame(1 / 60)
+            assert cam.tile == tile
+        c0, r0, c1, r1 = cam.visible_cells()
+        x, y = int(rng.integers(c0 - 3, c1 + 3)), int(rng.integers(r0 - 3, r1 + 3))
+        app.sim.paint_stroke([(x, y), (x + int(rng.integers(-9, 10)), y + int(rng.integers(-9, 10)))],
+                             int(rng.integers(0, 3)), int(rng.integers(0, len(Terrain))))  # fmt: skip
+        app.frame(1 / 60)  # (the view takes the change here)
+        layer.clock = step / layer.GLINT_HZ  # (and another glint phase, some steps)
+        layer.prepare(screen, cam)
+        fresh = TerrainLayer(app.sim.world.terrain.copy(), layer.colours)
+        fresh.clock = layer.clock
+        fresh.prepare(screen, cam)
+        assert np.array_equal(copy_of(layer.still), copy_of(fresh.still))
+        assert np.array_equal(copy_of(layer.view), copy_of(fresh.view))
+        for p in range(PHASES):
+            assert np.array_equal(layer.lit_at(p), fresh.lit_at(p))
+
+
 def test_flat_colours_until_the_landscape_is_switched_on(make_app):
     app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 0})
     layer = app.view.terrain

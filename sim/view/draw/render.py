@@ -64,6 +64,9 @@ class TerrainLayer:
         self.tiles: TileArt | None = None  # the map's own tiles, built when that look is picked
         self._key: tuple | None = None  # what the view was drawn for (camera, look, version)
         self._glints: list[np.ndarray] = []  # per glint phase, the view's pixels lit (flat indices)
+        # Cells changed since the view was drawn ((x0, y0, x1, y1), exclusive ends): the landscape's
+        # view is patched there (:meth:`_patch`) instead of drawn whole again after every dab of a drag.
+        self._pending: list[tuple[int, int, int, int]] = []
         self.rebuild(terrain)
 
     @property
@@ -120,6 +123,7 @@ class TerrainLayer:
         self._chunks.clear()
         self.tiles = None  # a new map, or the whole map replaced: its tiles are built again if wanted
         self.update(CellRect(0, 0, w, h))
+        self._key = None  # (drawn whole: the map's size may have changed, and the view beyond it with it)
 
     def update(self, rect: tuple[int, int, int, int]) -> None:
         """Re-colour the cells of ``rect`` (and, in the landscape, what they blend into)."""
@@ -143,7 +147,7 @@ class TerrainLayer:
             ay1 = min((y1 + reach) * tile, ky * CHUNK + surf.get_height())
             if ax1 > ax0 and ay1 > ay0:
                 self._draw_art(surf, glint, tile, kx * CHUNK, ky * CHUNK, ax0, ay0, ax1 - ax0, ay1 - ay0)
-        self._key = None
+        self._pending.append((x0, y0, x1, y1))  # (the view: patched or drawn again by the next prepare)
         self.version += 1
 
     def _draw_art(self, surf: pygame.Surface, glint: np.ndarray, tile: int, ox: int, oy: int,
@@ -211,9 +215,11 @@ class TerrainLayer:
         place = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h, screen.get_size(),
                  screen.get_bitsize(), look)  # fmt: skip
         key = (*place, self.phase() if art else 0)
-        if getattr(self, "_key", None) == key:
+        pending, self._pending = self._pending, []
+        if getattr(self, "_key", None) == key and not pending:
             return key
-        if getattr(self, "_place", None) != place or self._key is None:
+        same = getattr(self, "_place", None) == place and self._key is not None
+        if not same or (pending and not (art and self._patch(pending, screen, cam))):
             c0, r0, c1, r1 = cam.visible_cells()
             # Same pixel format as the screen, so each frame is a plain copy; it also serves
             # as the background that erases last frame's sprites (see WorldView.draw_scene).
@@ -267,6 +273,53 @@ class TerrainLayer:
                 and old.get_masks() == screen.get_masks()):  # fmt: skip
             return old
         return pygame.Surface(screen.get_size(), 0, screen)
+
+    def _patch(self, cells: list[tuple[int, int, int, int]], screen: pygame.Surface, cam: Camera) -> bool:
+        """Draw the landscape again where ``cells`` changed (and as far as a change reaches: the
+        pixels :meth:`update` redrew in the chunks), in the still picture, its glints and the view,
+        with the pixels :meth:`_compose` would give. False (nothing done) when the view has no glints
+        and the patch would give it some: it is then drawn whole."""
+        tile, (h, w), reach = cam.tile, self.terrain.shape, MARGIN + 1
+        vx, vy = round(cam.x), round(cam.y)
+        vw, vh = self.still.get_size()
+        patches = []
+        for x0, y0, x1, y1 in cells:  # each as map pixels on the view (chunks are in map pixels)
+            px0, py0 = max((x0 - reach) * tile, vx, 0), max((y0 - reach) * tile, vy, 0)
+            px1, py1 = min((x1 + reach) * tile, vx + vw, w * tile), min((y1 + reach) * tile, vy + vh, h * tile)
+            if px1 > px0 and py1 > py0:
+                glint = np.zeros((py1 - py0, px1 - px0), np.uint8)
+                for ky in range(py0 // CHUNK, (py1 - 1) // CHUNK + 1):
+                    for kx in range(px0 // CHUNK, (px1 - 1) // CHUNK + 1):
+                        _surf, g = self._chunk(tile, kx, ky, screen)
+                        ax0, ay0 = max(px0, kx * CHUNK), max(py0, ky * CHUNK)
+                        ax1, ay1 = min(px1, kx * CHUNK + g.shape[1]), min(py1, ky * CHUNK + g.shape[0])
+                        glint[ay0 - py0 : ay1 - py0, ax0 - px0 : ax1 - px0] = g[
+                            ay0 - ky * CHUNK : ay1 - ky * CHUNK, ax0 - kx * CHUNK : ax1 - kx * CHUNK
+                        ]
+                patches.append((px0, py0, px1, py1, glint))
+        if not self._glints and any(g.any() for *_, g in patches):
+            return False
+        for px0, py0, px1, py1, glint in patches:
+            rect = pygame.Rect(px0 - vx, py0 - vy, px1 - px0, py1 - py0)
+            self.still.fill(SEA, rect)
+            for ky in range(py0 // CHUNK, (py1 - 1) // CHUNK + 1):
+                for kx in range(px0 // CHUNK, (px1 - 1) // CHUNK + 1):
+                    surf, _g = self._chunk(tile, kx, ky, screen)
+                    area = rect.move(vx - kx * CHUNK, vy - ky * CHUNK).clip(surf.get_rect())
+                    self.still.blit(surf, (area.x + kx * CHUNK - vx, area.y + ky * CHUNK - vy), area)
+            if self._glints:  # this rectangle's glints in place of its old ones, each phase's list kept sorted
+                ys, xs = np.divmod(np.flatnonzero(glint), glint.shape[1])
+                lit = (ys + rect.y) * vw + xs + rect.x
+                phase = glint[ys, xs]
+                for p, old in enumerate(self._glints):
+                    oy, ox = np.divmod(old, vw)
+                    out = (oy < rect.y) | (oy >= rect.bottom) | (ox < rect.x) | (ox >= rect.right)
+                    self._glints[p] = np.sort(np.concatenate((old[out], lit[phase == p + 1])))
+            if self.view is not self.still:
+                self.view.blit(self.still, rect, rect)  # (the glints: lit again by prepare)
+        if self._glints and not any(g.size for g in self._glints):
+            self._glints = []
+        return True
 
     def _compose(self, view: pygame.Surface, screen: pygame.Surface, cam: Camera) -> None:
         """The landscape's chunks under the view, and where its glints are."""
