@@ -6,6 +6,7 @@ Cost grids (one per species) follow the world through ``revision`` and
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,7 +46,10 @@ class World:
         """Rectangles changed after ``revision``; ``None`` if a full rebuild is needed."""
         if revision < self._full_at or (self._log and revision < self._log[0][0] - 1):
             return None
-        return [rect for rev, rect in self._log if rev > revision]
+        # The log's revisions rise one by one (each change adds one), so the first one after
+        # ``revision`` is found by a bisection, not by looking at all 512 (~30 us a call, a few a frame).
+        first = bisect.bisect_right(self._log, revision, key=lambda entry: entry[0])
+        return [rect for _rev, rect in self._log[first:]]
 
     def paint(self, cx: int, cy: int, radius: int, terrain: int | None) -> CellRect | None:
         """Set the cells within ``radius`` of ``(cx, cy)`` (a disc) to ``terrain``.
