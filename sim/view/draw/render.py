@@ -42,6 +42,72 @@ _CHUNKS_KEPT = 64  # at most this many cached (16 MB at 32-bit): more than a big
 GLINT = (214, 236, 246)  # the light that glints on water
 
 
+class LandscapeChunks:
+    """The landscape (:func:`.landscape.landscape`) of ``terrain`` at each zoom in squares of
+    :data:`CHUNK` pixels: each drawn the first time it is shown and kept (the least recently
+    used dropped past :data:`_CHUNKS_KEPT`), with each pixel's glint phase beside it; a change
+    of cells redraws, in each kept square, only the pixels it can reach."""
+
+    def __init__(self, terrain: np.ndarray, colours: dict[Terrain, tuple[int, int, int]]) -> None:
+        self.terrain = terrain  # [y, x], the world's own (painting writes it, :meth:`repair` follows)
+        self._colours = np.array([colours[t] for t in Terrain], np.float32)
+        self._kept: dict[tuple, tuple[pygame.Surface, np.ndarray]] = {}
+
+    def get(self, tile: int, kx: int, ky: int, screen: pygame.Surface) -> tuple[pygame.Surface, np.ndarray]:
+        """Square ``(kx, ky)`` at ``tile`` pixels a cell in the screen's pixel format, and its glints."""
+        key = (tile, kx, ky, screen.get_bitsize(), screen.get_shifts())
+        found = self._kept.pop(key, None)
+        if found is None:
+            h, w = self.terrain.shape
+            cw, ch = min(CHUNK, w * tile - kx * CHUNK), min(CHUNK, h * tile - ky * CHUNK)
+            found = (pygame.Surface((cw, ch), 0, screen), np.zeros((ch, cw), np.uint8))
+            self._draw(*found, tile, kx * CHUNK, ky * CHUNK, kx * CHUNK, ky * CHUNK, cw, ch)
+            while len(self._kept) >= _CHUNKS_KEPT:
+                self._kept.pop(next(iter(self._kept)))  # the least recently used
+        self._kept[key] = found  # most recently used last
+        return found
+
+    def paint_onto(self, view: pygame.Surface, screen: pygame.Surface, tile: int, area: tuple[int, int, int, int],
+                   origin: tuple[int, int]) -> np.ndarray:  # fmt: skip
+        """Blit the map pixels ``area`` (``x0, y0, x1, y1``, exclusive ends, on the map) onto ``view``,
+        whose top-left pixel is the map's pixel ``origin``; returns their glint phases (uint8 ``[y, x]``)."""
+        (x0, y0, x1, y1), (vx, vy) = area, origin
+        glint = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
+        for ky in range(y0 // CHUNK, (y1 - 1) // CHUNK + 1):
+            for kx in range(x0 // CHUNK, (x1 - 1) // CHUNK + 1):
+                surf, g = self.get(tile, kx, ky, screen)
+                ax0, ay0 = max(x0, kx * CHUNK), max(y0, ky * CHUNK)
+                ax1, ay1 = min(x1, kx * CHUNK + g.shape[1]), min(y1, ky * CHUNK + g.shape[0])
+                if ax1 > ax0 and ay1 > ay0:
+                    view.blit(surf, (ax0 - vx, ay0 - vy), (ax0 - kx * CHUNK, ay0 - ky * CHUNK, ax1 - ax0, ay1 - ay0))
+                    glint[ay0 - y0 : ay1 - y0, ax0 - x0 : ax1 - x0] = g[
+                        ay0 - ky * CHUNK : ay1 - ky * CHUNK, ax0 - kx * CHUNK : ax1 - kx * CHUNK
+                    ]
+        return glint
+
+    def repair(self, x0: int, y0: int, x1: int, y1: int) -> None:
+        """Cells ``x0 <= x < x1``, ``y0 <= y < y1`` changed: redraw what they reach in every kept
+        square (``MARGIN + 1`` cells around them: the pixels :meth:`TerrainLayer._patch` patches too)."""
+        reach = MARGIN + 1
+        for key, (surf, glint) in self._kept.items():
+            tile, kx, ky = key[:3]
+            ax0, ay0 = max((x0 - reach) * tile, kx * CHUNK), max((y0 - reach) * tile, ky * CHUNK)
+            ax1 = min((x1 + reach) * tile, kx * CHUNK + surf.get_width())
+            ay1 = min((y1 + reach) * tile, ky * CHUNK + surf.get_height())
+            if ax1 > ax0 and ay1 > ay0:
+                self._draw(surf, glint, tile, kx * CHUNK, ky * CHUNK, ax0, ay0, ax1 - ax0, ay1 - ay0)
+
+    def _draw(self, surf: pygame.Surface, glint: np.ndarray, tile: int, ox: int, oy: int,
+              px0: int, py0: int, pw: int, ph: int) -> None:  # fmt: skip
+        """Draw the landscape's pixels ``[px0, px0+pw) x [py0, py0+ph)`` into a square whose
+        top-left pixel is ``(ox, oy)``."""
+        fmt = (surf.get_shifts(), surf.get_losses(), surf.get_masks()[3])
+        pixels, g = landscape(self.terrain, self._colours, tile, px0, py0, pw, ph, fmt)
+        with Pixels(surf) as out:
+            out[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = pixels
+        glint[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = g
+
+
 class TerrainLayer:
     """The terrain as the screen shows it: a landscape (:mod:`.landscape`) when :attr:`art`
     is on, else flat colours (the fallback while the landscape's kernel compiles).
@@ -60,7 +126,6 @@ class TerrainLayer:
         self.colours = colours
         self.look = "landscape" if art else "flat"
         self.clock = 0.0
-        self._chunks: dict[tuple, tuple[pygame.Surface, np.ndarray]] = {}
         self.tiles: TileArt | None = None  # the map's own tiles, built when that look is picked
         self._key: tuple | None = None  # what the view was drawn for (camera, look, version)
         self._glints: list[np.ndarray] = []  # per glint phase, the view's pixels lit (flat indices)
@@ -107,7 +172,7 @@ class TerrainLayer:
     def set_colours(self, colours: dict[Terrain, tuple[int, int, int]]) -> None:
         self.colours = colours
         self.base.set_palette(self.palette())
-        self._chunks.clear()
+        self.chunks = LandscapeChunks(self.terrain, colours)
         self._key = None
         self.version += 1
 
@@ -120,7 +185,7 @@ class TerrainLayer:
         self.base = pygame.Surface((w, h), depth=8)
         self.base.set_palette(self.palette())
         self.terrain = terrain
-        self._chunks.clear()
+        self.chunks = LandscapeChunks(terrain, self.colours)
         self.tiles = None  # a new map, or the whole map replaced: its tiles are built again if wanted
         self.update(CellRect(0, 0, w, h))
         self._key = None  # (drawn whole: the map's size may have changed, and the view beyond it with it)
@@ -137,42 +202,9 @@ class TerrainLayer:
                 pixels[r0:r1, x0:x1] = self.terrain[r0:r1, x0:x1].astype(np.int64) * SHADES + level
         if self.tiles is not None:
             self.tiles.draw_cells(rect, self.terrain)
-        reach = MARGIN + 1
-        for key in list(self._chunks):
-            tile, kx, ky = key[:3]
-            # The pixels the change can reach, in this chunk.
-            ax0, ay0 = max((x0 - reach) * tile, kx * CHUNK), max((y0 - reach) * tile, ky * CHUNK)
-            surf, glint = self._chunks[key]
-            ax1 = min((x1 + reach) * tile, kx * CHUNK + surf.get_width())
-            ay1 = min((y1 + reach) * tile, ky * CHUNK + surf.get_height())
-            if ax1 > ax0 and ay1 > ay0:
-                self._draw_art(surf, glint, tile, kx * CHUNK, ky * CHUNK, ax0, ay0, ax1 - ax0, ay1 - ay0)
+        self.chunks.repair(x0, y0, x1, y1)
         self._pending.append((x0, y0, x1, y1))  # (the view: patched or drawn again by the next prepare)
         self.version += 1
-
-    def _draw_art(self, surf: pygame.Surface, glint: np.ndarray, tile: int, ox: int, oy: int,
-                  px0: int, py0: int, pw: int, ph: int) -> None:  # fmt: skip
-        """Draw the landscape's pixels ``[px0, px0+pw) x [py0, py0+ph)`` into a chunk whose
-        top-left pixel is ``(ox, oy)``."""
-        colours = np.array([self.colours[t] for t in Terrain], np.float32)
-        fmt = (surf.get_shifts(), surf.get_losses(), surf.get_masks()[3])
-        pixels, g = landscape(self.terrain, colours, tile, px0, py0, pw, ph, fmt)
-        with Pixels(surf) as out:
-            out[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = pixels
-        glint[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = g
-
-    def _chunk(self, tile: int, kx: int, ky: int, screen: pygame.Surface) -> tuple[pygame.Surface, np.ndarray]:
-        key = (tile, kx, ky, screen.get_bitsize(), screen.get_shifts())
-        found = self._chunks.pop(key, None)
-        if found is None:
-            h, w = self.terrain.shape
-            cw, ch = min(CHUNK, w * tile - kx * CHUNK), min(CHUNK, h * tile - ky * CHUNK)
-            found = (pygame.Surface((cw, ch), 0, screen), np.zeros((ch, cw), np.uint8))
-            self._draw_art(*found, tile, kx * CHUNK, ky * CHUNK, kx * CHUNK, ky * CHUNK, cw, ch)
-            while len(self._chunks) >= _CHUNKS_KEPT:
-                self._chunks.pop(next(iter(self._chunks)))  # the least recently used
-        self._chunks[key] = found  # most recently used last
-        return found
 
     def phase(self) -> int:
         return int(self.clock * self.GLINT_HZ) % PHASES
@@ -223,7 +255,7 @@ class TerrainLayer:
             c0, r0, c1, r1 = cam.visible_cells()
             # Same pixel format as the screen, so each frame is a plain copy; it also serves
             # as the background that erases last frame's sprites (see WorldView.draw_scene).
-            view = self._canvas(getattr(self, "still", None), screen)
+            view = _canvas(getattr(self, "still", None), screen)
             view.fill(SEA)
             self._glints = []
             if c1 > c0 and r1 > r0 and art:
@@ -241,7 +273,7 @@ class TerrainLayer:
                 view.blit(scaled, (round(c0 * cam.tile - cam.x), round(r0 * cam.tile - cam.y)))
             if self._glints:  # the picture with this phase's glints, kept apart from the still one
                 shown = getattr(self, "view", None)
-                copy = self._canvas(shown if shown is not getattr(self, "still", None) else None, screen)
+                copy = _canvas(shown if shown is not getattr(self, "still", None) else None, screen)
                 copy.blit(view, (0, 0))
                 self.view = copy
             else:
@@ -264,81 +296,42 @@ class TerrainLayer:
         self._key = key
         return key
 
-    @staticmethod
-    def _canvas(old: pygame.Surface | None, screen: pygame.Surface) -> pygame.Surface:
-        """A surface of the screen's size and pixel format: ``old`` again when it is one (a
-        picture redrawn after every paint stroke would otherwise take 8 MB of new memory a
-        frame at 1280x800, which the allocator keeps resident), else a new one."""
-        if (old is not None and old.get_size() == screen.get_size() and old.get_bitsize() == screen.get_bitsize()
-                and old.get_masks() == screen.get_masks()):  # fmt: skip
-            return old
-        return pygame.Surface(screen.get_size(), 0, screen)
-
     def _patch(self, cells: list[tuple[int, int, int, int]], screen: pygame.Surface, cam: Camera) -> bool:
-        """Draw the landscape again where ``cells`` changed (and as far as a change reaches: the
-        pixels :meth:`update` redrew in the chunks), in the still picture, its glints and the view,
-        with the pixels :meth:`_compose` would give. False (nothing done) when the view has no glints
-        and the patch would give it some: it is then drawn whole."""
+        """Draw the landscape again where ``cells`` changed (as far as a change reaches: the pixels
+        :meth:`LandscapeChunks.repair` redrew), in the still picture, its glints and the view, with
+        the pixels :meth:`_compose` gives. False when the view had no glints and painting water gave
+        it some: the caller draws it whole."""
         tile, (h, w), reach = cam.tile, self.terrain.shape, MARGIN + 1
         vx, vy = round(cam.x), round(cam.y)
         vw, vh = self.still.get_size()
-        patches = []
-        for x0, y0, x1, y1 in cells:  # each as map pixels on the view (chunks are in map pixels)
+        had = bool(self._glints)
+        for x0, y0, x1, y1 in cells:  # each as map pixels on the view (the squares are in map pixels)
             px0, py0 = max((x0 - reach) * tile, vx, 0), max((y0 - reach) * tile, vy, 0)
             px1, py1 = min((x1 + reach) * tile, vx + vw, w * tile), min((y1 + reach) * tile, vy + vh, h * tile)
-            if px1 > px0 and py1 > py0:
-                glint = np.zeros((py1 - py0, px1 - px0), np.uint8)
-                for ky in range(py0 // CHUNK, (py1 - 1) // CHUNK + 1):
-                    for kx in range(px0 // CHUNK, (px1 - 1) // CHUNK + 1):
-                        _surf, g = self._chunk(tile, kx, ky, screen)
-                        ax0, ay0 = max(px0, kx * CHUNK), max(py0, ky * CHUNK)
-                        ax1, ay1 = min(px1, kx * CHUNK + g.shape[1]), min(py1, ky * CHUNK + g.shape[0])
-                        glint[ay0 - py0 : ay1 - py0, ax0 - px0 : ax1 - px0] = g[
-                            ay0 - ky * CHUNK : ay1 - ky * CHUNK, ax0 - kx * CHUNK : ax1 - kx * CHUNK
-                        ]
-                patches.append((px0, py0, px1, py1, glint))
-        if not self._glints and any(g.any() for *_, g in patches):
-            return False
-        for px0, py0, px1, py1, glint in patches:
+            if px1 <= px0 or py1 <= py0:
+                continue
             rect = pygame.Rect(px0 - vx, py0 - vy, px1 - px0, py1 - py0)
             self.still.fill(SEA, rect)
-            for ky in range(py0 // CHUNK, (py1 - 1) // CHUNK + 1):
-                for kx in range(px0 // CHUNK, (px1 - 1) // CHUNK + 1):
-                    surf, _g = self._chunk(tile, kx, ky, screen)
-                    area = rect.move(vx - kx * CHUNK, vy - ky * CHUNK).clip(surf.get_rect())
-                    self.still.blit(surf, (area.x + kx * CHUNK - vx, area.y + ky * CHUNK - vy), area)
-            if self._glints:  # this rectangle's glints in place of its old ones, each phase's list kept sorted
-                ys, xs = np.divmod(np.flatnonzero(glint), glint.shape[1])
-                lit = (ys + rect.y) * vw + xs + rect.x
-                phase = glint[ys, xs]
-                for p, old in enumerate(self._glints):
-                    oy, ox = np.divmod(old, vw)
-                    out = (oy < rect.y) | (oy >= rect.bottom) | (ox < rect.x) | (ox >= rect.right)
-                    self._glints[p] = np.sort(np.concatenate((old[out], lit[phase == p + 1])))
+            glint = self.chunks.paint_onto(self.still, screen, tile, (px0, py0, px1, py1), (vx, vy))
+            if not had and glint.any():
+                return False
+            if had:
+                self._glints = _glints_replaced(self._glints, rect, glint, vw)
             if self.view is not self.still:
                 self.view.blit(self.still, rect, rect)  # (the glints: lit again by prepare)
-        if self._glints and not any(g.size for g in self._glints):
+        if had and not any(g.size for g in self._glints):
             self._glints = []
         return True
 
     def _compose(self, view: pygame.Surface, screen: pygame.Surface, cam: Camera) -> None:
-        """The landscape's chunks under the view, and where its glints are."""
-        tile = cam.tile
-        h, w = self.terrain.shape
+        """The landscape's squares under the view, and where its glints are."""
+        tile, (h, w) = cam.tile, self.terrain.shape
         vx, vy = round(cam.x), round(cam.y)
         x0, y0 = max(vx, 0), max(vy, 0)
         x1, y1 = min(vx + view.get_width(), w * tile), min(vy + view.get_height(), h * tile)
         glint = np.zeros((view.get_height(), view.get_width()), np.uint8)
-        for ky in range(y0 // CHUNK, (y1 - 1) // CHUNK + 1):
-            for kx in range(x0 // CHUNK, (x1 - 1) // CHUNK + 1):
-                surf, g = self._chunk(tile, kx, ky, screen)
-                sx, sy = kx * CHUNK - vx, ky * CHUNK - vy
-                view.blit(surf, (sx, sy))
-                gh, gw = g.shape
-                a0, b0 = max(0, -sy), max(0, -sx)
-                a1, b1 = min(gh, view.get_height() - sy), min(gw, view.get_width() - sx)
-                if a1 > a0 and b1 > b0:
-                    glint[sy + a0 : sy + a1, sx + b0 : sx + b1] = g[a0:a1, b0:b1]
+        glint[y0 - vy : y1 - vy, x0 - vx : x1 - vx] = self.chunks.paint_onto(view, screen, tile, (x0, y0, x1, y1),
+                                                                             (vx, vy))  # fmt: skip
         flat = glint.reshape(-1)
         lit = np.flatnonzero(flat)
         by_phase = flat[lit]
@@ -347,6 +340,29 @@ class TerrainLayer:
     def draw(self, screen: pygame.Surface, cam: Camera) -> None:
         self.prepare(screen, cam)
         screen.blit(self.view, (0, 0))
+
+
+def _canvas(old: pygame.Surface | None, screen: pygame.Surface) -> pygame.Surface:
+    """A surface of the screen's size and pixel format: ``old`` again when it is one (a picture
+    drawn again after every paint stroke would otherwise take 8 MB of new memory a frame at
+    1280x800, which the allocator keeps resident), else a new one."""
+    if (old is not None and old.get_size() == screen.get_size() and old.get_bitsize() == screen.get_bitsize()
+            and old.get_masks() == screen.get_masks()):  # fmt: skip
+        return old
+    return pygame.Surface(screen.get_size(), 0, screen)
+
+
+def _glints_replaced(glints: list[np.ndarray], rect: pygame.Rect, glint: np.ndarray, width: int) -> list[np.ndarray]:
+    """Each phase's lit pixels (flat indices into a view ``width`` pixels wide, sorted) with those in
+    ``rect`` replaced by ``glint``'s (``rect``-sized: 0, or 1 + the phase a pixel glints in)."""
+    ys, xs = np.divmod(np.flatnonzero(glint), glint.shape[1])
+    lit, phase = (ys + rect.y) * width + xs + rect.x, glint[ys, xs]
+    out = []
+    for p, old in enumerate(glints):
+        oy, ox = np.divmod(old, width)
+        keep = (oy < rect.y) | (oy >= rect.bottom) | (ox < rect.x) | (ox >= rect.right)
+        out.append(np.sort(np.concatenate((old[keep], lit[phase == p + 1]))))
+    return out
 
 
 def _glint_change(was: tuple | None, now: tuple) -> int | None:
