@@ -9,7 +9,8 @@ are dropped once the history holds more than ``max_bytes`` or ``max_steps``.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -27,11 +28,10 @@ class Edit:
     index: np.ndarray  # int32, into rect's cells in row order
     before: np.ndarray  # uint8
     after: np.ndarray  # uint8
-    #: Its memory in bytes, worked out once: the history adds up every edit's at each dab (500 of them).
-    nbytes: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "nbytes", self.index.nbytes + self.before.nbytes + self.after.nbytes)
+    @cached_property
+    def nbytes(self) -> int:
+        """Its memory in bytes, worked out once: the history adds up every edit's at each dab (500 of them)."""
+        return self.index.nbytes + self.before.nbytes + self.after.nbytes
 
     @classmethod
     def between(cls, rect: CellRect, before: np.ndarray, after: np.ndarray) -> Edit | None:
