@@ -28,6 +28,7 @@ class Edit:
     index: np.ndarray  # int32, into rect's cells in row order
     before: np.ndarray  # uint8
     after: np.ndarray  # uint8
+
     @cached_property
     def nbytes(self) -> int:
         """Its memory in bytes, worked out once: the history adds up every edit's at each dab (500 of them)."""
