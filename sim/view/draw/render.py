@@ -87,22 +87,37 @@ class LandscapeChunks:
 
     def repair(self, x0: int, y0: int, x1: int, y1: int) -> None:
         """Cells ``x0 <= x < x1``, ``y0 <= y < y1`` changed: redraw what they reach in every kept
-        square (``MARGIN + 1`` cells around them: the pixels :meth:`TerrainLayer._patch` patches too)."""
+        square (``MARGIN + 1`` cells around them: the pixels :meth:`TerrainLayer._patch` patches too),
+        in one :func:`.landscape.landscape` call for all the squares of a zoom and pixel format (a
+        call's numpy work costs ~1 ms whatever its size: a dab near a corner of squares cost four)."""
         reach = MARGIN + 1
+        parts: dict[tuple, list] = {}  # (tile, pixel format) -> [(surface, glints, its origin, the area in it)]
         for key, (surf, glint) in self._kept.items():
             tile, kx, ky = key[:3]
             ax0, ay0 = max((x0 - reach) * tile, kx * CHUNK), max((y0 - reach) * tile, ky * CHUNK)
             ax1 = min((x1 + reach) * tile, kx * CHUNK + surf.get_width())
             ay1 = min((y1 + reach) * tile, ky * CHUNK + surf.get_height())
             if ax1 > ax0 and ay1 > ay0:
-                self._draw(surf, glint, tile, kx * CHUNK, ky * CHUNK, ax0, ay0, ax1 - ax0, ay1 - ay0)
+                parts.setdefault((tile, *key[3:]), []).append((surf, glint, kx * CHUNK, ky * CHUNK, ax0, ay0, ax1, ay1))
+        for (tile, *_fmt), found in parts.items():
+            bx0, by0 = min(f[4] for f in found), min(f[5] for f in found)
+            bx1, by1 = max(f[6] for f in found), max(f[7] for f in found)
+            pixels, g = self._pixels(found[0][0], tile, bx0, by0, bx1 - bx0, by1 - by0)
+            for surf, glint, ox, oy, ax0, ay0, ax1, ay1 in found:
+                with Pixels(surf) as out:
+                    out[ay0 - oy : ay1 - oy, ax0 - ox : ax1 - ox] = pixels[ay0 - by0 : ay1 - by0, ax0 - bx0 : ax1 - bx0]
+                glint[ay0 - oy : ay1 - oy, ax0 - ox : ax1 - ox] = g[ay0 - by0 : ay1 - by0, ax0 - bx0 : ax1 - bx0]
+
+    def _pixels(self, surf: pygame.Surface, tile: int, px0: int, py0: int, pw: int, ph: int) -> tuple:
+        """The landscape's pixels ``[px0, px0+pw) x [py0, py0+ph)`` in ``surf``'s format, and their glints."""
+        fmt = (surf.get_shifts(), surf.get_losses(), surf.get_masks()[3])
+        return landscape(self.terrain, self._colours, tile, px0, py0, pw, ph, fmt)
 
     def _draw(self, surf: pygame.Surface, glint: np.ndarray, tile: int, ox: int, oy: int,
               px0: int, py0: int, pw: int, ph: int) -> None:  # fmt: skip
         """Draw the landscape's pixels ``[px0, px0+pw) x [py0, py0+ph)`` into a square whose
         top-left pixel is ``(ox, oy)``."""
-        fmt = (surf.get_shifts(), surf.get_losses(), surf.get_masks()[3])
-        pixels, g = landscape(self.terrain, self._colours, tile, px0, py0, pw, ph, fmt)
+        pixels, g = self._pixels(surf, tile, px0, py0, pw, ph)
         with Pixels(surf) as out:
             out[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = pixels
         glint[py0 - oy : py0 - oy + ph, px0 - ox : px0 - ox + pw] = g
