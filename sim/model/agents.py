@@ -237,11 +237,10 @@ class Agents:
         """Advance walking animals by ``dt`` seconds; ``speed_table[species, terrain id]`` is the
         speed (cells/s) on the terrain each one stands on, ``stands[species, terrain id]`` whether
         it may stand there (a step that squeezes past a corner keeps out of it: :func:`_off_corner`).
-        Returns the indices of animals that
-        reached the end of their path this step, in order. A large crowd is cut into parts (of
-        at least :data:`MOVE_SPLIT` animals) that step on up to ``threads`` threads (None: the
-        engine's thread count); each animal's step is its own, so the result is the same with
-        any number."""
+        Returns the indices of animals that reached the end of their path this step, in order.
+        A large crowd is cut into parts (of at least :data:`MOVE_SPLIT` animals) that step on up
+        to ``threads`` threads (None: the engine's thread count); each animal's step is its own,
+        so the result is the same with any number."""
         n = self.n
         threads = thread_count() if threads is None else max(1, threads)
         parts = max(1, min(threads, n // MOVE_SPLIT))

@@ -100,7 +100,7 @@ def misplaced(agents: Agents, species: list[SpeciesRuntime], terrain: np.ndarray
     h, w = terrain.shape
     for sp in species:
         mine = np.flatnonzero(a.species == sp.index)
-        if mine.size == 0 or not (sp.costs > 0).any():
+        if mine.size == 0 or not sp.regions.any():  # (the labels it keeps anyway: no float copy of the costs)
             continue
         x, y = a.cell[mine, 0], a.cell[mine, 1]
         ok = (x >= 0) & (y >= 0) & (x < w) & (y < h)

@@ -262,9 +262,9 @@ class TerrainLayer:
         place = (cam.tile, round(cam.x), round(cam.y), cam.view_w, cam.view_h, screen.get_size(),
                  screen.get_bitsize(), look)  # fmt: skip
         key = (*place, self.phase() if art else 0)
-        pending, self._pending = self._pending, []
-        if getattr(self, "_key", None) == key and not pending:
+        if getattr(self, "_key", None) == key and not self._pending:
             return key
+        pending, self._pending = self._pending, []
         same = getattr(self, "_place", None) == place and self._key is not None
         if not same or (pending and not (art and self._patch(pending, screen, cam))):
             c0, r0, c1, r1 = cam.visible_cells()
@@ -358,9 +358,9 @@ class TerrainLayer:
 
 
 def _canvas(old: pygame.Surface | None, screen: pygame.Surface) -> pygame.Surface:
-    """A surface of the screen's size and pixel format: ``old`` again when it is one (a picture
-    drawn again after every paint stroke would otherwise take 8 MB of new memory a frame at
-    1280x800, which the allocator keeps resident), else a new one."""
+    """A surface of the screen's size and pixel format: ``old`` again when it is one (the view
+    drawn whole again, as when the camera moves, would otherwise take 8 MB of new memory each
+    time at 1280x800, which the allocator keeps resident), else a new one."""
     if (old is not None and old.get_size() == screen.get_size() and old.get_bitsize() == screen.get_bitsize()
             and old.get_masks() == screen.get_masks()):  # fmt: skip
         return old
