@@ -183,20 +183,17 @@ def _push(size, key, node, heap_key, heap_node):
 
 
 @njit(cache=True)
-def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats, lm=None,
-             sym=False):  # fmt: skip
+def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats, lm, sym):
     """Drop stale heap entries (closed nodes, superseded keys), then re-heapify; returns the new
-    size. ``lm``, ``sym``: the landmarks the keys were made with (:func:`_h_full`), if any (left
-    out, numba compiles this without them: the jump point kernels' copy is as it was)."""
+    size. ``lm``, ``sym``: the landmarks the keys were made with (:func:`_h_full`; :data:`NO_LANDMARKS`
+    and ``False`` for none). The heap and jump point kernels give ``g`` as a strided view (layout
+    'A') and the same landmark types, so numba compiles this once for both (see :func:`_begin`)."""
     j = 0
     for i in range(size):
         v = heap_node[i]
         if mark[v] != open_mark:
             continue
-        if lm is None:
-            h = _h_at(v, width, goal_x, goal_y, metric)
-        else:
-            h = _h_full(v, width, goal_x, goal_y, metric, lm, sym)
+        h = _h_full(v, width, goal_x, goal_y, metric, lm, sym)
         if heap_key[i] != priority(g[v], h, prio):
             continue
         heap_key[j] = heap_key[i]
@@ -210,17 +207,18 @@ def _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_
 
 @njit(cache=True)
 def _begin(start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record,
-           lm=None, sym=False):  # fmt: skip
-    """Put the start on the open list (and in the record); returns the heap size, 1."""
+           lm, sym):  # fmt: skip
+    """Put the start on the open list (and in the record); returns the heap size, 1. ``lm``,
+    ``sym`` as :func:`_compact`'s. Called with ``g`` as a strided view and the landmarks always
+    (``g[::1]``, :data:`NO_LANDMARKS` and ``False`` where there are none), the heap kernel and
+    the jump point kernel share one compiled copy of this and of :func:`_compact` (each types
+    its arguments anew: two copies cost ~0.5 CPU s of a first start)."""
     sy = start // width
     sx = start - sy * width
     g[start] = 0.0
     parent[start] = NO_PARENT
     mark[start] = open_mark
-    if lm is None:
-        h = _metric(metric, abs(sx - goal_x), abs(sy - goal_y))
-    else:
-        h = _h_full(start, width, goal_x, goal_y, metric, lm, sym)
+    h = _h_full(start, width, goal_x, goal_y, metric, lm, sym)
     heap_key[0] = priority(0.0, h, prio)
     heap_node[0] = start
     if record.shape[0] > 0:

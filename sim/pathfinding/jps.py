@@ -48,6 +48,7 @@ from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queu
 from sim.pathfinding.common import (
     _HEAP_FULL,
     METRIC_OCTILE,
+    NO_LANDMARKS,
     SQRT2,
     STATUS_FOUND,
     STATUS_HIT_LIMIT,
@@ -282,7 +283,7 @@ def jps_core(
     codes, lut, parent, mark, stats = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark), borrowed(stats)
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
     size = _begin(start, width, goal_x, goal_y, metric, prio, gj, parent, mark, open_mark, heap_key, heap_node,
-                  record)  # fmt: skip
+                  record, NO_LANDMARKS, False)  # fmt: skip
     links[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, start, np.inf, 0.0, -1
     status = STATUS_UNREACHABLE
     while size > 0 or nxt >= 0:  # nxt: a successor as good as any on the open list, expanded next without the heap
@@ -453,7 +454,8 @@ def _push_or_full(size, key, v, heap_key, heap_node, g, mark, open_mark, width, 
     """Push ``v`` with ``key``; on a full heap, stale entries are dropped first. Returns the new
     size, or -1 when the heap is still over half full (the caller grows it and searches again)."""
     if size == heap_key.size:
-        size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats)
+        size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats,
+                        NO_LANDMARKS, False)  # fmt: skip
         if size > heap_key.size // 2:
             return -1
     return _push(size, key, v, heap_key, heap_node)

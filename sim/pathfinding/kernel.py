@@ -140,9 +140,10 @@ def astar_core(
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
 
-    size = _begin(
-        start, width, goal_x, goal_y, metric, prio, g, parent, mark, open_mark, heap_key, heap_node, record, lm, sym
-    )
+    size = _begin(  # (g as a strided view: see _begin)
+        start, width, goal_x, goal_y, metric, prio, g[::1], parent, mark, open_mark, heap_key, heap_node, record, lm,
+        sym,
+    )  # fmt: skip
     landmarks = lm.shape[1] > 0
     expanded = 0
     best = start
@@ -235,8 +236,9 @@ def astar_core(
             # and runs the search again. One slot stays free for the held successor.
             if size >= heap_key.size - 1:
                 size = _compact(
-                    size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats, lm, sym
-                )
+                    size, heap_key, heap_node, g[::1], mark, open_mark, width, goal_x, goal_y, metric, prio, stats,
+                    lm, sym,
+                )  # fmt: skip
                 if size > heap_key.size // 2:
                     return _HEAP_FULL, expanded, best
             heap_key[size] = key
@@ -495,7 +497,7 @@ def jump_search(
     return status, expanded, end, hgen
 
 
-@overload(jump_search, jit_options={"nogil": True})
+@overload(jump_search, jit_options={"nogil": True, "cache": True})
 def _jump_search(
     codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
     g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
@@ -526,7 +528,7 @@ def landmark_search(
     )  # fmt: skip
 
 
-@overload(landmark_search, jit_options={"nogil": True})
+@overload(landmark_search, jit_options={"nogil": True, "cache": True})
 def _landmark_search(
     codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
     g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,

@@ -14,28 +14,41 @@ from sim.pathfinding import STATUS_OTHER_REGION, AStar, RoundKind, SearchRound, 
 from sim.pathfinding.clock import monotonic_s
 
 
-def kinds() -> tuple[np.ndarray, list[RoundKind]]:
-    """A 60x40 map of two terrains with a wall: walkers (land only, two regions) and flyers (all,
-    paths pulled straight)."""
+def kinds(jumping: tuple[bool, ...] = ()) -> tuple[np.ndarray, list[RoundKind]]:
+    """A 60x40 map of two terrains with a wall: walkers (land only, two regions), flyers (all,
+    paths pulled straight) and, with ``jumping``, swimmers (water only, uniform); kind ``i``
+    searches with JPS where ``jumping[i]`` (JPSW on the flyers' weighted grid)."""
     rng = np.random.default_rng(5)
     terrain = (rng.random((40, 60)) < 0.3).astype(np.uint8)  # 0 land, 1 water
     terrain[:, 30] = 2  # a wall: land cut in two for walkers, not for flyers
     walker = AStar(terrain, terrain_costs={0: 1.0})
     flyer = AStar(terrain, terrain_costs={0: 1.0, 1: 1.0, 2: 2.0})
-    return terrain, [
+    ks = [
         RoundKind(walker, label_regions(walker.grid.costs, walker.diagonal)[0]),
         RoundKind(flyer, label_regions(flyer.grid.costs, flyer.diagonal)[0], straight=True),
     ]
+    if jumping:
+        swimmer = AStar(terrain, terrain_costs={1: 1.0})
+        ks.append(RoundKind(swimmer, label_regions(swimmer.grid.costs, swimmer.diagonal)[0]))
+    for kind, jumps in zip(ks, jumping, strict=False):
+        kind.astar.use_jps = jumps  # type: ignore[misc]  # (this instance only)
+    return terrain, ks
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_round_answers_what_each_kinds_batch_answers(threads):
-    _terrain, ks = kinds()
+@pytest.mark.parametrize(
+    ("threads", "jumping"),
+    [(1, ()), (2, ()), (1, (True, False, False)), (2, (False, True, False)), (1, (False, False, True))],
+)
+def test_a_round_answers_what_each_kinds_batch_answers(threads, jumping):
+    # With a kind that jumps, every kind of the round is compiled with JPS's grid data (the others
+    # get a stand-in, rounds._build): each kind must still get its own search's answers, JPS's and
+    # JPSW's, and uniform A*'s (the bucket queue) and weighted A*'s beside them.
+    _terrain, ks = kinds(jumping)
     rng = np.random.default_rng(threads)
     n = 400
     starts = np.stack((rng.integers(0, 60, n), rng.integers(0, 40, n)), axis=1).astype(np.int32)
     goals = np.stack((rng.integers(0, 60, n), rng.integers(0, 40, n)), axis=1).astype(np.int32)
-    kind_of = rng.integers(0, 2, n)
+    kind_of = rng.integers(0, len(ks), n)
     res = SearchRound(threads=threads).run(ks, kind_of, starts, goals)
     assert res.shape.calls == ((n,) if threads == 1 else (n // 2, n // 2))
     for s, kind in enumerate(ks):
@@ -44,7 +57,9 @@ def test_a_round_answers_what_each_kinds_batch_answers(threads):
         here = labels[starts[mine, 1], starts[mine, 0]]
         same = (here != 0) & (here == labels[goals[mine, 1], goals[mine, 0]])
         assert (res.status[mine[~same]] == STATUS_OTHER_REGION).all()
-        want = kind.astar.grid.search_many(starts[mine[same]], goals[mine[same]], threads=1)
+        want, _trace = kind.astar.search_many(starts[mine[same]], goals[mine[same]], threads=1)
+        plain = kind.astar.grid.search_many(starts[mine[same]], goals[mine[same]], threads=1)  # A*
+        assert np.allclose(want.cost, plain.cost, rtol=1e-12)  # (JPS's costs are A*'s)
         paths, offsets = want.paths, want.offsets
         if kind.straight:
             paths, offsets = kind.astar.grid.smooth_many(paths, offsets)
