@@ -8,8 +8,8 @@ in about a second. On a first start:
   already holds what the first frames need (a tiny rehearsal that may load kernels but
   stops at the first one it would have to compile);
 * :class:`Background` compiles them in other processes (``python -m sim.prepare``),
-  printing one line per phase, one process per stage (:data:`STAGES`; the last three, small,
-  share one: :data:`SHARED_STAGES`): one the model's
+  printing one line per phase, one process per stage (:data:`STAGES`; the round's and the
+  rest's share one, as do the last three, small: :data:`PROCESS_GROUPS`): one the model's
   round first (its batch search before it), then (unless ``--round-only``) everything
   else (JPS, traced rounds, distance fields, the single-search variants the compare mode
   uses); two more (``--stage model``, ``--stage paint``) the model's other kernels, which this
@@ -40,6 +40,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from typing import IO
 
 import numpy as np
 
@@ -415,18 +416,27 @@ REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
 #: others (together 226 MB at most, measured 2026-12-05), and a process of its own costs ~0.8 CPU s
 #: to start and to load what the stages before it cached (the three apart: 6.4 CPU s, together 4.9).
 SHARED_STAGES = ("jps-round", "jps+", "traces")
+#: Stages that share a process where they come in a row: the round's and the rest's (together at
+#: most 251 MB, 13.3-14.4 CPU s against 15.1-15.2 apart, 2026-12-06; the process says it is ready
+#: once the round is cached, then goes on), and :data:`SHARED_STAGES`.
+PROCESS_GROUPS = (("round", "rest"), SHARED_STAGES)
 
 
 def processes(stages: list[str] | tuple[str, ...]) -> list[list[str]]:
-    """``stages`` in order, a list a process: one each, but for :data:`SHARED_STAGES`, which
-    share one where they come in a row."""
+    """``stages`` in order, a list a process: one each, but for a group of :data:`PROCESS_GROUPS`,
+    whose stages share one where they come in a row, in the group's order."""
     out: list[list[str]] = []
     for stage in stages:
-        if out and stage in SHARED_STAGES and out[-1][-1] in SHARED_STAGES:
+        if out and any(_follows(group, out[-1][-1], stage) for group in PROCESS_GROUPS):
             out[-1].append(stage)
         else:
             out.append([stage])
     return out
+
+
+def _follows(group: tuple[str, ...], before: str, stage: str) -> bool:
+    """Whether ``stage`` comes right after ``before`` in ``group``."""
+    return before in group and stage in group and group.index(stage) == group.index(before) + 1
 
 
 #: Every child process started by :func:`spawn` in this process (ended at exit: :func:`stop_all`).
@@ -530,7 +540,7 @@ def compile_traces(config: Config, jps: bool = False) -> None:
 
 #: The stages of a first start's compiling: name -> (what it compiles, what it is called).
 #: Each runs in a process of its own (compiling several in one takes it past 300 MB, and
-#: what one process compiled, the next loads from numba's cache), but for :data:`SHARED_STAGES`.
+#: what one process compiled, the next loads from numba's cache), but for :data:`PROCESS_GROUPS`.
 #: A stage's function takes the config and whether the start map's round searches with JPS.
 STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
     "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps, paint=False), "the model's other kernels"),
@@ -570,12 +580,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     set_first_use("wait")  # a stage compiles on purpose: never an interpreted answer instead
     if args.stage:  # (it ends with its parent: sim.support.lifeline, from its first import)
+        ready = False
         for name in args.stage:
             t0 = time.perf_counter()
             work, what = STAGES[name]
             work(config, args.jps)
             print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
-        print(READY, flush=True)
+            if name == ROUND_STAGES[-1] and not ready:  # what a run waits for: said at once, then on
+                print(READY, flush=True)
+                ready = True
+        if not ready:
+            print(READY, flush=True)
         return 0
     return _run_stages(args)
 
@@ -597,17 +612,34 @@ def _run_stages(args: argparse.Namespace) -> int:
     for group in processes(stages):
         cmd = [sys.executable, "-m", "sim.prepare", *config_args(args.config), *jps_args(args.jps), *stage_args(group)]
         proc = spawn(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        out, err = proc.communicate()
-        for line in out.splitlines():
+        err = _drained(proc.stderr)
+        assert proc.stdout is not None
+        for line in proc.stdout:  # passed on as they come: the round's "ready" before the rest is compiled
+            line = line.rstrip("\n")
             if line and (line != READY or "round" in group):
                 print(line, flush=True)
+        proc.wait()
         if proc.returncode != 0:
             failed += 1
-            last = next((line for line in reversed(err.splitlines()) if line.strip()), "no message")
+            last = next((line for line in reversed(err()) if line.strip()), "no message")
             which = f"stage '{group[0]}'" if len(group) == 1 else "stages '" + "', '".join(group) + "'"
             print(f"error: compiling {which} failed (exit {proc.returncode}): {short_line(last)}",
                   file=sys.stderr, flush=True)  # fmt: skip
     return 1 if failed else 0
+
+
+def _drained(stream: IO[str] | None) -> Callable[[], list[str]]:
+    """Read ``stream`` to its end in a thread (a child blocks once a pipe nobody reads is full);
+    returns a function that waits for the end and gives its lines."""
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(stream or ()), daemon=True, name="prepare-stderr")
+    reader.start()
+
+    def result() -> list[str]:
+        reader.join()
+        return [line.rstrip("\n") for line in lines]
+
+    return result
 
 
 def short_line(text: str, limit: int = 200) -> str:

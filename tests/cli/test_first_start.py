@@ -303,11 +303,21 @@ def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
 
 
 def test_the_rest_s_small_stages_share_one_process_and_each_reports_its_line():
-    # A process a stage costs ~0.8 CPU s to start and load; the last three are small, so they share one.
+    # A process a stage costs ~0.8 CPU s to start and load; the last three are small, so they share
+    # one, and the round's and the rest's share one (the round first: what a run waits for).
     from sim.prepare import REST_STAGES, ROUND_STAGES, SHARED_STAGES, STAGES, processes
 
-    assert processes([*ROUND_STAGES, *REST_STAGES]) == [["searches"], ["round"], ["rest"], ["jps"], list(SHARED_STAGES)]
+    assert processes([*ROUND_STAGES, *REST_STAGES]) == [["searches"], ["round", "rest"], ["jps"], list(SHARED_STAGES)]
+    assert processes(ROUND_STAGES) == [["searches"], ["round"]]  # (--round-only)
     assert processes(["jps+", "rest", "traces"]) == [["jps+"], ["rest"], ["traces"]]  # (only where they come in a row)
+    assert processes(["rest", "round", "traces", "jps+"]) == [["rest"], ["round"], ["traces"], ["jps+"]]  # (in order)
+    # Warm cache: a process given the round and the rest says it is ready once the round is cached.
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "round", "--stage", "rest"],
+                       capture_output=True, text=True, cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+                       timeout=900)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert [line.split(" in ")[0] for line in r.stdout.splitlines()] == [
+        f"  compiled {STAGES['round'][1]}", "ready", f"  compiled {STAGES['rest'][1]}"]  # fmt: skip
     # Warm cache: the child runs each stage it is given in turn, a line each, then says it is ready.
     r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "jps+", "--stage", "traces"],
                        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
@@ -326,8 +336,12 @@ def test_a_compiling_process_that_failed_is_one_line_naming_its_stages(monkeypat
     class Failed:
         returncode = 1
 
-        def communicate(self):
-            return "", "Traceback (most recent call last):\n  ...\nMemoryError: out of memory\n"
+        def __init__(self):
+            self.stdout = iter(())
+            self.stderr = iter(["Traceback (most recent call last):\n", "  ...\n", "MemoryError: out of memory\n"])
+
+        def wait(self):
+            return self.returncode
 
     commands = []
     monkeypatch.setattr(prepare, "spawn", lambda cmd, **_: commands.append(cmd) or Failed())
@@ -337,10 +351,50 @@ def test_a_compiling_process_that_failed_is_one_line_naming_its_stages(monkeypat
     finally:
         signal.signal(signal.SIGTERM, before)
     assert [[a for a in cmd[cmd.index("--stage"):] if a != "--stage"] for cmd in commands] == [
-        ["searches"], ["round"], ["rest"], ["jps"], ["jps-round", "jps+", "traces"]]  # fmt: skip
+        ["searches"], ["round", "rest"], ["jps"], ["jps-round", "jps+", "traces"]]  # fmt: skip
     err, why = capsys.readouterr().err.splitlines(), "failed (exit 1): MemoryError: out of memory"
     assert err[0] == f"error: compiling stage 'searches' {why}"
+    assert err[1] == f"error: compiling stages 'round', 'rest' {why}"
     assert err[-1] == f"error: compiling stages 'jps-round', 'jps+', 'traces' {why}"
+
+
+def test_the_compiling_parent_passes_the_round_s_ready_on_before_its_process_goes_on(monkeypatch):
+    # The round's and the rest's stages share a process: the run waiting for the round must hear
+    # "ready" as soon as the child says it, not when the child has compiled the rest too.
+    import argparse
+    import signal
+
+    from sim import prepare
+
+    printed = []
+
+    def child(group):
+        yield "  compiled something in 1.0 s\n"
+        if "round" in group:
+            yield "ready\n"
+            assert printed[-1] == "ready"  # passed on before the child's next line exists
+            yield "  compiled the rest in 9.0 s\n"
+        else:
+            yield "ready\n"
+
+    class Child:
+        returncode = 0
+
+        def __init__(self, cmd):
+            self.stdout = child([a for a in cmd[cmd.index("--stage") :] if a != "--stage"])
+            self.stderr = iter(())
+
+        def wait(self):
+            return self.returncode
+
+    monkeypatch.setattr(prepare, "spawn", lambda cmd, **_: Child(cmd))
+    monkeypatch.setattr(prepare, "print", lambda line, **_: printed.append(line), raising=False)
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        assert prepare._run_stages(argparse.Namespace(round_only=False, config=None, jps=False)) == 0
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert printed.count("ready") == 1 and printed.index("ready") < printed.index("  compiled the rest in 9.0 s")
 
 
 def test_the_compiling_parent_ends_on_sigterm_and_ignores_a_second_while_it_cleans_up():
