@@ -559,7 +559,9 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m sim.prepare [--config PATH] [--jps] [--round-only | --stage NAME ...]``: compile
     into numba's cache, one stage (:data:`STAGES`) a process (:func:`processes`), printing
     :data:`READY` once the round is cached; ``--stage`` (more than once: each in turn) compiles
-    those stages in this process; ``--jps``: the start map's round searches with JPS (a species' choice).
+    those stages in this process, printing :data:`READY` right after the round's when it is one of
+    them (the process then goes on: :data:`PROCESS_GROUPS`), else after the last; ``--jps``: the
+    start map's round searches with JPS (a species' choice).
     Bad input is one line on stderr and exit status 2; a stage that failed is one line from
     this process (the others still run) and exit status 1."""
     from sim.config import ConfigError, load_config
