@@ -6,7 +6,6 @@ frame for rectangles; what every part placed is kept in ``app.plan.placed``."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -103,7 +102,7 @@ def messages(app: App) -> None:
     plan = app.plan
     band, size = plan.layout.messages, plan.layout.metrics.body
     font = app.text.font(size)
-    now = time.monotonic()
+    now = app.messages.clock()
     y = band.y
     for msg in app.messages.recent(now):
         lines = fit(app.text, [(msg.text, msg.colour)], size, band.w, max_lines=2)
@@ -177,7 +176,7 @@ def message_log(app: App) -> None:
     region, size = plan.layout.modal, plan.layout.metrics.small
     font = app.text.font(size)
     room = (region.h - 2 * pad_of(size)) // font.get_linesize() - 2
-    now = time.monotonic()
+    now = app.messages.clock()
     lines: list[Line] = []
     for m in reversed(list(app.messages)):
         age = now - m.at

@@ -22,7 +22,7 @@ LOG_SIZE = 50
 class Message:
     text: str
     colour: Colour
-    at: float  # time.monotonic() when posted
+    at: float  # Messages.clock() when posted
     until: float  # shown until then
 
     @property
@@ -40,17 +40,25 @@ def _stderr(line: str) -> None:
 
 class Messages:
     """The message shown now and the log (oldest first). ``errors`` are the colours that
-    count as errors: those messages are also handed to ``echo`` (stderr by default)."""
+    count as errors: those messages are also handed to ``echo`` (stderr by default). ``clock``
+    (seconds, monotonic) is the one clock that messages and what the view draws of them (their
+    fading, the log's ages) are timed by: a test sets it to compare two pictures of one moment."""
 
-    def __init__(self, errors: tuple[Colour, ...], echo: Callable[[str], None] = _stderr) -> None:
+    def __init__(
+        self,
+        errors: tuple[Colour, ...],
+        echo: Callable[[str], None] = _stderr,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.errors = errors
         self.echo = echo
+        self.clock = clock
         self.log: deque[Message] = deque(maxlen=LOG_SIZE)
         self.current: Message | None = None
         self._held_since: float | None = None  # a modal is up: messages wait (their time stands still)
 
     def post(self, text: str, colour: Colour, seconds: float = 6.0) -> None:
-        now = time.monotonic()
+        now = self.clock()
         msg = Message(text, colour, now, now + seconds)
         if self.log and self.log[-1].topic == msg.topic:
             self.log.pop()  # the same topic again: it replaces the last one
@@ -61,7 +69,7 @@ class Messages:
 
     def shown(self, now: float | None = None) -> Message | None:
         """The message on screen now (None once its time is up)."""
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         if self.current is not None and self.current.until <= now:
             self.current = None
         return self.current
@@ -69,7 +77,7 @@ class Messages:
     def hold(self, held: bool, now: float | None = None) -> None:
         """While ``held`` (a modal is up) the messages' time stands still: they wait, then show for
         as long as they had left."""
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         if held and self._held_since is None:
             self._held_since = now
         elif not held and self._held_since is not None:
@@ -85,7 +93,7 @@ class Messages:
 
     def recent(self, now: float | None = None, most: int = 3) -> list[Message]:
         """The messages still showing, newest first (at most ``most``)."""
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         return [m for m in reversed(self.log) if m.until > now][:most]
 
     def __iter__(self) -> Iterator[Message]:

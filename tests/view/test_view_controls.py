@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pygame
 import pytest
@@ -256,6 +258,10 @@ def test_the_bars_are_copied_only_when_something_covered_them_and_always_show_wh
     the brush over them and away, messages, the log, the overlay, the water's glints), each frame
     equals a full redraw of the same state."""
     app = make_app("maps/island.yaml", counts={"cow": 60, "bird": 20, "water": 20})
+    # The messages' clock (their fading, the log's ages) moves only with the frames: a full redraw
+    # a moment later on a slow machine shows the same second (CI's log read one age, then the next).
+    now = [time.monotonic()]
+    app.messages.clock = lambda: now[0]
     key(pygame.K_SPACE)  # paused: only the animals moved here move
     app.frame(STEP)
     app.cam.zoom_to(16, 0, app.cam.view_h)  # the map's last row at the bars' edge
@@ -275,6 +281,7 @@ def test_the_bars_are_copied_only_when_something_covered_them_and_always_show_wh
 
     def frames(k: int) -> None:
         for _ in range(k):
+            now[0] += STEP
             a.pos[walkers, 0] += 0.13
             a.pos[walkers, 1] = y0 + 0.3 * np.sin(a.pos[walkers, 0])
             app.frame(STEP)
