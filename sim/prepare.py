@@ -8,8 +8,8 @@ in about a second. On a first start:
   already holds what the first frames need (a tiny rehearsal that may load kernels but
   stops at the first one it would have to compile);
 * :class:`Background` compiles them in other processes (``python -m sim.prepare``),
-  printing one line per phase, one process per stage (:data:`STAGES`; the round's and the
-  rest's share one, as do the last three, small: :data:`PROCESS_GROUPS`): one the model's
+  printing one line per phase, one process per stage (:data:`STAGES`; the round and its batch
+  search share one, as do the last three, small: :data:`PROCESS_GROUPS`): one the model's
   round first (its batch search before it), then (unless ``--round-only``) everything
   else (JPS, traced rounds, distance fields, the single-search variants the compare mode
   uses); two more (``--stage model``, ``--stage paint``) the model's other kernels, which this
@@ -416,10 +416,11 @@ REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
 #: others (together 226 MB at most, measured 2026-12-05), and a process of its own costs ~0.8 CPU s
 #: to start and to load what the stages before it cached (the three apart: 6.4 CPU s, together 4.9).
 SHARED_STAGES = ("jps-round", "jps+", "traces")
-#: Stages that share a process where they come in a row: the round's and the rest's (together at
-#: most 251 MB, 13.3-14.4 CPU s against 15.1-15.2 apart, 2026-12-06; the process says it is ready
-#: once the round is cached, then goes on), and :data:`SHARED_STAGES`.
-PROCESS_GROUPS = (("round", "rest"), SHARED_STAGES)
+#: Stages that share a process where they come in a row: the round's two, the batch search and the
+#: round (at most 277 MB; the round need not wait for a second process to start and load the batch
+#: search, the longest chain of a headless first start: 2026-12-06), and :data:`SHARED_STAGES`.
+#: (The round's and the rest's shared one before: with the batch search too, 320 MB.)
+PROCESS_GROUPS = (tuple(ROUND_STAGES), SHARED_STAGES)
 
 
 def processes(stages: list[str] | tuple[str, ...]) -> list[list[str]]:

@@ -293,7 +293,7 @@ def test_the_model_s_stage_and_the_brush_s_leave_nothing_for_a_painted_frame_to_
 
 
 def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
-    # Warm cache: each stage loads what it would compile, in a process of its own.
+    # Warm cache: each stage loads what it would compile (the round's two in one process).
     r = subprocess.run([sys.executable, "-m", "sim.prepare", "--round-only"], capture_output=True, text=True, cwd=ROOT,
                        env={**os.environ, "SDL_VIDEODRIVER": "dummy"}, timeout=900)  # fmt: skip
     assert r.returncode == 0, r.stderr
@@ -304,14 +304,15 @@ def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
 
 def test_the_rest_s_small_stages_share_one_process_and_each_reports_its_line():
     # A process a stage costs ~0.8 CPU s to start and load; the last three are small, so they share
-    # one, and the round's and the rest's share one (the round first: what a run waits for).
+    # one, and the round shares one with its batch search (what a run waits for: no second process
+    # to start and load the batch search before the round compiles).
     from sim.prepare import REST_STAGES, ROUND_STAGES, SHARED_STAGES, STAGES, processes
 
-    assert processes([*ROUND_STAGES, *REST_STAGES]) == [["searches"], ["round", "rest"], ["jps"], list(SHARED_STAGES)]
-    assert processes(ROUND_STAGES) == [["searches"], ["round"]]  # (--round-only)
+    assert processes([*ROUND_STAGES, *REST_STAGES]) == [["searches", "round"], ["rest"], ["jps"], list(SHARED_STAGES)]
+    assert processes(ROUND_STAGES) == [["searches", "round"]]  # (--round-only)
     assert processes(["jps+", "rest", "traces"]) == [["jps+"], ["rest"], ["traces"]]  # (only where they come in a row)
-    assert processes(["rest", "round", "traces", "jps+"]) == [["rest"], ["round"], ["traces"], ["jps+"]]  # (in order)
-    # Warm cache: a process given the round and the rest says it is ready once the round is cached.
+    assert processes(["round", "searches", "traces", "jps+"]) == [["round"], ["searches"], ["traces"], ["jps+"]]
+    # Warm cache: a process given the round and a stage after it says it is ready once the round is cached.
     r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "round", "--stage", "rest"],
                        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
                        timeout=900)  # fmt: skip
@@ -351,16 +352,16 @@ def test_a_compiling_process_that_failed_is_one_line_naming_its_stages(monkeypat
     finally:
         signal.signal(signal.SIGTERM, before)
     assert [[a for a in cmd[cmd.index("--stage"):] if a != "--stage"] for cmd in commands] == [
-        ["searches"], ["round", "rest"], ["jps"], ["jps-round", "jps+", "traces"]]  # fmt: skip
+        ["searches", "round"], ["rest"], ["jps"], ["jps-round", "jps+", "traces"]]  # fmt: skip
     err, why = capsys.readouterr().err.splitlines(), "failed (exit 1): MemoryError: out of memory"
-    assert err[0] == f"error: compiling stage 'searches' {why}"
-    assert err[1] == f"error: compiling stages 'round', 'rest' {why}"
+    assert err[0] == f"error: compiling stages 'searches', 'round' {why}"
+    assert err[1] == f"error: compiling stage 'rest' {why}"
     assert err[-1] == f"error: compiling stages 'jps-round', 'jps+', 'traces' {why}"
 
 
 def test_the_compiling_parent_passes_the_round_s_ready_on_before_its_process_goes_on(monkeypatch):
-    # The round's and the rest's stages share a process: the run waiting for the round must hear
-    # "ready" as soon as the child says it, not when the child has compiled the rest too.
+    # A child's lines are passed on as they come: a stage's line as it ends (the window's progress
+    # line counts them), and "ready" as soon as the child says it, not when it has compiled more.
     import argparse
     import signal
 
