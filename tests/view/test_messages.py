@@ -37,6 +37,21 @@ def test_a_message_replaces_the_one_shown_and_a_topic_replaces_itself_in_the_log
     assert echoed == ["could not load map: x.yaml:3: bad"]  # errors only
 
 
+def test_a_message_shows_for_its_seconds_on_the_messages_clock_and_waits_while_held():
+    now = [100.0]
+    m = Messages(errors=(WARN,), echo=lambda _line: None, clock=lambda: now[0])
+    m.post("undo: 4 more steps", INK, seconds=6.0)
+    assert m[-1].at == 100.0
+    now[0] = 105.9
+    assert m.shown() is not None and [x.text for x in m.recent()] == ["undo: 4 more steps"]
+    m.hold(True)  # a modal went up with 0.1 s left: the message waits
+    now[0] = 150.0
+    m.hold(False)
+    assert m.shown() is not None  # shown for the 0.1 s it had left
+    now[0] = 150.2
+    assert m.shown() is None and m.recent() == [] and len(m) == 1  # (gone from the screen, kept in the log)
+
+
 def test_the_window_shows_the_newest_message_and_f2_opens_the_log_that_esc_closes(make_app, capsys):
     app = make_app()
     app.message("first")
