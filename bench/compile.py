@@ -29,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.prepare import MODEL_STAGE, PAINT_STAGE, REST_STAGES, ROUND_STAGES, processes, stage_args
+from sim.prepare import CROWD_STAGE, MODEL_STAGE, PAINT_STAGE, REST_STAGES, ROUND_STAGES, processes, stage_args
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = [[MODEL_STAGE], [PAINT_STAGE], *processes([*ROUND_STAGES, *REST_STAGES])]  # (a window's first start's order)
+STAGES = [[MODEL_STAGE], [CROWD_STAGE], [PAINT_STAGE], *processes([*ROUND_STAGES, *REST_STAGES])]  # (a window's order)
 VIEW = {
     "landscape": [sys.executable, "-m", "sim.view.draw.landscape"],
     "drawing": [sys.executable, "-c", "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy'; import pygame; "

@@ -40,6 +40,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import IO
 
 import numpy as np
@@ -72,12 +73,15 @@ def rehearsal(config: Config, jps: bool = False) -> Simulation | None:
 
 
 def rehearse_model(config: Config, frames: int = 8, interpreted: bool = False, jps: bool = False,
-                   paint: bool = True) -> Simulation | None:  # fmt: skip
+                   paint: bool = True, crowd: bool = True) -> Simulation | None:  # fmt: skip
     """Run the tiny island a few half-second frames, with a paint stroke on a walking animal's
     path: every compiled function a frame of the model uses is compiled (or loaded); with
     ``interpreted``, all but the search round's (which :func:`compile_round` does); ``jps``:
     the round a map that chooses JPS runs (:func:`rehearsal`); without ``paint``, no stroke:
-    the brush's kernels are left to :func:`rehearse_paint`."""
+    the brush's kernels are left to :func:`rehearse_paint`; without ``crowd``, the animals do
+    not keep their distance: the separation's kernels are left to :func:`compile_crowd`."""
+    if not crowd:
+        config = replace(config, crowd=replace(config.crowd, spacing=0.0))  # (0: the separation is off)
     sim = rehearsal(config, jps)
     if sim is None:
         return None
@@ -104,6 +108,20 @@ def rehearse_paint(config: Config, jps: bool = False) -> Simulation | None:
     a.state[0], a.paths[0, :2], a.path_pos[0], a.path_len[0] = State.WALKING, cell, 1, 2  # a step on the spot
     sim.paint(cell % w, cell // w, 0, int(Terrain.ROCK))
     return sim
+
+
+def _model_stage(config: Config, jps: bool = False) -> None:
+    """The model's stage: its kernels but the round's (interpreted), the brush's and the crowd's."""
+    rehearse_model(config, interpreted=True, jps=jps, paint=False, crowd=False)
+
+
+def compile_crowd(config: Config, jps: bool = False) -> None:
+    """Compile (or load) the separation a frame runs (the crowd's pass on one thread): what the
+    model's stage leaves out when a window's first start compiles it here, beside that stage,
+    on the core the drawing's compiling leaves (:meth:`Kernels.start`)."""
+    sim = rehearsal(config, jps)
+    if sim is not None:
+        sim.compile_crowd(threaded=False)
 
 
 def compile_searches(config: Config, jps: bool = False) -> None:
@@ -192,9 +210,19 @@ class Background:
 #: cache, a window's first start, 2026-12-05 03:40-04:10, the most of two runs; the model's and
 #: the brush's 05:30-05:45, since the model's no longer paints): the first guess
 #: of a stage's time, scaled by how fast this machine ran the stages it finished
-#: (:meth:`Kernels.eta`); the model's is what the first start's progress screen expects.
-STAGE_SECONDS = {"model": 7.5, "paint": 5.5, "searches": 11.0, "round": 5.0, "rest": 4.5, "jps": 22.0,
-                 "jps-round": 5.5, "jps+": 2.0, "traces": 0.5, "landscape": 3.0}  # fmt: skip
+#: (:meth:`Kernels.eta`). The model's and the crowd's apart (2026-12-06: 4.5 and 3.6 s in an hour
+#: when the two together took 8.4-9.0 s against 7.5 on 2026-12-05), and the drawing's (compiled by
+#: the demo itself): what the first start's progress screen expects (:func:`first_frame_seconds`).
+STAGE_SECONDS = {"model": 4.0, "crowd": 3.0, "drawing": 3.0, "paint": 5.5, "searches": 11.0, "round": 5.0,
+                 "rest": 4.5, "jps": 22.0, "jps-round": 5.5, "jps+": 2.0, "traces": 0.5, "landscape": 3.0}  # fmt: skip
+
+
+def first_frame_seconds(headless: bool) -> float:
+    """What a first start usually waits for before its first frame, in seconds on the development
+    machine (a headless run's search round aside): a window, the model's stage beside the drawing
+    and then the crowd's; a headless run, the drawing and then the model's and the crowd's."""
+    model, crowd, drawing = STAGE_SECONDS[MODEL_STAGE], STAGE_SECONDS[CROWD_STAGE], STAGE_SECONDS["drawing"]
+    return drawing + model + crowd if headless else max(model, drawing + crowd)
 
 
 class Kernels:
@@ -303,12 +331,13 @@ class Kernels:
         waits for, and its usual seconds.
 
         Two cores, and who waits for what decides the order (not priorities: on a busy machine a
-        process of lower priority starves). A window waits for the model's stage and the drawing
-        (its searches are interpreted meanwhile): they compile side by side first; then, on the
-        core the drawing leaves, the brush's (a first stroke waits for it: :meth:`ensure`), and the
-        background once the window opens. A headless run waits for the round too, the longest
-        chain: it compiles on one core from the start, the drawing and then the model's stage
-        one after the other on the other; it never paints, so it leaves the brush's alone."""
+        process of lower priority starves). A window waits for the model's stage, the crowd's and
+        the drawing (its searches are interpreted meanwhile): the model's stage compiles in another
+        process from the start, the drawing and then the crowd's here beside it; once the window
+        opens, the brush's (a first stroke waits for it: :meth:`ensure`) and the background. A
+        headless run waits for the round too, the longest chain: it compiles on one core from the
+        start, the drawing and then the model's and the crowd's stages (one process) one after the
+        other on the other; it never paints, so it leaves the brush's alone."""
         if kernels_cached(self.config, self.jps):  # (loaded here: a frame's kernels, a stroke's included)
             compile_view()
             return
@@ -321,23 +350,25 @@ class Kernels:
         self.log("first start on this machine: compiling the search kernels in another process "
                  "(numba caches them; later starts take about a second)")  # fmt: skip
         report("first start: compiling the model's and the drawing's kernels (later starts: about a second)",
-               None, STAGE_SECONDS[MODEL_STAGE])  # fmt: skip
+               None, first_frame_seconds(headless))  # fmt: skip
         if headless:
             self._start_background(headless)
             compile_view()
-            self.model_stage = self._stage(MODEL_STAGE)
+            self.model_stage = self._stage(MODEL_STAGE, CROWD_STAGE)
             self.model_stage.wait_ready()
         else:
             self.model_stage = self._stage(MODEL_STAGE)
             compile_view()
-            self.paint_stage = self._stage(PAINT_STAGE)  # on the drawing's core
+            compile_crowd(self.config, self.jps)  # here, on the drawing's core (the model's stage leaves it out)
             self.model_stage.wait_ready()
-            self._start_background(headless)  # the window opens: the round next
+            self.paint_stage = self._stage(PAINT_STAGE)  # the window opens: the brush's and the round next
+            self._start_background(headless)
         rehearse_model(self.config, interpreted=True, jps=self.jps, paint=False)
 
-    def _stage(self, name: str) -> Background:
-        return Background("sim.prepare", [*config_args(self.config_path), *jps_args(self.jps), *stage_args([name])],
-                          log=self._heard)  # fmt: skip
+    def _stage(self, *names: str) -> Background:
+        """A process compiling ``names`` in turn."""
+        args = [*config_args(self.config_path), *jps_args(self.jps), *stage_args(list(names))]
+        return Background("sim.prepare", args, log=self._heard)
 
     def _start_background(self, headless: bool) -> None:
         args = config_args(self.config_path) + jps_args(self.jps) + (["--round-only"] if headless else [])
@@ -408,6 +439,10 @@ class Kernels:
 ROUND_STAGES = ["searches", "round"]
 #: The stage a first frame waits for (the model's kernels), in a process of its own.
 MODEL_STAGE = "model"
+#: The crowd's separation, which a first frame waits for too: a window's first start compiles it in
+#: its own process, beside the model's stage, once the drawing is compiled; a headless run's model
+#: stage compiles it after the model's (a window then waits ~2 s less: the two cores share the work).
+CROWD_STAGE = "crowd"
 #: The brush's stage: a window's first start compiles it beside the model's, and its first
 #: stroke waits for it (a headless run never paints).
 PAINT_STAGE = "paint"
@@ -544,7 +579,8 @@ def compile_traces(config: Config, jps: bool = False) -> None:
 #: what one process compiled, the next loads from numba's cache), but for :data:`PROCESS_GROUPS`.
 #: A stage's function takes the config and whether the start map's round searches with JPS.
 STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
-    "model": (lambda c, jps: rehearse_model(c, interpreted=True, jps=jps, paint=False), "the model's other kernels"),
+    "model": (_model_stage, "the model's other kernels"),
+    "crowd": (compile_crowd, "the crowd's separation"),
     "paint": (rehearse_paint, "the brush's kernels"),
     "searches": (compile_searches, "the engine's batch search"),
     "round": (lambda c, jps: compile_round(c, jps=jps), "the search round"),

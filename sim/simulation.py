@@ -240,10 +240,16 @@ class Simulation(Editing):
         self._layers = np.array([sp.kind.layer for sp in self.species], np.int64)
 
     # ------------------------------------------------------------------ running
-    def compile_crowd(self) -> None:
+    def compile_crowd(self, threaded: bool = True) -> None:
         """Compile (or load) the separation's threaded pass for this map and crowd without running
-        it (``sim.prepare``'s "rest" stage; see :meth:`Crowd.compile_parts`)."""
-        self.crowd.compile_parts(self.agents, self.world.terrain, self._stands, self._layers, self.config.crowd.spacing)
+        it (``sim.prepare``'s "rest" stage; see :meth:`Crowd.compile_parts`); ``threaded=False``:
+        the pass a crowd of hundreds runs, on one thread (``sim.prepare``'s "crowd" stage), by
+        running it once (it moves animals that stand too close, as a frame would)."""
+        a, spacing = self.agents, self.config.crowd.spacing
+        if threaded:
+            self.crowd.compile_parts(a, self.world.terrain, self._stands, self._layers, spacing)
+        else:
+            self.crowd.separate(a, self.world.terrain, self._stands, self._layers, spacing, 1, compiled_barrier=False)
 
     def step(self, dt: float) -> FrameStats:
         """Advance the world by ``dt`` seconds: requests, searches within budget, movement."""

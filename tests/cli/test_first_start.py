@@ -170,10 +170,11 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
 
 @pytest.mark.parametrize("headless", [False, True])
 def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
-    """A window waits for the model's stage and the drawing: they start at once, side by side;
-    the brush's then starts on the drawing's core (a first stroke waits for it), the background
-    once the window opens. A headless run waits for the background's round too, the longest
-    chain: it starts at once, the model's stage after the drawing; it never paints, so no
+    """A window waits for the model's stage, the crowd's and the drawing: the model's stage starts
+    at once in another process, the drawing and then the crowd's compile here beside it; the
+    brush's (a first stroke waits for it) and the background start once the window opens. A
+    headless run waits for the background's round too, the longest chain: it starts at once,
+    the model's and the crowd's stages (one process) after the drawing; it never paints, so no
     brush. Neither loads the brush's kernels before its first frame. The progress screen hears
     what it waits for and how long that usually takes."""
     import sim.prepare as prepare
@@ -182,7 +183,8 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
 
     class Stage:  # a stand-in for a compiling process
         def __init__(self, module, args, log=None):
-            events.append(("start", args[-1] if "--stage" in args else "background"))
+            stages = [args[i + 1] for i, a in enumerate(args) if a == "--stage"]
+            events.append(("start", "+".join(stages) or "background"))
             self.name, self.ready, self.done, self.started = events[-1][1], False, False, 0.0
 
         def wait_ready(self, timeout=None):
@@ -194,21 +196,22 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
     monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False, paint=True: False)
     loaded = lambda *a, **k: events.append(("load", "model" if k.get("paint") is False else "painting"))  # noqa: E731
     monkeypatch.setattr(prepare, "rehearse_model", loaded)
+    monkeypatch.setattr(prepare, "compile_crowd", lambda config, jps=False: events.append(("compile", "crowd")))
     kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
     kernels.log = lambda line: None
     kernels.start(headless, lambda: events.append(("compile", "drawing")), lambda *args: said.append(args))
     if headless:
-        assert events == [("start", "background"), ("compile", "drawing"), ("start", "model"), ("wait", "model"),
-                          ("load", "model")]  # fmt: skip
+        assert events == [("start", "background"), ("compile", "drawing"), ("start", "model+crowd"),
+                          ("wait", "model+crowd"), ("load", "model")]  # fmt: skip
         assert kernels.ready("paint")  # (nothing compiles it: a stroke compiles what it needs)
     else:
-        assert events == [("start", "model"), ("compile", "drawing"), ("start", "paint"), ("wait", "model"),
-                          ("start", "background"), ("load", "model")]  # fmt: skip
+        assert events == [("start", "model"), ("compile", "drawing"), ("compile", "crowd"), ("wait", "model"),
+                          ("start", "paint"), ("start", "background"), ("load", "model")]  # fmt: skip
         assert not kernels.ready("paint")
         kernels.ensure("paint", lambda *args: said.append(args))  # a first stroke: waits for the brush's stage
         assert events[-1] == ("wait", "paint") and kernels.ready("paint")
         assert said[-1][0].startswith("first start: compiling the brush") and said[-1][2] >= 1.0
-    assert kernels.ready("model") and said[0][2] == prepare.STAGE_SECONDS["model"]
+    assert kernels.ready("model") and said[0][2] == prepare.first_frame_seconds(headless)
 
 
 def test_a_window_after_a_headless_first_start_compiles_the_brush_s_kernels_alone(monkeypatch):
@@ -278,18 +281,18 @@ def test_the_brush_s_stage_compiles_what_a_stroke_runs(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_model_s_stage_and_the_brush_s_leave_nothing_for_a_painted_frame_to_compile(tmp_path):
-    # A window opens after the model's stage alone; its brush's stage runs beside: together they
-    # cover the model's frames with a stroke in them (the searches interpreted, as then).
-    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "model"], capture_output=True, text=True,
-                       cwd=ROOT, env=cold_env(tmp_path), timeout=600)  # fmt: skip
-    assert r.returncode == 0, r.stderr
+def test_the_model_s_stage_the_crowd_s_and_the_brush_s_leave_nothing_for_a_painted_frame_to_compile(tmp_path):
+    # A window opens after the model's stage (another process) and the crowd's (compiled beside it,
+    # by the window's own process); the brush's stage runs after: together they cover the model's
+    # frames with a stroke in them (the searches interpreted, as then). The model's stage leaves
+    # the crowd's separation out (what the two cores share).
     code = (
         "from sim.config import load_config\n"
         "from sim.prepare import rehearse_model, runs_without_compiling\n"
         "print(runs_without_compiling(lambda: rehearse_model(load_config('config.yaml'), interpreted=True)))\n"
     )
-    assert after_compiling(tmp_path, ["--stage", "paint"], code) == ["True"]
+    assert after_compiling(tmp_path, ["--stage", "model", "--stage", "paint"], code) == ["False"]
+    assert after_compiling(tmp_path, ["--stage", "crowd"], code) == ["True"]
 
 
 def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
