@@ -12,9 +12,11 @@ in about a second. On a first start:
   search share one, as do the last three, small: :data:`PROCESS_GROUPS`): one the model's
   round first (its batch search before it), then (unless ``--round-only``) everything
   else (JPS, traced rounds, distance fields, the single-search variants the compare mode
-  uses); two more (``--stage model``, ``--stage paint``) the model's other kernels, which this
-  process then loads (loading takes far less memory than compiling: every process stays under
-  300 MB), and the brush's, which a window's first stroke waits for (the window opens before).
+  uses); two more (``--stage model``, ``--stage paint``) the model's other kernels but the
+  crowd's separation (a window compiles that itself meanwhile; a headless run's model stage
+  after the model's), which this process then loads (loading takes far less memory than
+  compiling: every process stays under 300 MB), and the brush's, which a window's first stroke
+  waits for (it starts when the window opens).
   What the run waits for goes first (:meth:`Kernels.start`);
 * meanwhile the window runs with the planner's interpreted search
   (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
@@ -235,9 +237,10 @@ class Kernels:
 
     Stages and what they mean to the model: ``round``, the compiled search round for the start
     map (else searches are interpreted); ``jps-round``, the round with JPS (else species that
-    choose JPS search with A*: the same costs); ``model``, the model's other kernels;
-    ``paint``, the brush's (a window's first start compiles them while it
-    runs: nothing is painted before the first stroke, which waits for them);
+    choose JPS search with A*: the same costs); ``model``, the model's other kernels, and
+    ``crowd``, its separation (both ready before a first frame); ``paint``, the brush's (a
+    window's first start compiles them while it runs: nothing is painted before the first
+    stroke, which waits for them);
     ``landscape``, the terrain's drawing (else flat colours)."""
 
     def __init__(self, config: Config, config_path: object | None = None, jps: bool = False) -> None:
@@ -267,7 +270,7 @@ class Kernels:
             if bg is None or (not self.jps and "--round-only" in bg.args):
                 return True
             return bg.ready if self.jps else bg.done or "jps-round" in self.done_stages
-        if stage == MODEL_STAGE:
+        if stage in (MODEL_STAGE, CROWD_STAGE):  # (the crowd's: here before the model's is waited for, or with it)
             return self.model_stage is None or self.model_stage.ready
         if stage == PAINT_STAGE:  # (None: cached, or a headless run's, which never paints)
             return self.paint_stage is None or self.paint_stage.ready
