@@ -443,10 +443,10 @@ ROUND_STAGES = ["searches", "round"]
 #: The stage a first frame waits for (the model's kernels), in a process of its own.
 MODEL_STAGE = "model"
 #: The crowd's separation, which a first frame waits for too: a window's first start compiles it in
-#: its own process, beside the model's stage, once the drawing is compiled; a headless run's model
-#: stage compiles it after the model's (a window then waits ~2 s less: the two cores share the work).
+#: the window's process, beside the model's stage, once the drawing is compiled; a headless run's
+#: model stage compiles it after the model's (a window then waits ~2 s less: the two cores share the work).
 CROWD_STAGE = "crowd"
-#: The brush's stage: a window's first start compiles it beside the model's, and its first
+#: The brush's stage: a window's first start compiles it once the window opens, and its first
 #: stroke waits for it (a headless run never paints).
 PAINT_STAGE = "paint"
 REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
@@ -600,7 +600,7 @@ def main(argv: list[str] | None = None) -> int:
     into numba's cache, one stage (:data:`STAGES`) a process (:func:`processes`), printing
     :data:`READY` once the round is cached; ``--stage`` (more than once: each in turn) compiles
     those stages in this process, printing :data:`READY` right after the round's when it is one of
-    them (the process then goes on: :data:`PROCESS_GROUPS`), else after the last; ``--jps``: the
+    them (then going on with any after it), else after the last; ``--jps``: the
     start map's round searches with JPS (a species' choice).
     Bad input is one line on stderr and exit status 2; a stage that failed is one line from
     this process (the others still run) and exit status 1."""
