@@ -124,6 +124,7 @@ def _sift_up(i, heap_key, heap_node):
         i = p
     heap_key[np.uint64(i)] = key
     heap_node[np.uint64(i)] = node
+    return i  # where the entry came to rest (jps._enqueue keeps it)
 
 
 @njit(cache=True, inline="always")

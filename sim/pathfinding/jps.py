@@ -57,7 +57,7 @@ from sim.pathfinding.common import (
     _compact,
     _metric,
     _pop,
-    _push,
+    _sift_up,
     borrowed,
     keep,
     priority,
@@ -278,13 +278,13 @@ def jps_core(
     plus, weighted = data.shape[0] == 1, data.shape[0] > PLANES  # JPS+'s table (jump_table); JPSW's multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps, table, flat = borrowed(found), borrowed(data), jump_table(data), borrowed(data.reshape(-1))
-    gj, links = record_views(jump_parent)
+    (gj, links), pos = record_views(jump_parent), borrowed(g.view(np.int64))  # pos: see _enqueue
     no_pairs = links[:0]  # float costs: no prospective-g pruning (see the note above jps_core)
     codes, lut, parent, mark, stats = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark), borrowed(stats)
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
     size = _begin(start, width, goal_x, goal_y, metric, prio, gj, parent, mark, open_mark, heap_key, heap_node,
                   record, NO_LANDMARKS, False)  # fmt: skip
-    links[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, start, np.inf, 0.0, -1
+    links[start], pos[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, 0, start, np.inf, 0.0, -1
     status = STATUS_UNREACHABLE
     while size > 0 or nxt >= 0:  # nxt: a successor as good as any on the open list, expanded next without the heap
         u, size = (nxt, size) if nxt >= 0 else _pop(size, heap_key, heap_node)
@@ -318,8 +318,8 @@ def jps_core(
             if nxt < 0 and fv <= fu:  # f(v) = f(u): no open node before v (consistent h), A*'s own order
                 nxt = v
                 continue
-            size = _push_or_full(size, fv, v, heap_key, heap_node, gj, mark, open_mark, width, goal_x, goal_y,
-                                 metric, prio, stats)  # fmt: skip
+            size = _enqueue(size, fv, v, mv, pos, heap_key, heap_node, gj, mark, open_mark, width, goal_x, goal_y,
+                            metric, prio, stats)  # fmt: skip
             if size < 0:
                 return _HEAP_FULL, expanded, best
     keep(found)  # (until here: ``out`` is a borrowed view of it)
@@ -449,16 +449,31 @@ def _open(mark, v, open_mark, record, trace, vx, vy, width):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push_or_full(size, key, v, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio,
-                  stats):  # fmt: skip
-    """Push ``v`` with ``key``; on a full heap, stale entries are dropped first. Returns the new
-    size, or -1 when the heap is still over half full (the caller grows it and searches again)."""
+def _enqueue(size, key, v, mv, pos, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio,
+             stats):  # fmt: skip
+    """Put ``v`` on the heap with ``key``. An open ``v`` (``mv``: its mark) whose entry is still
+    where it was put, ``pos[v]``, is moved up in place: no stale entry is left behind (on weighted
+    terrain half of JPSW's pops were stale entries of jump points improved after they were pushed,
+    2026-12-06). Otherwise a new entry; on a full heap, stale entries are dropped first. ``pos``:
+    the workspace's ``g``, free during a jump point search (its costs are in ``jump_parent``); a
+    position is only a hint, checked against the heap (entries move, and an old search's values stay
+    behind), and any entry of ``v`` with its new key will do. Returns the new size, or -1 when the
+    heap is still over half full (the caller grows it and searches again)."""
+    vu = np.uint64(v)
+    if mv == open_mark:  # (a node not yet open has no entry: its hint is not read)
+        at = np.uint64(pos[vu])
+        if at < np.uint64(size) and heap_node[at] == v:
+            heap_key[at] = key
+            pos[vu] = _sift_up(np.int64(at), heap_key, heap_node)
+            return size
     if size == heap_key.size:
         size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats,
                         NO_LANDMARKS, False)  # fmt: skip
         if size > heap_key.size // 2:
             return -1
-    return _push(size, key, v, heap_key, heap_node)
+    heap_key[size], heap_node[size] = key, v
+    pos[vu] = _sift_up(size, heap_key, heap_node)
+    return size + 1
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -231,3 +231,44 @@ def test_jps_on_terrain_that_changes_every_few_cells_costs_what_dijkstra_costs(c
     assert_optimal(jps, costs, start, goal, RULE)
     astar = grid.search(start, goal)
     assert jps.found == astar.found and jps.cost == pytest.approx(astar.cost, rel=1e-9)
+
+
+def test_an_improved_jump_point_moves_up_in_place_or_is_pushed_anew_and_the_heap_still_pops_in_order():
+    # JPSW's open list (jps._enqueue): an open node improved while its entry is still where it was
+    # put moves up in place instead of leaving a stale entry behind; its position is only a hint
+    # (entries move, a compaction re-heapifies, an old search leaves any value behind), checked
+    # against the heap. Driven here as the search drives it, against a dictionary of live keys:
+    # every pop that is not stale must be the least live key, and the in-place move must happen.
+    from sim.pathfinding.common import METRIC_OCTILE, STAT_COMPACTIONS, _pop
+    from sim.pathfinding.compiled import Priority
+    from sim.pathfinding.jps import _enqueue
+
+    rng = np.random.default_rng(3)
+    prio = Priority(1.0, 0.0)  # the key is g (h is left out), so a compaction knows which entries are live
+    n, open_mark, moved_in_place, restarts, stats = 300, 2, 0, 0, np.zeros(4, np.int64)
+    for _trial in range(30):
+        heap_key, heap_node = np.zeros(48), np.zeros(48, np.int32)
+        pos = rng.integers(-(2**40), 2**40, n)  # what an old search left behind
+        mark, g, live, size = np.zeros(n, np.uint16), np.zeros(n), {}, 0
+        for _ in range(600):
+            if size and rng.random() < 0.3:
+                u, size = _pop(size, heap_key, heap_node)
+                if mark[u] == open_mark + 1:
+                    continue  # a stale entry: u was expanded already
+                assert live[u] == min(live.values())
+                mark[u] = open_mark + 1
+                del live[int(u)]
+                continue
+            v = int(rng.integers(n))
+            key = float(rng.integers(1, 10_000))
+            if mark[v] == open_mark + 1 or key >= live.get(v, np.inf):
+                continue  # closed, or not an improvement: the search would not enqueue it
+            mv, mark[v], g[v], live[v] = mark[v], open_mark, key, key
+            before = size
+            size = _enqueue(size, key, v, mv, pos, heap_key, heap_node, g, mark, open_mark, 20, 0, 0, METRIC_OCTILE,
+                            prio, stats)  # fmt: skip
+            if size < 0:  # still over half full after a compaction: the search grows the heap and starts again
+                restarts += 1
+                break
+            moved_in_place += mv == open_mark and size == before
+    assert moved_in_place > 20 and stats[STAT_COMPACTIONS] > 0 and restarts > 0, (moved_in_place, stats, restarts)
