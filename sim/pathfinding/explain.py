@@ -35,6 +35,7 @@ from sim.pathfinding import kernel as _k
 from sim.pathfinding.checks import _check_point
 from sim.pathfinding.common import SQRT2
 from sim.pathfinding.compiled import KernelParams
+from sim.pathfinding.jps import LINK_MASK
 from sim.pathfinding.landmarks import bound
 from sim.pathfinding.options import SearchOptions, options_of
 from sim.pathfinding.paths import SearchResult
@@ -219,7 +220,7 @@ def _read_kernel_state(grid: Any, params: KernelParams, record: NDArray[np.int32
         slots = ws.jump_parent
         raw, links = slots[0::2][padded], slots[1::2][padded]
         costs = _pairs(raw, params.unit) if _k.bucketed(params.mode, params.heuristic) else raw.view(np.float64)
-        back = links >> 4  # link = jump parent * 16 + direction; the start: -1
+        back = np.where(links < 0, -1, (links & LINK_MASK) >> 4)  # jps.link_parent: the start's is negative
     else:
         costs = _pairs(ws.g.view(np.int64)[padded], params.unit) if params.mode == _k.MODE_BUCKETS else ws.g[padded]
         k = ws.parent[padded].astype(np.int64)

@@ -66,6 +66,13 @@ from sim.pathfinding.jpsplus import table_points, table_points_called
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 EAST, WEST, SOUTH, NORTH = 0, 1, 2, 3
+#: A jump point's link (``jump_parent``'s odd entries): its jump parent * 16 + the direction it
+#: was reached by in these bits (grids under 2**31 cells), the hint of its heap position
+#: (:func:`_enqueue`) in the 27 above them, never the sign bit (negative: the start).
+LINK_MASK = (1 << 36) - 1
+_HINT_SHIFT = 36
+_HINT_MAX = (1 << 27) - 1
+_HINTS = _HINT_MAX << _HINT_SHIFT
 #: Bit planes of a grid's JPS data (:func:`build_blocks`); a weighted grid's successor table follows them.
 PLANES = 12
 
@@ -278,13 +285,13 @@ def jps_core(
     plus, weighted = data.shape[0] == 1, data.shape[0] > PLANES  # JPS+'s table (jump_table); JPSW's multipliers
     found = np.empty(8 * max(height, width) + 16, dtype=np.int64)  # v * 8 + k: <= 2 a step of 4 diagonals
     out, jumps, table, flat = borrowed(found), borrowed(data), jump_table(data), borrowed(data.reshape(-1))
-    (gj, links), pos = record_views(jump_parent), borrowed(g.view(np.int64))  # pos: see _enqueue
+    gj, links = record_views(jump_parent)
     no_pairs = links[:0]  # float costs: no prospective-g pruning (see the note above jps_core)
     codes, lut, parent, mark, stats = borrowed(codes), borrowed(lut), borrowed(parent), borrowed(mark), borrowed(stats)
     heap_key, heap_node, record, trace = borrowed(heap_key), borrowed(heap_node), borrowed(record), borrowed(trace)
     size = _begin(start, width, goal_x, goal_y, metric, prio, gj, parent, mark, open_mark, heap_key, heap_node,
                   record, NO_LANDMARKS, False)  # fmt: skip
-    links[start], pos[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, 0, start, np.inf, 0.0, -1
+    links[start], expanded, best, best_h, best_g, nxt = -16 + NO_PARENT, 0, start, np.inf, 0.0, -1
     status = STATUS_UNREACHABLE
     while size > 0 or nxt >= 0:  # nxt: a successor as good as any on the open list, expanded next without the heap
         u, size = (nxt, size) if nxt >= 0 else _pop(size, heap_key, heap_node)
@@ -313,12 +320,12 @@ def jps_core(
             if mv == open_mark and ng >= gj[vu]:
                 continue
             _open(mark, vu, open_mark, record, trace, vx, vy, width)
-            gj[vu], links[vu] = ng, u * 16 + k
+            gj[vu], links[vu] = ng, (links[vu] & _HINTS) | (u * 16 + k)  # (its heap position's hint kept: _enqueue)
             fv = priority(ng, _metric(metric, abs(vx - goal_x), abs(vy - goal_y)), prio)
             if nxt < 0 and fv <= fu:  # f(v) = f(u): no open node before v (consistent h), A*'s own order
                 nxt = v
                 continue
-            size = _enqueue(size, fv, v, mv, pos, heap_key, heap_node, gj, mark, open_mark, width, goal_x, goal_y,
+            size = _enqueue(size, fv, v, mv, links, heap_key, heap_node, gj, mark, open_mark, width, goal_x, goal_y,
                             metric, prio, stats)  # fmt: skip
             if size < 0:
                 return _HEAP_FULL, expanded, best
@@ -449,22 +456,22 @@ def _open(mark, v, open_mark, record, trace, vx, vy, width):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _enqueue(size, key, v, mv, pos, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio,
+def _enqueue(size, key, v, mv, links, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio,
              stats):  # fmt: skip
     """Put ``v`` on the heap with ``key``. An open ``v`` (``mv``: its mark) whose entry is still
-    where it was put, ``pos[v]``, is moved up in place: no stale entry is left behind (on weighted
-    terrain half of JPSW's pops were stale entries of jump points improved after they were pushed,
-    2026-12-06). Otherwise a new entry; on a full heap, stale entries are dropped first. ``pos``:
-    the workspace's ``g``, free during a jump point search (its costs are in ``jump_parent``); a
-    position is only a hint, checked against the heap (entries move, and an old search's values stay
-    behind), and any entry of ``v`` with its new key will do. Returns the new size, or -1 when the
-    heap is still over half full (the caller grows it and searches again)."""
+    where it was put is moved up in place: no stale entry is left behind (on weighted terrain half
+    of JPSW's pops were stale entries of jump points improved after they were pushed, 2026-12-06).
+    Otherwise a new entry; on a full heap, stale entries are dropped first. Where an entry was put
+    is kept in the top bits of ``v``'s link (:data:`LINK_MASK`), in the cache line the search writes
+    anyway; it is only a hint, checked against the heap (entries move, and an old search's values
+    stay behind), and any entry of ``v`` with its new key will do. Returns the new size, or -1 when
+    the heap is still over half full (the caller grows it and searches again)."""
     vu = np.uint64(v)
     if mv == open_mark:  # (a node not yet open has no entry: its hint is not read)
-        at = np.uint64(pos[vu])
+        at = np.uint64(links[vu] >> _HINT_SHIFT)
         if at < np.uint64(size) and heap_node[at] == v:
             heap_key[at] = key
-            pos[vu] = _sift_up(np.int64(at), heap_key, heap_node)
+            _hint(links, vu, _sift_up(np.int64(at), heap_key, heap_node))
             return size
     if size == heap_key.size:
         size = _compact(size, heap_key, heap_node, g, mark, open_mark, width, goal_x, goal_y, metric, prio, stats,
@@ -472,8 +479,23 @@ def _enqueue(size, key, v, mv, pos, heap_key, heap_node, g, mark, open_mark, wid
         if size > heap_key.size // 2:
             return -1
     heap_key[size], heap_node[size] = key, v
-    pos[vu] = _sift_up(size, heap_key, heap_node)
+    _hint(links, vu, _sift_up(size, heap_key, heap_node))
     return size + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hint(links, vu, at):
+    """Keep heap position ``at`` as the hint in the top bits of link ``vu`` (a position past what
+    they hold is kept as one that the check then refuses)."""
+    links[vu] = (links[vu] & LINK_MASK) | (min(at, _HINT_MAX) << _HINT_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def link_parent(link):
+    """The jump parent in a jump point's link (-1: the start): the link is the parent * 16 + the
+    direction in its low 36 bits, a heap position's hint above them (:func:`_enqueue`), and negative
+    at the start."""
+    return -1 if link < 0 else (link & LINK_MASK) >> 4
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -642,11 +664,13 @@ def _directions(blocks, ux, uy, d, rs):
 
 __all__ = [
     "EMPTY_BLOCKS",
+    "LINK_MASK",
     "PLANES",
     "build_blocks",
     "jps_core",
     "jps_pairs_core",
     "line_words",
+    "link_parent",
     "record_views",
     "scan",
     "turn_of",

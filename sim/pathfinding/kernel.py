@@ -65,7 +65,7 @@ from sim.pathfinding.common import (
     priority,
 )
 from sim.pathfinding.compiled import Priority
-from sim.pathfinding.jps import jps_core, jps_pairs_core, turn_of
+from sim.pathfinding.jps import jps_core, jps_pairs_core, link_parent, turn_of
 from sim.pathfinding.rules import DX, DY, NO_PARENT
 
 __all__ = [
@@ -383,8 +383,8 @@ def _path_length(end, parent, jump_parent, jps, width):
     node = end
     if jps:
         links = jump_parent[1::2]
-        while links[node] >> 4 != -1:
-            prev = links[node] >> 4
+        while link_parent(links[node]) != -1:
+            prev = link_parent(links[node])
             turn = turn_of(node, prev, links[node] & 15, width)
             n += max(abs(node % width - turn % width), abs(node // width - turn // width))
             n += max(abs(turn % width - prev % width), abs(turn // width - prev // width))
@@ -417,8 +417,8 @@ def _write_path(end, n, parent, jump_parent, jps, width, out, at):
     out[i] = _unpad(node, width)
     if jps:
         links = jump_parent[1::2]
-        while links[node] >> 4 != -1:
-            prev = links[node] >> 4
+        while link_parent(links[node]) != -1:
+            prev = link_parent(links[node])
             turn = turn_of(node, prev, links[node] & 15, width)
             i = _line_back(node, turn, width, out, i)
             i = _line_back(turn, prev, width, out, i)

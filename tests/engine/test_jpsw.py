@@ -235,21 +235,22 @@ def test_jps_on_terrain_that_changes_every_few_cells_costs_what_dijkstra_costs(c
 
 def test_an_improved_jump_point_moves_up_in_place_or_is_pushed_anew_and_the_heap_still_pops_in_order():
     # JPSW's open list (jps._enqueue): an open node improved while its entry is still where it was
-    # put moves up in place instead of leaving a stale entry behind; its position is only a hint
-    # (entries move, a compaction re-heapifies, an old search leaves any value behind), checked
-    # against the heap. Driven here as the search drives it, against a dictionary of live keys:
-    # every pop that is not stale must be the least live key, and the in-place move must happen.
+    # put moves up in place instead of leaving a stale entry behind. Where it was put is a hint in
+    # the top bits of the node's link, checked against the heap (entries move, a compaction
+    # re-heapifies, an old search leaves any value behind). Driven here as the search drives it,
+    # against a dictionary of live keys: every pop that is not stale must be the least live key,
+    # the in-place move must happen, and the hints must never change a link's jump parent.
     from sim.pathfinding.common import METRIC_OCTILE, STAT_COMPACTIONS, _pop
     from sim.pathfinding.compiled import Priority
-    from sim.pathfinding.jps import _enqueue
+    from sim.pathfinding.jps import _HINTS, _enqueue, link_parent
 
     rng = np.random.default_rng(3)
     prio = Priority(1.0, 0.0)  # the key is g (h is left out), so a compaction knows which entries are live
     n, open_mark, moved_in_place, restarts, stats = 300, 2, 0, 0, np.zeros(4, np.int64)
     for _trial in range(30):
         heap_key, heap_node = np.zeros(48), np.zeros(48, np.int32)
-        pos = rng.integers(-(2**40), 2**40, n)  # what an old search left behind
-        mark, g, live, size = np.zeros(n, np.uint16), np.zeros(n), {}, 0
+        links = rng.integers(-(2**63), 2**63 - 1, n)  # what an old search (or the regions' scratch) left behind
+        mark, g, live, parent, size = np.zeros(n, np.uint16), np.zeros(n), {}, {}, 0
         for _ in range(600):
             if size and rng.random() < 0.3:
                 u, size = _pop(size, heap_key, heap_node)
@@ -264,11 +265,14 @@ def test_an_improved_jump_point_moves_up_in_place_or_is_pushed_anew_and_the_heap
             if mark[v] == open_mark + 1 or key >= live.get(v, np.inf):
                 continue  # closed, or not an improvement: the search would not enqueue it
             mv, mark[v], g[v], live[v] = mark[v], open_mark, key, key
+            parent[v] = int(rng.integers(0, 2**31))
+            links[v] = (links[v] & _HINTS) | (parent[v] * 16 + int(rng.integers(8)))  # as jps_core writes it
             before = size
-            size = _enqueue(size, key, v, mv, pos, heap_key, heap_node, g, mark, open_mark, 20, 0, 0, METRIC_OCTILE,
+            size = _enqueue(size, key, v, mv, links, heap_key, heap_node, g, mark, open_mark, 20, 0, 0, METRIC_OCTILE,
                             prio, stats)  # fmt: skip
             if size < 0:  # still over half full after a compaction: the search grows the heap and starts again
                 restarts += 1
                 break
             moved_in_place += mv == open_mark and size == before
+        assert all(link_parent(links[v]) == p for v, p in parent.items())
     assert moved_in_place > 20 and stats[STAT_COMPACTIONS] > 0 and restarts > 0, (moved_in_place, stats, restarts)
