@@ -426,8 +426,9 @@ def jump_table(data):
 @njit(cache=True, nogil=True, inline="always")
 def record_views(jump_parent):
     """The workspace's ``jump_parent`` (int64, two a padded cell) as the jump points' g (float64)
-    and links (int64: jump parent * 16 + direction; -1 * 16 + ``NO_PARENT`` at the start), one
-    16-byte slot a cell; borrowed views (see ``common.borrowed``)."""
+    and links (int64: jump parent * 16 + direction in the bits of :data:`LINK_MASK`, a heap
+    position's hint above them; -1 * 16 + ``NO_PARENT`` at the start: read them with
+    :func:`link_parent`), one 16-byte slot a cell; borrowed views (see ``common.borrowed``)."""
     return borrowed(jump_parent.view(np.float64)[::2]), borrowed(jump_parent[1::2])
 
 
