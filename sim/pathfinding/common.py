@@ -124,7 +124,7 @@ def _sift_up(i, heap_key, heap_node):
         i = p
     heap_key[np.uint64(i)] = key
     heap_node[np.uint64(i)] = node
-    return i  # where the entry came to rest (jps._enqueue keeps it)
+    return i  # where the entry came to rest
 
 
 @njit(cache=True, inline="always")
@@ -176,11 +176,11 @@ def _pop(size, heap_key, heap_node):
 
 @njit(cache=True, inline="always")
 def _push(size, key, node, heap_key, heap_node):
-    """Put ``node`` with priority ``key`` on the heap of ``size`` entries (it has room); returns the new size."""
+    """Put ``node`` with priority ``key`` on the heap of ``size`` entries (it has room); returns the
+    new size and where the entry came to rest (``jps._enqueue`` keeps that)."""
     heap_key[size] = key
     heap_node[size] = node
-    _sift_up(size, heap_key, heap_node)
-    return size + 1
+    return size + 1, _sift_up(size, heap_key, heap_node)
 
 
 @njit(cache=True)

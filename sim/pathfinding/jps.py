@@ -57,6 +57,7 @@ from sim.pathfinding.common import (
     _compact,
     _metric,
     _pop,
+    _push,
     _sift_up,
     borrowed,
     keep,
@@ -479,9 +480,9 @@ def _enqueue(size, key, v, mv, links, heap_key, heap_node, g, mark, open_mark, w
                         NO_LANDMARKS, False)  # fmt: skip
         if size > heap_key.size // 2:
             return -1
-    heap_key[size], heap_node[size] = key, v
-    _hint(links, vu, _sift_up(size, heap_key, heap_node))
-    return size + 1
+    size, at = _push(size, key, v, heap_key, heap_node)
+    _hint(links, vu, at)
+    return size
 
 
 @njit(cache=True, nogil=True, inline="always")
