@@ -216,6 +216,9 @@ def _why_not(state: SearchState, cell: Point, passable: NDArray[np.bool_], jumps
     for nx, ny in near:
         if nx != x and ny != y and not (passable[ny, x] and passable[y, nx]):
             return f"not opened from ({nx}, {ny}): the corner rule forbids that diagonal step (a wall beside it)"
+    if state.canonical:
+        nx, ny = near[0]
+        return f"not opened from ({nx}, {ny}): a path as short reaches it without that cell, so A* skips the step"
     return "not reached yet"
 
 

@@ -68,6 +68,10 @@ class KernelParams(NamedTuple):
     unit: float  # the grid's smallest multiplier
     max_nodes: int
     heuristic: int  # the bucket queue's heuristic (-1: none; for JPS and JPS+: the heap, kernel.bucketed)
+    # The diagonal rule the grid's moves were made under (rules.DIAGONAL_RULES): the bucket queue's A*
+    # pushes only the canonical successors under "no-corner-cutting" (rules.SUCCESSORS). The default,
+    # "always", prunes nothing, so parameters made by hand before this field existed still search right.
+    rule: int = 3
 
     @property
     def jumps(self) -> bool:
@@ -77,9 +81,9 @@ class KernelParams(NamedTuple):
     @property
     def flat(self) -> tuple:
         """The fields as ``kernel.search_one`` takes them: one flat tuple of numbers, ``prio``'s
-        fields last, ``(mode, metric, unit, max_nodes, heuristic, *prio)`` (numba types a nested
+        fields last, ``(mode, metric, unit, max_nodes, heuristic, rule, *prio)`` (numba types a nested
         named tuple in Python at every call: ~0.6 µs of a call's dispatch, measured)."""
-        return (self.mode, self.metric, self.unit, self.max_nodes, self.heuristic, *self.prio)
+        return (self.mode, self.metric, self.unit, self.max_nodes, self.heuristic, self.rule, *self.prio)
 
 
 class CompiledBatch(NamedTuple):

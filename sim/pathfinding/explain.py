@@ -40,7 +40,7 @@ from sim.pathfinding.landmarks import bound
 from sim.pathfinding.options import SearchOptions, options_of
 from sim.pathfinding.paths import SearchResult
 from sim.pathfinding.plans import check_jps, limited_plan, padded_ends
-from sim.pathfinding.rules import DX, DY, NO_PARENT
+from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, DX, DY, NO_PARENT
 from sim.pathfinding.warm import waiting
 from sim.pathfinding.workspace import workspace
 
@@ -71,6 +71,10 @@ class SearchState:
     parent: NDArray[np.int32]  # (H, W)
     h: NDArray[np.float64]  # (H, W)
     result: SearchResult  # the whole search's (as PathGrid.search gives it)
+    # Whether an expansion pushed only the cell's canonical successors (A* and Dijkstra on a uniform
+    # grid under "no-corner-cutting", rules.SUCCESSORS): then a cell beside an expanded one may stay
+    # unopened because another path at most as short reaches it without that cell.
+    canonical: bool = False
 
     @property
     def width(self) -> int:
@@ -204,7 +208,8 @@ def search_state(grid: Any, start: Point, goal: Point, step: int, opts: SearchOp
     hh = heuristic_of(grid, opts, goal)
     for a in (open_, closed, g, parent, hh):
         a.flags.writeable = False
-    return SearchState(opts, start, goal, step, total, order, open_, closed, g, parent, hh, result)
+    canonical = params.mode == _k.MODE_BUCKETS and params.rule == DIAG_NO_CORNER_CUTTING
+    return SearchState(opts, start, goal, step, total, order, open_, closed, g, parent, hh, result, canonical)
 
 
 def _read_kernel_state(grid: Any, params: KernelParams, record: NDArray[np.int32], g: NDArray[np.float64],

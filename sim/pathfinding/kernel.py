@@ -66,7 +66,7 @@ from sim.pathfinding.common import (
 )
 from sim.pathfinding.compiled import Priority
 from sim.pathfinding.jps import jps_core, jps_pairs_core, link_parent, turn_of
-from sim.pathfinding.rules import DX, DY, NO_PARENT
+from sim.pathfinding.rules import DX, DY, NO_PARENT, SUCCESSORS
 
 __all__ = [
     "MAX_GEN",
@@ -257,13 +257,14 @@ _Q_STEP = np.array((0, 0, 0, 0, 1, 1, 1, 1), dtype=np.int64)  # diagonal steps a
 
 @njit(cache=True, nogil=True)
 def bucket_core(
-    codes, lut, moves, width, start, goal, heuristic, metric, max_nodes,
+    codes, lut, moves, width, start, goal, heuristic, metric, rule, max_nodes,
     gi, parent, mark, gen, kh_key, q32, q64, entries, hgen, record, trace, trace_at,
 ):  # fmt: skip
     """A* (or Dijkstra) on a uniform grid; ``gi`` holds g as ``p << 32 | q``.
 
     ``heuristic`` is METRIC_OCTILE, _MANHATTAN or _CHEBYSHEV, or -1 for none (Dijkstra);
-    ``metric`` picks the "closest node reached". Returns ``(status, expanded, end, hgen)``;
+    ``metric`` picks the "closest node reached"; ``rule`` the diagonal rule, whose canonical
+    successors (``rules.SUCCESSORS``) a cell's expansion pushes. Returns ``(status, expanded, end, hgen)``;
     ``status == _HEAP_FULL`` asks for more room. ``record``/``trace`` as in
     :func:`~sim.pathfinding.kernel.astar_core`.
     """
@@ -273,6 +274,7 @@ def bucket_core(
     goal_y = goal // width
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
+    successors = SUCCESSORS[rule]  # (the cells a cell's neighbours reach as cheaply are not pushed from it)
     tables, q32, q64, hshift = queue_tables((kh_key, q32, q64, entries))
     # The bucket queue's state (buckets.bucket_push), a new hash stamp; int64s, not literals, which are
     # types of their own to numba: the first push would compile the queue's rebuild a second time.
@@ -363,7 +365,7 @@ def bucket_core(
             if expanded >= max_nodes:
                 return STATUS_HIT_LIMIT, expanded, best, queue[4]
             u = w
-            m = moves[wi]
+            m = successors[moves[wi], parent[wi]]
             n_moves = _NBITS[m]
             j = 0
 
@@ -557,7 +559,7 @@ def _search(
     ``buckets`` is ``(kh_key, q32, q64, entries)`` (see :func:`bucket_core`). Returns
     ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
     """
-    mode, metric, prio, unit, max_nodes, heuristic = params
+    mode, metric, prio, unit, max_nodes, heuristic, rule = params
     while True:
         if hgen > _HGEN_LIMIT and _bucketed(mode, heuristic):
             buckets[1][3, :] = 0
@@ -569,7 +571,7 @@ def _search(
             )  # fmt: skip
         elif mode == MODE_BUCKETS:
             status, expanded, end, hgen = bucket_core(
-                codes, lut, moves, width, start, goal, heuristic, metric, max_nodes,
+                codes, lut, moves, width, start, goal, heuristic, metric, rule, max_nodes,
                 g.view(np.int64), parent, mark, gen, buckets[0], buckets[1], buckets[2], buckets[3], hgen,
                 record, trace, trace_at,
             )  # fmt: skip
@@ -641,7 +643,7 @@ def search_one(
     ``STATUS_BLOCKED`` (nothing searched), ``start == goal`` the one-cell path; the bucket
     hash's stamp ``hgen`` moves on.
     """
-    params = (params[0], params[1], Priority(*params[5:]), params[2], params[3], params[4])  # KernelParams' order
+    params = (params[0], params[1], Priority(*params[6:]), params[2], params[3], params[4], params[5])  # KernelParams'
     heap, buckets = (heap_key, heap_node), (kh_key, q32, q64, entries)
     # (the endpoints are checked here, not in Python: two look-ups there cost ~0.3 µs a call)
     if not (lut[codes[start]] > 0.0 and lut[codes[goal]] > 0.0):

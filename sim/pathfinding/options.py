@@ -142,13 +142,13 @@ def kernel_params(opts: SearchOptions, unit: float, uniform: bool, cells: int) -
     dijkstra = algorithm == "dijkstra" or heuristic == "zero"
     if heuristic == "landmarks" and not dijkstra:  # the heap with the landmarks' table (kernel.landmark_search)
         g_mult, h_mult = (0.0, 1.0) if algorithm == "greedy" else (1.0, (opts.weight + _TIE_NUDGE) * unit)
-        return _params(_MODE_LANDMARKS, metric, g_mult, h_mult, unit, cap, 1 if uniform else 0)
+        return _params(_MODE_LANDMARKS, metric, g_mult, h_mult, unit, cap, 1 if uniform else 0, diag)
     if algorithm == "greedy":
-        return _params(_MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1)
+        return _params(_MODE_HEAP, metric, 0.0, 1.0, unit, cap, -1, diag)
     exact = uniform and opts.weight == 1.0 and heuristic != "euclidean"  # priorities as exact integer pairs
     if algorithm not in ("jps", "jps+") and exact:
         # Exact integer-pair priorities and a bucket queue (kernel.bucket_core): ~1.6x the heap's speed.
-        return _params(_MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric)
+        return _params(_MODE_BUCKETS, metric, 1.0, 1.0, unit, cap, -1 if dijkstra else metric, diag)
     scale = 0.0 if dijkstra else opts.weight * unit
     # Ties on f go to the deeper entry (smaller h): on open ground the search then runs down
     # one line to the goal instead of fanning out over equal-f cells. A nudge of h by 1e-10
@@ -158,15 +158,15 @@ def kernel_params(opts: SearchOptions, unit: float, uniform: bool, cells: int) -
     mode = {"jps": _MODE_JPS, "jps+": _MODE_JPS_PLUS}.get(algorithm, _MODE_HEAP)
     # JPS and JPS+ take the bucket queue too where the priorities are exact (jps.jps_pairs_core).
     pairs = metric if mode != _MODE_HEAP and exact and not dijkstra else -1
-    return _params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, pairs)
+    return _params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, pairs, diag)
 
 
 def _params(mode: int, metric: int, g_mult: float, h_mult: float, unit: float, max_nodes: int,
-            heuristic: int) -> KernelParams:  # fmt: skip
+            heuristic: int, rule: int) -> KernelParams:  # fmt: skip
     """``KernelParams`` in the types the kernels are compiled for (Python ints and floats: a
     numpy scalar would be another type to numba, and another compiled version)."""
     return KernelParams(int(mode), int(metric), Priority(float(g_mult), float(h_mult)), float(unit), int(max_nodes),
-                        int(heuristic))  # fmt: skip
+                        int(heuristic), int(rule))  # fmt: skip
 
 
 _DEFAULTS = ("no-corner-cutting", None, 1.0, "astar", None)
