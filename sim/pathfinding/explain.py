@@ -40,7 +40,7 @@ from sim.pathfinding.landmarks import bound
 from sim.pathfinding.options import SearchOptions, options_of
 from sim.pathfinding.paths import SearchResult
 from sim.pathfinding.plans import check_jps, limited_plan, padded_ends
-from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, DX, DY, NO_PARENT
+from sim.pathfinding.rules import DX, DY, NO_PARENT
 from sim.pathfinding.warm import waiting
 from sim.pathfinding.workspace import workspace
 
@@ -71,9 +71,9 @@ class SearchState:
     parent: NDArray[np.int32]  # (H, W)
     h: NDArray[np.float64]  # (H, W)
     result: SearchResult  # the whole search's (as PathGrid.search gives it)
-    # Whether an expansion pushed only the cell's canonical successors (A* and Dijkstra on a uniform
-    # grid under "no-corner-cutting", rules.SUCCESSORS): then a cell beside an expanded one may stay
-    # unopened because another path at most as short reaches it without that cell.
+    # Whether expansions pushed only a cell's canonical successors (kernel.canonical: A* and Dijkstra
+    # under "no-corner-cutting"; on a weighted grid where a cell's 3x3 window costs the same): then a
+    # cell beside an expanded one may stay unopened, another path as short reaching it without that cell.
     canonical: bool = False
 
     @property
@@ -208,7 +208,7 @@ def search_state(grid: Any, start: Point, goal: Point, step: int, opts: SearchOp
     hh = heuristic_of(grid, opts, goal)
     for a in (open_, closed, g, parent, hh):
         a.flags.writeable = False
-    canonical = params.mode == _k.MODE_BUCKETS and params.rule == DIAG_NO_CORNER_CUTTING
+    canonical = bool(_k.canonical.py_func(params.mode, params.rule, params.prio, params.unit))
     return SearchState(opts, start, goal, step, total, order, open_, closed, g, parent, hh, result, canonical)
 
 

@@ -66,7 +66,7 @@ from sim.pathfinding.common import (
 )
 from sim.pathfinding.compiled import Priority
 from sim.pathfinding.jps import jps_core, jps_pairs_core, link_parent, turn_of
-from sim.pathfinding.rules import DX, DY, NO_PARENT, SUCCESSORS
+from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, DX, DY, NO_PARENT, SUCCESSORS
 
 __all__ = [
     "MAX_GEN",
@@ -118,6 +118,7 @@ def astar_core(
     stats,  # int64[:]    workspace statistics (compactions, heap growths)
     lm,  # float64[:, :]  landmark costs per padded cell (landmarks.py), or common.NO_LANDMARKS
     sym,  # bool          costs are the same both ways (the landmarks' bound is then two-sided)
+    prune=False,  # bool  push only canonical successors where a cell's 3x3 costs the same (canonical())
 ):
     """Best-first search from ``start`` to ``goal`` in the order of ``common.priority``; the
     heuristic is the ``metric``, or the landmarks' bound where that is larger.
@@ -132,6 +133,10 @@ def astar_core(
     When ``record`` has the grid's shape, ``record[y, x]`` is set to ``-1`` for a cell
     put on the open list and to ``k`` (1-based) when it is the k-th cell expanded.
     ``trace[trace_at + k - 1]`` gets the k-th expanded cell while it fits.
+
+    With ``prune``, a cell whose passable neighbours all cost what it costs pushes only its
+    canonical successors (``rules.SUCCESSORS``, no-corner-cutting): in such a 3x3 window the
+    pruning argument of a uniform grid holds as it is, and elsewhere every legal step is pushed.
     """
     open_mark = 2 * gen
     closed_mark = open_mark + 1
@@ -139,6 +144,7 @@ def astar_core(
     goal_y = goal // width
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
+    canonical_steps = SUCCESSORS[DIAG_NO_CORNER_CUTTING]
 
     size = _begin(  # (g as a strided view: see _begin)
         start, width, goal_x, goal_y, metric, prio, g[::1], parent, mark, open_mark, heap_key, heap_node, record, lm,
@@ -201,6 +207,14 @@ def astar_core(
             break
 
         m = moves[ui]
+        if prune:
+            cu = lut[codes[ui]]
+            same = True
+            for k in range(8):  # (no branch per neighbour: the 3 rows are in cache for the loop below anyway)
+                cv = lut[codes[np.uint64(u + offsets[k])]]
+                same &= (cv == cu) | (cv <= 0.0)
+            if same:
+                m = canonical_steps[m, parent[ui]]
         for j in range(_NBITS[m]):
             k = np.uint64(_BITS[m, j])
             v = u + offsets[k]
@@ -547,6 +561,16 @@ def _landmark_search(
 
 
 @njit(cache=True, inline="always")
+def canonical(mode, rule, prio, unit):
+    """Whether a search of these parameters pushes only canonical successors (``rules.SUCCESSORS``):
+    under "no-corner-cutting", A* and Dijkstra (a consistent priority, which keeps every cell's first
+    g optimal) on the bucket queue everywhere, on the heap where a cell's 3x3 window costs the same.
+    Weighted A*, greedy search, landmarks and JPS are left as they are."""
+    consistent = prio.g_mult == 1.0 and prio.h_mult <= unit * (1.0 + 1e-9)
+    return rule == DIAG_NO_CORNER_CUTTING and (mode == MODE_BUCKETS or (mode == MODE_HEAP and consistent))
+
+
+@njit(cache=True, inline="always")
 def _search(
     codes, lut, moves, width, blocks, start, goal, params,
     g, parent, jump_parent, mark, gen, heap, buckets, hgen, record, trace, trace_at, stats, grow=True,
@@ -584,6 +608,7 @@ def _search(
             status, expanded, end = astar_core(
                 codes, lut, moves, width, start, goal, metric, prio, max_nodes,
                 g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats, NO_LANDMARKS, False,
+                canonical(mode, rule, prio, unit),
             )  # fmt: skip
         if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:
             break

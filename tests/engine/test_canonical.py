@@ -86,17 +86,27 @@ def test_the_start_and_the_other_rules_keep_every_step():
             assert (SUCCESSORS[rule] == ms[:, None]).all(), name
 
 
+def _patches(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Multipliers 1 / 1.5 / 2 / 3 in squares of 1-6 cells a side: windows of one cost (where the
+    heap kernel prunes) beside windows across a border (where it must not)."""
+    side = int(rng.integers(1, 7))
+    blocks = rng.choice([1.0, 1.5, 2.0, 3.0], size=(h // side + 1, w // side + 1))
+    return np.kron(blocks, np.ones((side, side)))[:h, :w]
+
+
+@pytest.mark.parametrize("terrain", ["uniform", "patches"])
 @pytest.mark.parametrize("rule", list(DIAGONAL_RULES))
-def test_uniform_astar_expands_every_cell_below_the_optimum_at_the_optimal_cost(rule):
-    """Random uniform grids (obstacles 5-45 %): the cost equals an independent Dijkstra's, the
-    path is legal, and every cell with g* + h below the optimum was expanded (the pruning loses
-    no cell A* must look at); the same with Dijkstra's algorithm."""
-    rng = np.random.default_rng(7)
+def test_astar_expands_every_cell_below_the_optimum_at_the_optimal_cost(rule, terrain):
+    """Random grids (obstacles 5-45 %; one cost, or squares of several): the cost equals an
+    independent Dijkstra's, the path is legal, and every cell with g* + h below the optimum was
+    expanded (the pruning loses no cell A* must look at); the same with Dijkstra's algorithm."""
+    rng = np.random.default_rng(7 if terrain == "uniform" else 8)
     octile = rule != "never"
     checked = 0
     for case in range(60):
         h, w = int(rng.integers(2, 34)), int(rng.integers(2, 34))
-        costs = (rng.random((h, w)) > rng.uniform(0.05, 0.45)).astype(float) * float(rng.choice([1.0, 2.5]))
+        scale = _patches(rng, h, w) if terrain == "patches" else float(rng.choice([1.0, 2.5]))
+        costs = (rng.random((h, w)) > rng.uniform(0.05, 0.45)).astype(float) * scale
         free = np.argwhere(costs > 0)
         if len(free) < 2:
             continue
@@ -114,7 +124,7 @@ def test_uniform_astar_expands_every_cell_below_the_optimum_at_the_optimal_cost(
                 continue
             assert path_cost(costs, r.path, rule) == pytest.approx(r.cost, rel=1e-9)
             expanded = set(trace[: r.expanded].tolist())
-            unit = costs[start[1], start[0]]
+            unit = costs[costs > 0].min()
             for (x, y), g in truth.items():
                 dx, dy = abs(x - goal[0]), abs(y - goal[1])
                 hv = (
@@ -151,6 +161,21 @@ def test_search_state_says_when_steps_were_pruned_and_the_learner_reads_why():
     passable = np.ones((5, 8), bool)
     lines = describe(s, (2, 1), passable, "grass", False)
     assert any("a path as short reaches it without that cell" in line for line in lines), lines
-    for kw in ({"weight": 2.0}, {"algorithm": "greedy"}, {"diagonal": "always"}):
+    for kw in ({"weight": 2.0}, {"algorithm": "greedy"}, {"diagonal": "always"}, {"heuristic": "landmarks"}):
         assert not grid.search_state((0, 2), (7, 2), 2, **kw).canonical, kw
-    assert not PathGrid(np.where(np.arange(40).reshape(5, 8) % 3, 1.0, 2.0)).search_state((0, 2), (7, 2), 2).canonical
+    # a weighted grid: the heap prunes where a cell's 3x3 window costs the same (here: left of column 4)
+    costs = np.ones((5, 8))
+    costs[:, 4:] = 2.0
+    w = PathGrid(costs).search_state((0, 2), (7, 2), 2)
+    assert w.canonical and w.current == (1, 2) and not w.open[1, 2] and not w.closed[1, 2]
+    assert any("a path as short" in line for line in describe(w, (2, 1), passable, "grass", False))
+    grid = PathGrid(costs)
+    for step in range(1, grid.search((0, 2), (7, 2)).expanded + 1):  # a cell at the border pushes every step
+        w = grid.search_state((0, 2), (7, 2), step)
+        if w.current is not None and w.current[0] in (3, 4):
+            x, y = w.current
+            around = (w.open | w.closed)[max(y - 1, 0) : y + 2, x - 1 : x + 2]
+            assert around.all(), (w.current, around)
+            break
+    else:
+        raise AssertionError("no cell at the border expanded")
