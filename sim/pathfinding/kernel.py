@@ -532,7 +532,7 @@ def _jump_search(
 
 def landmark_search(
     codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
-    g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats, prune,
 ):  # fmt: skip
     """A* on the heap with the landmarks' heuristic (:func:`astar_core`; ``data``: the grid args'
     5th field, the landmarks' float64 table). Compiled for any other grid data, this is a stub
@@ -540,20 +540,20 @@ def landmark_search(
     compile the landmarks' kernel (only a search that asks for it does)."""
     return astar_core(
         codes, lut, moves, width, start, goal, metric, prio, max_nodes,
-        g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats, data, sym,
+        g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats, data, sym, prune,
     )  # fmt: skip
 
 
 @overload(landmark_search, jit_options={"nogil": True, "cache": True})
 def _landmark_search(
     codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
-    g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+    g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats, prune,
 ):  # fmt: skip
     """The compiled :func:`landmark_search`, chosen by ``data``'s type."""
 
     def neither(
         codes, lut, moves, data, width, start, goal, metric, prio, sym, max_nodes,
-        g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
+        g, parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats, prune,
     ):  # fmt: skip
         return STATUS_BLOCKED, 0, start  # (callers write no path for a blocked status)
 
@@ -564,10 +564,12 @@ def _landmark_search(
 def canonical(mode, rule, prio, unit):
     """Whether a search of these parameters pushes only canonical successors (``rules.SUCCESSORS``):
     under "no-corner-cutting", A* and Dijkstra (a consistent priority, which keeps every cell's first
-    g optimal) on the bucket queue everywhere, on the heap where a cell's 3x3 window costs the same.
-    Weighted A*, greedy search, landmarks and JPS are left as they are."""
+    g optimal; landmarks' too) on the bucket queue everywhere, on the heap where a cell's 3x3 window
+    costs the same. Weighted A*, greedy search and JPS are left as they are."""
     consistent = prio.g_mult == 1.0 and prio.h_mult <= unit * (1.0 + 1e-9)
-    return rule == DIAG_NO_CORNER_CUTTING and (mode == MODE_BUCKETS or (mode == MODE_HEAP and consistent))
+    return rule == DIAG_NO_CORNER_CUTTING and (
+        mode == MODE_BUCKETS or (mode in (MODE_HEAP, MODE_LANDMARKS) and consistent)
+    )
 
 
 @njit(cache=True, inline="always")
@@ -603,6 +605,7 @@ def _search(
             status, expanded, end = landmark_search(
                 codes, lut, moves, blocks, width, start, goal, metric, prio, heuristic == 1, max_nodes,
                 g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
+                canonical(mode, rule, prio, unit),
             )  # fmt: skip
         else:
             status, expanded, end = astar_core(

@@ -115,6 +115,8 @@ def test_astar_expands_every_cell_below_the_optimum_at_the_optimal_cost(rule, te
         truth = dijkstra(costs, start, rule)
         best = truth.get(goal, math.inf)
         grid = PathGrid(costs)
+        landmarks = grid.search(start, goal, diagonal=rule, heuristic="landmarks")  # (a larger h: costs only)
+        assert landmarks.cost == pytest.approx(best, rel=1e-9) if math.isfinite(best) else not landmarks.found
         for algorithm in ("astar", "dijkstra"):
             trace = np.zeros(costs.size, np.int32)
             r = grid.search(start, goal, diagonal=rule, algorithm=algorithm, trace=trace)
@@ -161,7 +163,8 @@ def test_search_state_says_when_steps_were_pruned_and_the_learner_reads_why():
     passable = np.ones((5, 8), bool)
     lines = describe(s, (2, 1), passable, "grass", False)
     assert any("a path as short reaches it without that cell" in line for line in lines), lines
-    for kw in ({"weight": 2.0}, {"algorithm": "greedy"}, {"diagonal": "always"}, {"heuristic": "landmarks"}):
+    assert grid.search_state((0, 2), (7, 2), 2, heuristic="landmarks").canonical
+    for kw in ({"weight": 2.0}, {"algorithm": "greedy"}, {"diagonal": "always"}):
         assert not grid.search_state((0, 2), (7, 2), 2, **kw).canonical, kw
     # a weighted grid: the heap prunes where a cell's 3x3 window costs the same (here: left of column 4)
     costs = np.ones((5, 8))
