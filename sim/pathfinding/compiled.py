@@ -68,9 +68,9 @@ class KernelParams(NamedTuple):
     unit: float  # the grid's smallest multiplier
     max_nodes: int
     heuristic: int  # the bucket queue's heuristic (-1: none; for JPS and JPS+: the heap, kernel.bucketed)
-    # The diagonal rule the grid's moves were made under (rules.DIAGONAL_RULES): the bucket queue's A*
-    # pushes only the canonical successors under "no-corner-cutting" (rules.SUCCESSORS). The default,
-    # "always", prunes nothing, so parameters made by hand before this field existed still search right.
+    # The diagonal rule the grid's moves were made under (rules.DIAGONAL_RULES): under "no-corner-cutting"
+    # A* and Dijkstra push only canonical successors (kernel.canonical). The default, "always", prunes
+    # nothing, so parameters made by hand before this field existed still search right.
     rule: int = 3
 
     @property

@@ -144,7 +144,6 @@ def astar_core(
     goal_y = goal // width
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
-    canonical_steps = SUCCESSORS[DIAG_NO_CORNER_CUTTING]
 
     size = _begin(  # (g as a strided view: see _begin)
         start, width, goal_x, goal_y, metric, prio, g[::1], parent, mark, open_mark, heap_key, heap_node, record, lm,
@@ -214,7 +213,7 @@ def astar_core(
                 cv = lut[codes[np.uint64(u + offsets[k])]]
                 same &= (cv == cu) | (cv <= 0.0)
             if same:
-                m = canonical_steps[m, parent[ui]]
+                m = SUCCESSORS[m, parent[ui]]
         for j in range(_NBITS[m]):
             k = np.uint64(_BITS[m, j])
             v = u + offsets[k]
@@ -271,14 +270,14 @@ _Q_STEP = np.array((0, 0, 0, 0, 1, 1, 1, 1), dtype=np.int64)  # diagonal steps a
 
 @njit(cache=True, nogil=True)
 def bucket_core(
-    codes, lut, moves, width, start, goal, heuristic, metric, rule, max_nodes,
+    codes, lut, moves, width, start, goal, heuristic, metric, prune, max_nodes,
     gi, parent, mark, gen, kh_key, q32, q64, entries, hgen, record, trace, trace_at,
 ):  # fmt: skip
     """A* (or Dijkstra) on a uniform grid; ``gi`` holds g as ``p << 32 | q``.
 
     ``heuristic`` is METRIC_OCTILE, _MANHATTAN or _CHEBYSHEV, or -1 for none (Dijkstra);
-    ``metric`` picks the "closest node reached"; ``rule`` the diagonal rule, whose canonical
-    successors (``rules.SUCCESSORS``) a cell's expansion pushes. Returns ``(status, expanded, end, hgen)``;
+    ``metric`` picks the "closest node reached"; with ``prune`` an expansion pushes the cell's
+    canonical successors only (``rules.SUCCESSORS``, :func:`canonical`). Returns ``(status, expanded, end, hgen)``;
     ``status == _HEAP_FULL`` asks for more room. ``record``/``trace`` as in
     :func:`~sim.pathfinding.kernel.astar_core`.
     """
@@ -288,7 +287,6 @@ def bucket_core(
     goal_y = goal // width
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
-    successors = SUCCESSORS[rule]  # (the cells a cell's neighbours reach as cheaply are not pushed from it)
     tables, q32, q64, hshift = queue_tables((kh_key, q32, q64, entries))
     # The bucket queue's state (buckets.bucket_push), a new hash stamp; int64s, not literals, which are
     # types of their own to numba: the first push would compile the queue's rebuild a second time.
@@ -379,7 +377,9 @@ def bucket_core(
             if expanded >= max_nodes:
                 return STATUS_HIT_LIMIT, expanded, best, queue[4]
             u = w
-            m = successors[moves[wi], parent[wi]]
+            m = moves[wi]
+            if prune:  # (the cells a cell's neighbours reach as cheaply are not pushed from it)
+                m = SUCCESSORS[m, parent[wi]]
             n_moves = _NBITS[m]
             j = 0
 
@@ -586,6 +586,7 @@ def _search(
     ``(status, expanded, end, cost, gen, heap, buckets, hgen)``.
     """
     mode, metric, prio, unit, max_nodes, heuristic, rule = params
+    prune = canonical(mode, rule, prio, unit)
     while True:
         if hgen > _HGEN_LIMIT and _bucketed(mode, heuristic):
             buckets[1][3, :] = 0
@@ -597,21 +598,19 @@ def _search(
             )  # fmt: skip
         elif mode == MODE_BUCKETS:
             status, expanded, end, hgen = bucket_core(
-                codes, lut, moves, width, start, goal, heuristic, metric, rule, max_nodes,
+                codes, lut, moves, width, start, goal, heuristic, metric, prune, max_nodes,
                 g.view(np.int64), parent, mark, gen, buckets[0], buckets[1], buckets[2], buckets[3], hgen,
                 record, trace, trace_at,
             )  # fmt: skip
         elif mode == MODE_LANDMARKS:  # (heuristic: 1 where costs are the same both ways)
             status, expanded, end = landmark_search(
                 codes, lut, moves, blocks, width, start, goal, metric, prio, heuristic == 1, max_nodes,
-                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
-                canonical(mode, rule, prio, unit),
+                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats, prune,
             )  # fmt: skip
         else:
             status, expanded, end = astar_core(
                 codes, lut, moves, width, start, goal, metric, prio, max_nodes,
-                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats, NO_LANDMARKS, False,
-                canonical(mode, rule, prio, unit),
+                g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats, NO_LANDMARKS, False, prune,
             )  # fmt: skip
         if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:
             break

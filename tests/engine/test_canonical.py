@@ -1,4 +1,4 @@
-"""A* on uniform grids pushes only a cell's canonical successors (``rules.SUCCESSORS``): the steps
+"""A* pushes only a cell's canonical successors (``rules.SUCCESSORS``, ``kernel.canonical``): the steps
 that no other path of at most the same length reaches without the cell. Checked here against
 the rule itself, cell by cell (every neighbourhood of a cell, every step into it), and against
 an independent Dijkstra: the same optimal costs, and every cell below the optimum still expanded."""
@@ -15,8 +15,6 @@ import pytest
 from sim.pathfinding import PathGrid
 from sim.pathfinding.rules import DIAGONAL_RULES, DX, DY, NO_PARENT, SUCCESSORS
 from tests.helpers import dijkstra, path_cost, step_allowed, step_cost
-
-NCC = DIAGONAL_RULES["no-corner-cutting"]
 
 
 def _window_moves(costs: np.ndarray) -> int:
@@ -67,7 +65,7 @@ def test_every_step_left_out_is_reached_as_cheaply_around_the_cell():
             m = _window_moves(costs)
             if not step_allowed(costs, parent, (1, 1), "no-corner-cutting"):
                 continue  # (the step into the cell is illegal in this neighbourhood)
-            keep = int(SUCCESSORS[NCC, m, k])
+            keep = int(SUCCESSORS[m, k])
             assert keep & ~m == 0
             through = step_cost(costs, parent, (1, 1))
             for j in range(8):
@@ -78,12 +76,9 @@ def test_every_step_left_out_is_reached_as_cheaply_around_the_cell():
     assert pruned > 1000  # (the table does prune)
 
 
-def test_the_start_and_the_other_rules_keep_every_step():
+def test_the_start_keeps_every_step():
     ms = np.arange(256)
-    assert (SUCCESSORS[NCC, ms, NO_PARENT] == ms).all()
-    for name, rule in DIAGONAL_RULES.items():
-        if name != "no-corner-cutting":
-            assert (SUCCESSORS[rule] == ms[:, None]).all(), name
+    assert (SUCCESSORS[ms, NO_PARENT] == ms).all()
 
 
 def _patches(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -163,7 +158,8 @@ def test_search_state_says_when_steps_were_pruned_and_the_learner_reads_why():
     passable = np.ones((5, 8), bool)
     lines = describe(s, (2, 1), passable, "grass", False)
     assert any("a path as short reaches it without that cell" in line for line in lines), lines
-    assert grid.search_state((0, 2), (7, 2), 2, heuristic="landmarks").canonical
+    lm = grid.search_state((0, 2), (7, 2), 2, heuristic="landmarks")  # (the heap with a consistent bound)
+    assert lm.canonical and lm.current == (1, 2) and not (lm.open | lm.closed)[1, 2]
     for kw in ({"weight": 2.0}, {"algorithm": "greedy"}, {"diagonal": "always"}):
         assert not grid.search_state((0, 2), (7, 2), 2, **kw).canonical, kw
     # a weighted grid: the heap prunes where a cell's 3x3 window costs the same (here: left of column 4)

@@ -267,7 +267,7 @@ def panel_lines(les: Lesson, state: SearchState | None, species: str) -> list[tu
         rule = "F = H (greedy)" if gw == 0 else "F = G (Dijkstra: no H)" if hw == 0 else \
             "F = G + H" if hw == 1 else f"F = G + {hw:g}·H"  # fmt: skip
         lines.append((f"open list order: least {rule}", DIM))
-        if state.canonical:  # (the engine's A* and Dijkstra, where a cell's 3x3 costs the same: rules.SUCCESSORS)
+        if state.canonical:  # (the engine's A* and Dijkstra, where a cell's 3x3 costs the same: kernel.canonical)
             lines.append(("amid one cost a cell opens only steps no path as short takes", DIM))
     cur = state.current
     if cur is not None:
