@@ -30,7 +30,7 @@ from sim.pathfinding.compiled import GridArgs
 from sim.pathfinding.grid import CodedGrid
 from sim.pathfinding.options import check_diagonal
 from sim.pathfinding.paths import EMPTY_PATH, as_path
-from sim.pathfinding.rules import DIAGONAL_RULES, DX, DY
+from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES, DX, DY
 from sim.pathfinding.workspace import workspace
 
 _RULE_NAMES = {rule: name for name, rule in DIAGONAL_RULES.items()}  # the kernels' numbers -> names
@@ -84,18 +84,25 @@ class FieldsAndLines(CodedGrid):
         ws.ensure(self.cells)
         wp = self.width + 2
         gen = ws.next_gen()
-        size = _f.field_start((gy + 1) * wp + gx + 1, ws.g, ws.mark, gen, *ws.heap)
+        size = _f.field_start((gy + 1) * wp + gx + 1, ws.g, ws.parent, ws.mark, gen, *ws.heap)
         done = 0
+        prune = self._pruned_field(diag)
         while True:
             status, size, settled = _f.field_core(
-                self._codes, self._lut, self.moves(diag), wp, limit, ws.g, ws.mark, gen, *ws.heap, size, out,
-                order, done, self.cells, forward,
+                self._codes, self._lut, self.moves(diag), wp, limit, ws.g, ws.parent, ws.mark, gen, *ws.heap, size,
+                out, order, done, self.cells, forward, prune,
             )  # fmt: skip
             done += settled
             if status == _f.FIELD_DONE:
                 return out.reshape(self.height, self.width)
             ws.heap = _f.grow_heap(*ws.heap, size)
             ws.stats[_k.STAT_HEAP_GROWS] += 1
+
+    def _pruned_field(self, diag: int) -> bool:
+        """Whether a field of rule ``diag`` offers costs to canonical successors only (:mod:`.field`):
+        on a grid of one multiplier under "no-corner-cutting". (Where multipliers differ, finding
+        the cells whose 3x3 costs the same, as A* does, cost a field as much as it saved.)"""
+        return diag == DIAG_NO_CORNER_CUTTING and bool(self.uniform)
 
     def grow_field(self, goal: Point, *, diagonal: str = "no-corner-cutting") -> FieldGrowth:
         """A :meth:`distance_field` to ``goal`` grown a bounded number of cells at a time
@@ -312,13 +319,15 @@ class FieldGrowth:
         self.done = not grid.passable(gx, gy)  # an impassable goal: all inf, nothing to grow
         cells = (grid.height + 2) * (grid.width + 2)
         self._g = np.empty(cells)
+        self._parent = np.empty(cells, dtype=np.uint8)
         self._mark = np.zeros(cells, dtype=np.uint16)
         self._heap = (np.empty(self._HEAP_START), np.empty(self._HEAP_START, dtype=np.int32))
         self._size = 0
         if self.done:
             self._drop_work()
         else:
-            self._size = _f.field_start((gy + 1) * (grid.width + 2) + gx + 1, self._g, self._mark, 1, *self._heap)
+            self._size = _f.field_start((gy + 1) * (grid.width + 2) + gx + 1, self._g, self._parent, self._mark, 1,
+                                        *self._heap)  # fmt: skip
 
     def grow(self, cells: int) -> int:
         """Settle at most ``cells`` more cells (an int >= 0); returns how many were settled."""
@@ -330,8 +339,9 @@ class FieldGrowth:
         settled = 0
         while not self.done and settled < budget:
             status, self._size, more = _f.field_core(
-                grid._codes, grid._lut, grid.moves(self._diag), wp, np.inf, self._g, self._mark, 1, *self._heap,
-                self._size, flat, np.zeros(0, dtype=np.int32), self.settled + settled, budget - settled, False,
+                grid._codes, grid._lut, grid.moves(self._diag), wp, np.inf, self._g, self._parent, self._mark, 1,
+                *self._heap, self._size, flat, np.zeros(0, dtype=np.int32), self.settled + settled, budget - settled,
+                False, grid._pruned_field(self._diag),
             )  # fmt: skip
             settled += more
             if status == _f.FIELD_DONE:
@@ -376,6 +386,7 @@ class FieldGrowth:
 
     def _drop_work(self) -> None:
         self._g = np.zeros(0)
+        self._parent = np.zeros(0, dtype=np.uint8)
         self._mark = np.zeros(0, dtype=np.uint16)
         self._heap = (np.zeros(0), np.zeros(0, dtype=np.int32))
 

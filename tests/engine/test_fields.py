@@ -49,6 +49,49 @@ def test_the_field_is_the_cheapest_cost_from_every_cell(costs, rule, pick):
                 assert len(grid.descend(field, (x, y), diagonal=rule)) == 0
 
 
+# Grids of one multiplier with walls: where a field offers costs to canonical successors only
+# (sim/pathfinding/field.py), against the independent Dijkstra.
+one_cost_grids = st.tuples(
+    st.integers(1, 14),
+    st.integers(1, 14),
+    st.integers(0, 2**31),
+    st.sampled_from([0.0, 0.1, 0.25, 0.4]),
+    st.sampled_from([1.0, 0.5, 3.0]),
+).map(lambda t: np.where(np.random.default_rng(t[2]).random((t[0], t[1])) < t[3], 0.0, t[4]))
+
+
+@settings(max_examples=120, deadline=None)
+@given(costs=one_cost_grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6))
+def test_a_field_of_one_cost_with_walls_is_the_cheapest_cost_from_every_cell(costs, rule, pick):
+    h, w = costs.shape
+    goal = (pick % w, pick // w % h)
+    field = PathGrid(costs).distance_field(goal, diagonal=rule)
+    want = dijkstra(costs, goal, rule) if costs[goal[1], goal[0]] > 0 else {}  # (one cost: the same both ways)
+    for y in range(h):
+        for x in range(w):
+            if (x, y) in want:
+                assert field[y, x] == pytest.approx(want[(x, y)], rel=1e-12), (x, y)
+            else:
+                assert field[y, x] == math.inf, (x, y)
+
+
+@settings(max_examples=60, deadline=None)
+@given(costs=one_cost_grids, pick=st.integers(0, 10**6), chunk=st.integers(1, 9))
+def test_a_field_of_one_cost_grown_a_few_cells_at_a_time_is_the_whole_field(costs, pick, chunk):
+    grid, goal, growth = _growing(costs, "no-corner-cutting", pick)
+    calls = 0
+    while not growth.done:
+        growth.grow(chunk)
+        calls += 1
+        assert calls <= grid.cells + 2
+    assert np.array_equal(growth.field, grid.distance_field(goal))
+    # and against the independent Dijkstra (growing keeps each cell's direction between calls)
+    want = dijkstra(costs, goal, "no-corner-cutting") if costs[goal[1], goal[0]] > 0 else {}
+    assert {(x, y) for y, x in zip(*np.nonzero(np.isfinite(growth.field)), strict=True)} == set(want)
+    for (x, y), c in want.items():
+        assert growth.field[y, x] == pytest.approx(c, rel=1e-12)
+
+
 @settings(max_examples=40, deadline=None)
 @given(costs=grids, rule=st.sampled_from(RULES), pick=st.integers(0, 10**6))
 def test_each_step_goes_down_the_field_and_ties_take_the_first_direction(costs, rule, pick):
