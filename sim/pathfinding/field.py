@@ -42,22 +42,43 @@ def field_start(goal, g, parent, mark, gen, heap_key, heap_node):
     return 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _offer_canonical(u, du, cost, moves, offsets, g, parent, mark, open_mark, heap_key, heap_node, size):
+    """:func:`field_core`'s expansion of ``u`` (settled at ``du``) on a grid of one multiplier ``cost``,
+    under "no-corner-cutting" (the module's doc): its canonical successors by the direction it was
+    reached in, ``parent[u]`` (the steps into ``u``, reversed: every diagonal rule's steps are the same
+    both ways). Returns the new heap size. (A helper: ~5 % of a field here; the pop and the other loop
+    are written out, where helpers cost 15-40 %.)"""
+    m = SUCCESSORS[moves[u], parent[u]]
+    for j in range(_NBITS[m]):
+        e = _BITS[m, j]
+        p = u + offsets[e]
+        mp = mark[p]
+        if mp == open_mark + 1:
+            continue
+        nd = du + STEP_LENGTH[e] * cost
+        if mp == open_mark and nd >= g[p]:
+            continue
+        mark[p] = open_mark
+        g[p] = nd
+        parent[p] = e
+        heap_key[size] = nd
+        heap_node[size] = p
+        _sift_up(size, heap_key, heap_node)
+        size += 1
+    return size
+
+
 @njit(cache=True, nogil=True)
 def field_core(codes, lut, moves, width, max_cost, g, parent, mark, gen, heap_key, heap_node, size, out, order, done,
                max_settle, forward, prune):  # fmt: skip
     """Settle cells outward from the goal put by :func:`field_start`; returns ``(status, size, settled)``.
-    ``forward``: the costs *from* that cell instead (they differ where multipliers do: a step costs
-    the multiplier of the cell it enters; the diagonal rules are symmetric: the same steps serve).
-    ``prune``: a cell offers its cost only to its canonical successors (see the module's doc; only
-    for a grid of one multiplier and ``moves`` of "no-corner-cutting"), by ``parent`` (uint8 a cell:
-    the direction it was reached in).
-
-    Resumable: the open list (``heap_key``/``heap_node``, ``size`` entries), ``g``, ``parent`` and
-    ``mark`` carry the state between calls, so a large field can be spread over frames (``max_settle``
-    cells a call; ``done`` counts the cells settled before). ``out`` is the unpadded field
-    (H*W, inf-filled by the caller); ``order[k]`` gets the k-th settled cell (``y * W + x``)
-    while it fits. The heap is lazy: an improved cell is pushed again, its stale entry skipped.
-    """
+    ``forward``: the costs *from* that cell instead (a step costs the multiplier of the cell it enters;
+    the same steps serve). ``prune``: canonical successors only (:func:`_offer_canonical`). Resumable:
+    the open list (``heap_key``/``heap_node``, ``size`` entries), ``g``, ``parent`` and ``mark`` carry
+    the state, so a field can be spread over frames (``max_settle`` cells a call; ``done`` counts those
+    settled before). ``out``: the unpadded field (H*W, inf-filled by the caller); ``order[k]`` gets the
+    k-th settled cell (``y * W + x``) while it fits. A lazy heap: an improved cell is pushed again."""
     open_mark = 2 * gen
     closed = open_mark + 1
     inner = width - 2
@@ -68,9 +89,7 @@ def field_core(codes, lut, moves, width, max_cost, g, parent, mark, gen, heap_ke
             return FIELD_PAUSED, size, settled
         if size + 8 > heap_key.size:  # room for every push of one expansion, checked before it starts
             return FIELD_HEAP_FULL, size, settled
-        # Pop and push are written out, as in kernel.py's search loops (helpers measured
-        # 30-40 % slower per expansion under numba); the sift routines are shared.
-        u = heap_node[0]
+        u = heap_node[0]  # (pop and push written out: as helpers they cost a field 15-40 % under numba)
         du = heap_key[0]
         size -= 1
         if size > 0:
@@ -89,44 +108,26 @@ def field_core(codes, lut, moves, width, max_cost, g, parent, mark, gen, heap_ke
             order[done + settled] = cell
         settled += 1
         enter = lut[codes[u]]
-        if not prune:  # every step into u
-            for k in range(8):
-                p = u - offsets[k]  # p steps in direction k to reach u
-                if not (moves[p] >> k) & 1:
-                    continue
-                mp = mark[p]
-                if mp == closed:
-                    continue
-                nd = du + STEP_LENGTH[k] * (lut[codes[p]] if forward else enter)
-                if mp == open_mark and nd >= g[p]:
-                    continue
-                mark[p] = open_mark
-                g[p] = nd
-                heap_key[size] = nd
-                heap_node[size] = p
-                _sift_up(size, heap_key, heap_node)
-                size += 1
-        else:
-            # One multiplier: the canonical successors by the direction u was reached in. (A loop of its own:
-            # the other one's fixed eight, which the compiler lays out straight, given its steps cost a
-            # weighted field ~15 %.)
-            m = SUCCESSORS[moves[u], parent[u]]  # (the steps into u, reversed: every rule's are the same both ways)
-            for j in range(_NBITS[m]):
-                e = _BITS[m, j]
-                p = u + offsets[e]
-                mp = mark[p]
-                if mp == closed:
-                    continue
-                nd = du + STEP_LENGTH[e] * enter
-                if mp == open_mark and nd >= g[p]:
-                    continue
-                mark[p] = open_mark
-                g[p] = nd
-                parent[p] = e
-                heap_key[size] = nd
-                heap_node[size] = p
-                _sift_up(size, heap_key, heap_node)
-                size += 1
+        if prune:
+            size = _offer_canonical(u, du, enter, moves, offsets, g, parent, mark, open_mark, heap_key, heap_node, size)
+            continue
+        # every step into u: a fixed eight, laid out straight (given to the table walk: 15 % slower)
+        for k in range(8):
+            p = u - offsets[k]  # p steps in direction k to reach u
+            if not (moves[p] >> k) & 1:
+                continue
+            mp = mark[p]
+            if mp == closed:
+                continue
+            nd = du + STEP_LENGTH[k] * (lut[codes[p]] if forward else enter)
+            if mp == open_mark and nd >= g[p]:
+                continue
+            mark[p] = open_mark
+            g[p] = nd
+            heap_key[size] = nd
+            heap_node[size] = p
+            _sift_up(size, heap_key, heap_node)
+            size += 1
     return FIELD_DONE, 0, settled
 
 

@@ -320,6 +320,7 @@ class FieldGrowth:
         cells = (grid.height + 2) * (grid.width + 2)
         self._g = np.empty(cells)
         self._parent = np.empty(cells, dtype=np.uint8)
+        self._prune = grid._pruned_field(self._diag)  # (decided once: a grid changed meanwhile breaks no kernel)
         self._mark = np.zeros(cells, dtype=np.uint16)
         self._heap = (np.empty(self._HEAP_START), np.empty(self._HEAP_START, dtype=np.int32))
         self._size = 0
@@ -341,7 +342,7 @@ class FieldGrowth:
             status, self._size, more = _f.field_core(
                 grid._codes, grid._lut, grid.moves(self._diag), wp, np.inf, self._g, self._parent, self._mark, 1,
                 *self._heap, self._size, flat, np.zeros(0, dtype=np.int32), self.settled + settled, budget - settled,
-                False, grid._pruned_field(self._diag),
+                False, self._prune,
             )  # fmt: skip
             settled += more
             if status == _f.FIELD_DONE:
