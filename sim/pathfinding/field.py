@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.pathfinding.common import _BITS, _NBITS, STEP_LENGTH, _sift_down, _sift_up
+from sim.pathfinding.common import _BITS, _NBITS, STEP_LENGTH, _push, _sift_down, _sift_up
 from sim.pathfinding.rules import DX, DY, NO_PARENT, SUCCESSORS
 
 FIELD_DONE = 0  # every reachable cell (up to max_cost) is settled
@@ -59,13 +59,8 @@ def _offer_canonical(u, du, cost, moves, offsets, g, parent, mark, open_mark, he
         nd = du + STEP_LENGTH[e] * cost
         if mp == open_mark and nd >= g[p]:
             continue
-        mark[p] = open_mark
-        g[p] = nd
-        parent[p] = e
-        heap_key[size] = nd
-        heap_node[size] = p
-        _sift_up(size, heap_key, heap_node)
-        size += 1
+        mark[p], g[p], parent[p] = open_mark, nd, e
+        size, _at = _push(size, nd, p, heap_key, heap_node)
     return size
 
 
