@@ -178,7 +178,7 @@ def kernel_alone(grid: PathGrid, algorithm: str):
 
     def run(s: int, t: int) -> tuple:
         out = _k.search_one(*args, s, t, p, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.next_gen(), *ws.heap,
-                            *ws.buckets, ws.hgen, ws.path, empty2, empty1, ws.stats)  # fmt: skip
+                            *ws.buckets, ws.hgen, ws.path, 0, empty2, empty1, ws.stats)  # fmt: skip
         ws.hgen = out[5]  # (as the engine keeps it)
         return out
 

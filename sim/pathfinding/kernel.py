@@ -667,7 +667,8 @@ def grown_buckets(buckets, entries_only):
 @njit(cache=True, nogil=True)
 def search_one(
     codes, lut, moves, width, blocks, start, goal, params,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, kh_key, q32, q64, entries, hgen, path, record, trace, stats,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, kh_key, q32, q64, entries, hgen, path, at, record, trace,
+    stats,
 ):  # fmt: skip
     """One search; returns ``(status, expanded, cost, n, end, hgen)``, numbers only (handing
     arrays back to Python cost ~3 µs a call, a quarter of a short search's). ``params`` is
@@ -675,9 +676,10 @@ def search_one(
     a nested named tuple in Python at every call: ~0.6 µs more); the open lists' arrays come one
     by one too, ``*workspace.heap, *workspace.buckets`` (as tuples: ~0.2 µs more).
 
-    ``path[:n]`` (an ``(m, 2)`` int32 array) holds the path (to the goal, or the partial path to
-    the closest node reached, ``end``) as ``(x, y)`` rows, unless ``n > len(path)``: then the
-    caller writes it into a longer array with :func:`write_path`. A status of ``_HEAP_FULL`` or
+    ``path[at:at + n]`` (``path``: an ``(m, 2)`` int32 array, ``at`` its first free row, at least
+    one row left) holds the path (to the goal, or the partial path to the closest node reached,
+    ``end``) as ``(x, y)`` rows, unless ``n > m - at``: then the caller writes it into another
+    array with :func:`write_path`. A status of ``_HEAP_FULL`` or
     ``_ENTRIES_FULL`` asks the caller to grow ``heap`` (or, in bucket mode, ``buckets``:
     :func:`grown_buckets`) and search again with a new stamp. A blocked start or goal is
     ``STATUS_BLOCKED`` (nothing searched), ``start == goal`` the one-cell path; the bucket
@@ -689,7 +691,7 @@ def search_one(
     if not (lut[codes[start]] > 0.0 and lut[codes[goal]] > 0.0):
         return STATUS_BLOCKED, np.int64(0), np.inf, np.int64(0), start, hgen
     if start == goal:
-        path[0, 0], path[0, 1] = start % width - 1, start // width - 1
+        path[at, 0], path[at, 1] = start % width - 1, start // width - 1
         return STATUS_FOUND, np.int64(0), 0.0, np.int64(1), start, hgen
     # trace_at as an int64, not the literal 0: a literal is a type of its own to numba, and every
     # kernel below would be compiled a second time for it (the batch passes a variable).
@@ -704,8 +706,8 @@ def search_one(
         return status, expanded, cost, np.int64(0), end, hgen
     jps = params[0] in (MODE_JPS, MODE_JPS_PLUS)
     n = _path_length(end, parent, jump_parent, jps, width)
-    if n <= path.shape[0]:
-        _write_xy(end, n, parent, jump_parent, jps, width, path)
+    if n <= path.shape[0] - at:
+        _write_xy(end, n, parent, jump_parent, jps, width, path, at)
     return status, expanded, cost, n, end, hgen
 
 
@@ -714,22 +716,22 @@ def write_path(end, n, parent, jump_parent, jps, width, path):
     """Write the ``n`` cells of the path that ends at ``end`` into ``path[:n]`` (``(m, 2)``,
     ``(x, y)`` rows) after :func:`search_one` said its array was too short (``jps``: made by a
     jump point search)."""
-    _write_xy(end, n, parent, jump_parent, jps, width, path)
+    _write_xy(end, n, parent, jump_parent, jps, width, path, np.int64(0))  # (not a literal: see search_one)
 
 
 @njit(cache=True, inline="always")
-def _write_xy(end, n, parent, jump_parent, jps, width, path):
-    """:func:`_write_path` into ``path[:n]`` as ``(x, y)`` rows, in place: the flat cells
-    first, then each spread over its row from the last back (row ``i`` takes the two places
-    from ``2 i`` on, so it never overwrites a cell not yet spread)."""
+def _write_xy(end, n, parent, jump_parent, jps, width, path, at):
+    """:func:`_write_path` into ``path[at:at + n]`` as ``(x, y)`` rows, in place: the flat cells
+    first (from place ``2 at``), then each spread over its row from the last back (row ``at + i``
+    takes the two places from ``2 at + 2 i`` on, so it never overwrites a cell not yet spread)."""
     flat = path.reshape(path.size)
-    _write_path(end, n, parent, jump_parent, jps, width, flat, np.int64(0))  # (not a literal: see search_one)
+    _write_path(end, n, parent, jump_parent, jps, width, flat, 2 * at)
     w = width - 2
     for i in range(n - 1, -1, -1):
-        c = flat[i]
+        c = flat[2 * at + i]
         y = c // w
-        flat[2 * i + 1] = y
-        flat[2 * i] = c - y * w
+        flat[2 * (at + i) + 1] = y
+        flat[2 * (at + i)] = c - y * w
 
 
 @njit(cache=True, nogil=True)

@@ -29,12 +29,12 @@ from sim.pathfinding.fieldgrid import FieldsAndLines
 from sim.pathfinding.interpreted import search_interpreted
 from sim.pathfinding.options import SearchOptions
 from sim.pathfinding.options import options_of as _options
-from sim.pathfinding.paths import SearchResult
+from sim.pathfinding.paths import EMPTY_PATH, SearchResult
 from sim.pathfinding.plans import Plan, call_key, check_jps, padded_ends, plan_of, plan_of_call
 from sim.pathfinding.plans import kind as kind_of_search
 from sim.pathfinding.rules import moves_of
 from sim.pathfinding.warm import READY, attempt, waiting
-from sim.pathfinding.workspace import thread_count, workspace
+from sim.pathfinding.workspace import PATH_ROWS, SHORT_PATH, thread_count, workspace
 
 # No footprint, no trace: empty, so the kernels write nothing to them (one each, not one a search).
 _NO_RECORD = np.zeros((0, 0), dtype=np.int32)
@@ -253,10 +253,13 @@ class PathGrid(FieldsAndLines, Explaining):
         ws = workspace()
         gen = ws.stamp(self.cells, plan.jumps)
         args = plan.args or plan.args_on(self)
+        at = ws.path_at
+        if at > PATH_ROWS - SHORT_PATH:  # (room for a short path, always: a new block)
+            ws.path, ws.path_at, at = np.empty((PATH_ROWS, 2), np.int32), 0, 0
         while True:
             status, expanded, cost, n, end, ws.hgen = _k.search_one(
                 *args, start, goal, plan.fields, ws.g, ws.parent, ws.jump_parent,
-                ws.mark, gen, *ws.heap, *ws.buckets, ws.hgen, ws.path, record, trace, ws.stats,
+                ws.mark, gen, *ws.heap, *ws.buckets, ws.hgen, ws.path, at, record, trace, ws.stats,
             )  # fmt: skip
             if status != _HEAP_FULL and status != _ENTRIES_FULL:
                 break
@@ -264,12 +267,15 @@ class PathGrid(FieldsAndLines, Explaining):
             gen = ws.next_gen()
             if record.shape[0] > 0:
                 record.fill(0)
-        if n > len(ws.path):  # (the kernel wrote nothing)
-            ws.path = np.empty((max(n, 2 * len(ws.path)), 2), np.int32)
-            _k.write_path(end, n, ws.parent, ws.jump_parent, plan.jumps, self.width + 2, ws.path)
-        # (a new array: the workspace's is the next search's)
-        return SearchResult.of_path(status == _k.STATUS_FOUND, ws.path[:n].copy(), cost, expanded,
-                                    status == _k.STATUS_HIT_LIMIT)  # fmt: skip
+        if n <= SHORT_PATH:  # (rows of the workspace's block that no later search writes)
+            ws.path_at = at + n
+            path = ws.path[at : at + n] if n else EMPTY_PATH
+        elif n <= PATH_ROWS - at:
+            path = ws.path[at : at + n].copy()
+        else:  # (the kernel wrote nothing)
+            path = np.empty((n, 2), np.int32)
+            _k.write_path(end, n, ws.parent, ws.jump_parent, plan.jumps, self.width + 2, path)
+        return SearchResult.of_path(status == _k.STATUS_FOUND, path, cost, expanded, status == _k.STATUS_HIT_LIMIT)
 
 
 def find_path(

@@ -65,7 +65,11 @@ class Workspace:
             np.empty((2, 1024), np.int32),
         )
         self.hgen = 0
-        self.path = np.empty((256, 2), dtype=np.int32)  # a search's path, (x, y) rows (kernel.search_one)
+        # Short paths, (x, y) rows, one after another (kernel.search_one writes from path_at): a
+        # result's path is a view of its rows, not a copy (~0.3 µs of a 3 µs call). A new block
+        # is begun when one is full; a kept view keeps its block (PATH_ROWS rows) alive.
+        self.path = np.empty((PATH_ROWS, 2), dtype=np.int32)
+        self.path_at = 0
         self.stats = np.zeros(4, dtype=np.int64)  # kernel counters: compactions, heap growths
 
     def ensure(self, cells: int, jps: bool = False) -> None:
@@ -93,7 +97,12 @@ class Workspace:
         """:meth:`ensure` (only when the buffers are short) and :meth:`next_gen` in one call."""
         if cells > self.cells or (jps and self.jump_parent.size < 2 * cells):
             self.ensure(cells, jps)
-        return self.next_gen()
+        gen = self.gen + 1  # (next_gen written out: a call less, ~0.1 µs of every search)
+        if gen + _RESTARTS >= FORGET_EVERY:
+            self.forget()
+            gen = 1
+        self.gen = gen
+        return gen
 
     def next_gen(self) -> int:
         """A fresh stamp for one search (the buffers are forgotten every ``FORGET_EVERY`` stamps)."""
@@ -135,6 +144,10 @@ class Workspace:
         return sum(a.nbytes for a in arrays)
 
 
+#: Rows of a block of short paths (:attr:`Workspace.path`; 2 KiB), and the longest path kept
+#: in one (longer ones are arrays of their own: a block holds at least 8 paths).
+PATH_ROWS = 256
+SHORT_PATH = 32
 _PRIVATE = hasattr(mmap, "MAP_ANONYMOUS") and hasattr(mmap, "MAP_PRIVATE")
 _RESTARTS = 64  # stamps a search may take beyond its own: one per restart with a larger open list
 #: Stamps between two :meth:`Workspace.forget` calls (at most ``MAX_GEN``). Searches
@@ -180,10 +193,11 @@ _threads = 0  # 0: as many as the machine has cores
 
 def workspace() -> Workspace:
     """This thread's workspace."""
-    ws = getattr(_local, "workspace", None)
-    if ws is None:
+    try:
+        return _local.workspace  # (~0.1 µs less than getattr with a default)
+    except AttributeError:
         ws = _local.workspace = Workspace()
-    return ws
+        return ws
 
 
 def set_threads(n: int) -> None:

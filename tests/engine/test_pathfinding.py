@@ -512,9 +512,9 @@ def test_a_grid_searched_before_and_after_a_change_of_its_costs_answers_as_a_new
 
 
 @pytest.mark.parametrize("algorithm", ["astar", "dijkstra", "jps", "jps+"])
-def test_a_path_longer_than_the_workspaces_array_is_written_whole(algorithm, monkeypatch):
-    # The kernel writes a path only into an array long enough; else the engine grows the
-    # workspace's and has it written there, without searching again.
+def test_a_path_longer_than_the_workspaces_block_is_written_whole(algorithm, monkeypatch):
+    # The kernel writes a path only where the workspace's block of short paths has room; else the
+    # engine has it written into an array of its own, without searching again.
     from sim.pathfinding import kernel as K
     from sim.pathfinding import workspace as W
 
@@ -528,15 +528,36 @@ def test_a_path_longer_than_the_workspaces_array_is_written_whole(algorithm, mon
     try:
         best = dijkstra(costs, (0, 3), "no-corner-cutting")[(299, 3)]
         for record in (None, np.zeros((6, 300), np.int32)):  # (the fast path, and the one with a record)
-            ws.path = np.zeros((4, 2), dtype=np.int32)
-            calls.clear()
-            r = PathGrid(costs).search((0, 3), (299, 3), algorithm=algorithm, record=record)
-            assert r.cost == pytest.approx(best)
-            assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(best)
-            assert tuple(r.path[0]) == (0, 3) and tuple(r.path[-1]) == (299, 3)
-            assert len(ws.path) >= len(r.path) > 4 and len(calls) == 1  # grown, and searched once
+            for at in (0, W.PATH_ROWS - W.SHORT_PATH):  # (a block with the most and the least room)
+                ws.path_at = at
+                calls.clear()
+                r = PathGrid(costs).search((0, 3), (299, 3), algorithm=algorithm, record=record)
+                assert r.cost == pytest.approx(best)
+                assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(best)
+                assert tuple(r.path[0]) == (0, 3) and tuple(r.path[-1]) == (299, 3)
+                assert len(r.path) > W.PATH_ROWS and len(calls) == 1 and ws.path_at == at  # searched once
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "jps", "jps+"])
+def test_a_results_path_stays_as_it_was_through_many_later_searches(algorithm):
+    # Short paths share the workspace's blocks (a view each, issue #43's cheap call): no later
+    # search may write over a kept one, whether its path was short, long or not found.
+    rng = np.random.default_rng(7)
+    costs = np.ones((40, 40))
+    costs[rng.random((40, 40)) < 0.3] = 0.0
+    grid = PathGrid(costs)
+    kept = []
+    for _ in range(400):
+        start, goal = (tuple(int(v) for v in rng.integers(0, 40, 2)) for _ in range(2))
+        r = grid.search(start, goal, algorithm=algorithm)
+        kept.append((r, r.walk_path.copy(), start, goal))
+    assert len({len(p) for _, p, _, _ in kept}) > 20  # (short and long ones, several blocks)
+    for r, seen, start, goal in kept:
+        assert np.array_equal(r.walk_path, seen) and not r.walk_path.flags.writeable
+        fresh = find_path(costs, start, goal, algorithm=algorithm)
+        assert np.array_equal(r.walk_path, fresh.walk_path) and r.cost == fresh.cost
 
 
 def test_a_search_keeps_its_plan_without_letting_bad_values_through_and_follows_the_grids_changes():
