@@ -33,9 +33,11 @@ FIELD_PAUSED = 2  # ``max_settle`` cells settled in this call: call again to go 
 
 @njit(cache=True)
 def field_start(goal, g, parent, mark, gen, heap_key, heap_node):
-    """Put ``goal`` (padded index) on the open list; returns the heap size, 1."""
+    """Put ``goal`` (padded index) on the open list; returns the heap size, 1. (``parent`` may be
+    empty for a field that keeps no directions: one on a weighted grid, see ``field_core``'s ``prune``.)"""
     g[goal] = 0.0
-    parent[goal] = NO_PARENT
+    if goal < parent.size:
+        parent[goal] = NO_PARENT
     mark[goal] = 2 * gen
     heap_key[0] = 0.0
     heap_node[0] = goal
@@ -69,7 +71,8 @@ def field_core(codes, lut, moves, width, max_cost, g, parent, mark, gen, heap_ke
                max_settle, forward, prune):  # fmt: skip
     """Settle cells outward from the goal put by :func:`field_start`; returns ``(status, size, settled)``.
     ``forward``: the costs *from* that cell instead (a step costs the multiplier of the cell it enters;
-    the same steps serve). ``prune``: canonical successors only (:func:`_offer_canonical`). Resumable:
+    the same steps serve). ``prune``: canonical successors only (:func:`_offer_canonical`; without it
+    ``parent`` is not read or written and may be empty). Resumable:
     the open list (``heap_key``/``heap_node``, ``size`` entries), ``g``, ``parent`` and ``mark`` carry
     the state, so a field can be spread over frames (``max_settle`` cells a call; ``done`` counts those
     settled before). ``out``: the unpadded field (H*W, inf-filled by the caller); ``order[k]`` gets the

@@ -319,8 +319,8 @@ class FieldGrowth:
         self.done = not grid.passable(gx, gy)  # an impassable goal: all inf, nothing to grow
         cells = (grid.height + 2) * (grid.width + 2)
         self._g = np.empty(cells)
-        self._parent = np.empty(cells, dtype=np.uint8)
         self._prune = grid._pruned_field(self._diag)  # (decided once: a grid changed meanwhile breaks no kernel)
+        self._parent = np.empty(cells if self._prune else 0, dtype=np.uint8)  # (directions: pruned fields only)
         self._mark = np.zeros(cells, dtype=np.uint16)
         self._heap = (np.empty(self._HEAP_START), np.empty(self._HEAP_START, dtype=np.int32))
         self._size = 0
