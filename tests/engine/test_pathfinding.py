@@ -521,20 +521,21 @@ def test_a_path_longer_than_the_workspaces_block_is_written_whole(algorithm, mon
     calls = []
     search_one = K.search_one
     monkeypatch.setattr(K, "search_one", lambda *args: calls.append(1) or search_one(*args))
-    costs = np.ones((6, 300))
+    w = W.PATH_ROWS + 100
+    costs = np.ones((6, w))
     costs[1:5, 100] = 0.0
     saved = getattr(W._local, "workspace", None)
     W._local.workspace = ws = W.Workspace()
     try:
-        best = dijkstra(costs, (0, 3), "no-corner-cutting")[(299, 3)]
-        for record in (None, np.zeros((6, 300), np.int32)):  # (the fast path, and the one with a record)
+        best = dijkstra(costs, (0, 3), "no-corner-cutting")[(w - 1, 3)]
+        for record in (None, np.zeros((6, w), np.int32)):  # (the fast path, and the one with a record)
             for at in (0, W.PATH_ROWS - W.SHORT_PATH):  # (a block with the most and the least room)
                 ws.path_at = at
                 calls.clear()
-                r = PathGrid(costs).search((0, 3), (299, 3), algorithm=algorithm, record=record)
+                r = PathGrid(costs).search((0, 3), (w - 1, 3), algorithm=algorithm, record=record)
                 assert r.cost == pytest.approx(best)
                 assert path_cost(costs, r.path, "no-corner-cutting") == pytest.approx(best)
-                assert tuple(r.path[0]) == (0, 3) and tuple(r.path[-1]) == (299, 3)
+                assert tuple(r.path[0]) == (0, 3) and tuple(r.path[-1]) == (w - 1, 3)
                 assert len(r.path) > W.PATH_ROWS and len(calls) == 1 and ws.path_at == at  # searched once
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()
