@@ -64,7 +64,7 @@ from sim.pathfinding.common import (
     landmark_h,
     priority,
 )
-from sim.pathfinding.compiled import Priority
+from sim.pathfinding.compiled import unflat
 from sim.pathfinding.jps import jps_core, jps_pairs_core, link_parent, turn_of
 from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, DX, DY, NO_PARENT, SUCCESSORS
 
@@ -672,9 +672,10 @@ def search_one(
 ):  # fmt: skip
     """One search; returns ``(status, expanded, cost, n, end, hgen)``, numbers only (handing
     arrays back to Python cost ~3 µs a call, a quarter of a short search's). ``params`` is
-    ``KernelParams.flat``: its fields as one flat tuple of numbers, ``prio``'s last (numba types
-    a nested named tuple in Python at every call: ~0.6 µs more); the open lists' arrays come one
-    by one too, ``*workspace.heap, *workspace.buckets`` (as tuples: ~0.2 µs more).
+    ``KernelParams.flat``: its fields as one float64 array, ``prio``'s last (``compiled.unflat``
+    reads them back; as a tuple of numbers ~0.2 µs more, a nested named tuple is typed in Python at
+    every call: ~0.6 µs more); the open lists' arrays come one by one too, ``*workspace.heap,
+    *workspace.buckets`` (as tuples: ~0.2 µs more).
 
     ``path[at:at + n]`` (``path``: an ``(m, 2)`` int32 array, ``at`` its first free row, at least
     one row left) holds the path (to the goal, or the partial path to the closest node reached,
@@ -685,7 +686,7 @@ def search_one(
     ``STATUS_BLOCKED`` (nothing searched), ``start == goal`` the one-cell path; the bucket
     hash's stamp ``hgen`` moves on.
     """
-    params = (params[0], params[1], Priority(*params[6:]), params[2], params[3], params[4], params[5])  # KernelParams'
+    params = unflat(params)  # (KernelParams' fields, from their float64 array)
     heap, buckets = (heap_key, heap_node), (kh_key, q32, q64, entries)
     # (the endpoints are checked here, not in Python: two look-ups there cost ~0.3 µs a call)
     if not (lut[codes[start]] > 0.0 and lut[codes[goal]] > 0.0):

@@ -607,3 +607,28 @@ def test_a_search_keeps_its_plan_without_letting_bad_values_through_and_follows_
     ]:
         with pytest.raises(error, match=message):
             grid.search(start, goal)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"algorithm": "jps"}, {"algorithm": "dijkstra"}, {"heuristic": "euclidean", "weight": 2.5},
+     {"algorithm": "greedy", "diagonal": "never"}, {"max_nodes": 2**62}],
+)  # fmt: skip
+def test_the_parameters_flat_array_reads_back_as_the_parameters(options):
+    # kernel.search_one takes KernelParams as one float64 array (KernelParams.flat) and reads it back
+    # with compiled.unflat: every field must come back as it was (max_nodes capped past any search).
+    from sim.pathfinding.compiled import Priority, unflat
+    from sim.pathfinding.options import kernel_params, options_of
+
+    costs = np.ones((5, 7))
+    costs[2, 3] = 2.5
+    for grid in (PathGrid(costs), PathGrid(np.ones((5, 7)))):
+        get = options.get
+        opts = options_of(None, get("diagonal", "no-corner-cutting"), get("heuristic"), get("weight", 1.0),
+                          get("algorithm", "astar"), get("max_nodes"))  # fmt: skip
+        p = kernel_params(opts, grid.min_cost, grid.uniform, grid.cells)
+        flat = p.flat
+        assert flat.dtype == np.float64 and len(flat) == 6 + len(Priority._fields)
+        back = unflat(flat)
+        assert back == (p.mode, p.metric, p.prio, p.unit, min(p.max_nodes, 2**53), p.heuristic, p.rule)
+        assert all(type(v) is int for v in (back[0], back[1], back[4], back[5], back[6]))
