@@ -177,8 +177,7 @@ def kernel_alone(grid: PathGrid, algorithm: str):
     empty2, empty1 = np.zeros((0, 0), np.int32), np.zeros(0, np.int32)
 
     def run(s: int, t: int) -> tuple:
-        out = _k.search_one(*args, s, t, p, ws.g, ws.parent, ws.jump_parent, ws.mark, ws.next_gen(), *ws.heap,
-                            *ws.buckets, ws.hgen, ws.path, 0, empty2, empty1, ws.stats)  # fmt: skip
+        out = _k.search_one(*args, s, t, p, ws.index, ws.next_gen(), ws.hgen, 0, empty2, empty1)
         ws.hgen = out[5]  # (as the engine keeps it)
         return out
 

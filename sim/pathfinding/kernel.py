@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from sim.pathfinding.addresses import arrays_of
 from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables
 from sim.pathfinding.common import (
     _BITS,
@@ -665,17 +666,15 @@ def grown_buckets(buckets, entries_only):
 
 
 @njit(cache=True, nogil=True)
-def search_one(
-    codes, lut, moves, width, blocks, start, goal, params,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, kh_key, q32, q64, entries, hgen, path, at, record, trace,
-    stats,
-):  # fmt: skip
+def search_one(codes, lut, moves, width, blocks, start, goal, params, arrays, gen, hgen, at, record, trace):
     """One search; returns ``(status, expanded, cost, n, end, hgen)``, numbers only (handing
     arrays back to Python cost ~3 µs a call, a quarter of a short search's). ``params`` is
     ``KernelParams.flat``: its fields as one float64 array, ``prio``'s last (``compiled.unflat``
     reads them back; as a tuple of numbers ~0.2 µs more, a nested named tuple is typed in Python at
-    every call: ~0.6 µs more); the open lists' arrays come one by one too, ``*workspace.heap,
-    *workspace.buckets`` (as tuples: ~0.2 µs more).
+    every call: ~0.6 µs more). ``arrays`` is the workspace's ``index``: the addresses of its
+    arrays (``g``, ``parent``, ``jump_parent``, ``mark``, the open lists', the counters, ``path``),
+    which :func:`.addresses.arrays_of` makes into arrays again (as 12 arguments they cost ~0.7 µs
+    more of numba's dispatch a call).
 
     ``path[at:at + n]`` (``path``: an ``(m, 2)`` int32 array, ``at`` its first free row, at least
     one row left) holds the path (to the goal, or the partial path to the closest node reached,
@@ -687,7 +686,7 @@ def search_one(
     hash's stamp ``hgen`` moves on.
     """
     params = unflat(params)  # (KernelParams' fields, from their float64 array)
-    heap, buckets = (heap_key, heap_node), (kh_key, q32, q64, entries)
+    g, parent, jump_parent, mark, heap, buckets, stats, path = arrays_of(arrays)
     # (the endpoints are checked here, not in Python: two look-ups there cost ~0.3 µs a call)
     if not (lut[codes[start]] > 0.0 and lut[codes[goal]] > 0.0):
         return STATUS_BLOCKED, np.int64(0), np.inf, np.int64(0), start, hgen

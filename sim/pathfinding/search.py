@@ -258,9 +258,8 @@ class PathGrid(FieldsAndLines, Explaining):
             ws.path, ws.path_at, at = np.empty((PATH_ROWS, 2), np.int32), 0, 0
         while True:
             status, expanded, cost, n, end, ws.hgen = _k.search_one(
-                *args, start, goal, plan.fields, ws.g, ws.parent, ws.jump_parent,
-                ws.mark, gen, *ws.heap, *ws.buckets, ws.hgen, ws.path, at, record, trace, ws.stats,
-            )  # fmt: skip
+                *args, start, goal, plan.fields, ws.index, gen, ws.hgen, at, record, trace
+            )
             if status != _HEAP_FULL and status != _ENTRIES_FULL:
                 break
             ws.grow_open_list(status, _k.bucketed(plan.params.mode, plan.params.heuristic))  # then search again

@@ -21,6 +21,7 @@ from typing import NamedTuple, TypeVar
 
 import numpy as np
 
+from sim.pathfinding.addresses import SIZE, index_of, index_one
 from sim.pathfinding.buckets import BUCKET_SLOTS
 from sim.pathfinding.checks import MAX_THREADS, _short
 from sim.pathfinding.common import _ENTRIES_FULL, STAT_HEAP_GROWS
@@ -50,15 +51,17 @@ class Workspace:
 
     def __init__(self) -> None:
         self.cells = 0
-        self.g = np.empty(0, dtype=np.float64)
-        self.parent = np.empty(0, dtype=np.uint8)
-        self.mark = np.zeros(0, dtype=np.uint16)
-        self.jump_parent = np.empty(0, dtype=np.int64)  # JPS only (g and links, jps.record_views): made on first use
+        # The arrays compiled code reads through :attr:`index` are properties (below): setting one
+        # writes the index again, so it never points at an array the workspace has let go.
+        self._g = np.empty(0, dtype=np.float64)
+        self._parent = np.empty(0, dtype=np.uint8)
+        self._mark = np.zeros(0, dtype=np.uint16)
+        self._jump_parent = np.empty(0, dtype=np.int64)  # JPS only (g and links, jps.record_views): made on first use
         self.gen = 0
-        self.heap = (np.empty(1024, dtype=np.float64), np.empty(1024, dtype=np.int32))
+        self._heap = (np.empty(1024, dtype=np.float64), np.empty(1024, dtype=np.int32))
         # The bucket queue of uniform grids (see kernel.bucket_core): key heap, int32 and int64 tables, cell stacks.
         slots = BUCKET_SLOTS
-        self.buckets = (
+        self._buckets = (
             np.empty(slots // 2, np.float64),
             np.zeros((5, slots), np.int32),
             np.empty((3, slots), np.int64),
@@ -68,13 +71,111 @@ class Workspace:
         # Short paths, (x, y) rows, one after another (kernel.search_one writes from path_at): a
         # result's path is a view of its rows, not a copy (~0.3 µs of a 3 µs call). A new block
         # is begun when one is full; a kept view keeps its block (PATH_ROWS rows, 8 KiB) alive.
-        self.path = np.empty((PATH_ROWS, 2), dtype=np.int32)
+        self._path = np.empty((PATH_ROWS, 2), dtype=np.int32)
         self.path_at = 0
-        self.stats = np.zeros(4, dtype=np.int64)  # kernel counters: compactions, heap growths
+        self._stats = np.zeros(4, dtype=np.int64)  # kernel counters: compactions, heap growths
+        #: The arrays above as ``kernel.search_one`` takes them: their addresses (:mod:`.addresses`).
+        self.index = np.zeros(SIZE, dtype=np.int64)
+        self._write_index()
+
+    def _write_index(self) -> None:
+        index_of((self._g, self._parent, self._jump_parent, self._mark, *self._heap, *self._buckets, self._stats,
+                  self._path), self.index)  # fmt: skip
+
+    def _write_entries(self, first: int, *arrays: np.ndarray) -> None:
+        """Write the index's entries from the ``first``-th (:data:`.addresses.FIELDS`) for ``arrays``:
+        all or none (an array refused raises ``ValueError``, and the setters call this before they
+        keep anything, so the workspace stays as it was)."""
+        index = self.index.copy()
+        for k, a in enumerate(arrays, first):
+            index_one(k, a, index)
+        self.index[:] = index  # (in place: callers may hold the array)
+
+    @property
+    def g(self) -> np.ndarray:
+        """float64 per padded cell (or int64 pairs on the bucket queue): costs so far."""
+        return self._g
+
+    @g.setter
+    def g(self, a: np.ndarray) -> None:
+        self._write_entries(0, a)
+        self._g = a
+
+    @property
+    def parent(self) -> np.ndarray:
+        """uint8 per padded cell: the direction of the step into it."""
+        return self._parent
+
+    @parent.setter
+    def parent(self, a: np.ndarray) -> None:
+        self._write_entries(1, a)
+        self._parent = a
+
+    @property
+    def jump_parent(self) -> np.ndarray:
+        """int64, two a cell: JPS's jump points (empty until JPS is used)."""
+        return self._jump_parent
+
+    @jump_parent.setter
+    def jump_parent(self, a: np.ndarray) -> None:
+        self._write_entries(2, a)
+        self._jump_parent = a
+
+    @property
+    def mark(self) -> np.ndarray:
+        """uint16 per padded cell: generation stamps."""
+        return self._mark
+
+    @mark.setter
+    def mark(self, a: np.ndarray) -> None:
+        self._write_entries(3, a)
+        self._mark = a
+
+    @property
+    def heap(self) -> tuple[np.ndarray, np.ndarray]:
+        """The heap's keys (float64) and cells (int32)."""
+        return self._heap
+
+    @heap.setter
+    def heap(self, arrays: tuple[np.ndarray, np.ndarray]) -> None:
+        if _changed(arrays, self._heap):  # (compiled callers hand the same arrays back in a new tuple)
+            self._write_entries(4, *arrays)
+        self._heap = arrays
+
+    @property
+    def buckets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The bucket queue's tables (see ``kernel.bucket_core``)."""
+        return self._buckets
+
+    @buckets.setter
+    def buckets(self, arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+        if _changed(arrays, self._buckets):
+            self._write_entries(6, *arrays)
+        self._buckets = arrays
+
+    @property
+    def stats(self) -> np.ndarray:
+        """int64 kernel counters: compactions, heap growths."""
+        return self._stats
+
+    @stats.setter
+    def stats(self, a: np.ndarray) -> None:
+        self._write_entries(10, a)
+        self._stats = a
+
+    @property
+    def path(self) -> np.ndarray:
+        """The block of short paths: int32 ``(PATH_ROWS, 2)``, ``(x, y)`` rows, free from :attr:`path_at` on."""
+        return self._path
+
+    @path.setter
+    def path(self, a: np.ndarray) -> None:
+        self._write_entries(11, a)
+        self._path = a
 
     def ensure(self, cells: int, jps: bool = False) -> None:
         """Make room for a grid of ``cells`` padded cells (never shrinks); ``jps`` needs 16 more bytes a cell."""
-        if jps and self.jump_parent.size < 2 * max(cells, self.cells):
+        if jps and self._jump_parent.size < 2 * max(cells, self.cells):
             self.jump_parent = sparse_array(2 * max(cells, self.cells), np.int64)
         if cells > self.cells:
             self.g = sparse_array(cells, np.float64)
@@ -95,7 +196,7 @@ class Workspace:
 
     def stamp(self, cells: int, jps: bool) -> int:
         """:meth:`ensure` (only when the buffers are short) and :meth:`next_gen` in one call."""
-        if cells > self.cells or (jps and self.jump_parent.size < 2 * cells):
+        if cells > self.cells or (jps and self._jump_parent.size < 2 * cells):
             self.ensure(cells, jps)
         gen = self.gen + 1  # (next_gen written out: a call less, ~0.1 µs of every search)
         if gen + _RESTARTS >= FORGET_EVERY:
@@ -112,8 +213,8 @@ class Workspace:
 
     def buffers(self) -> Buffers:
         """The buffers as one record for compiled code (see :class:`Buffers`)."""
-        return Buffers(self.g, self.parent, self.jump_parent, self.mark, self.gen, self.heap, self.buckets, self.hgen,
-                       self.stats)  # fmt: skip
+        return Buffers(self._g, self._parent, self._jump_parent, self._mark, self.gen, self._heap, self._buckets,
+                       self.hgen, self._stats)  # fmt: skip
 
     def adopt(self, buffers: Buffers) -> None:
         """Keep what compiled code handed back: the open list as it grew, the stamps as they moved."""
@@ -133,14 +234,14 @@ class Workspace:
         is as quick and also returns what past searches touched (``g`` and ``parent`` mean
         nothing once no mark points at them), so a workspace holds at most what one
         cycle of stamps touched, not the whole map."""
-        for a in (self.g, self.parent, self.mark, self.jump_parent):
+        for a in (self._g, self._parent, self._mark, self._jump_parent):
             if not _release(a):
                 a.fill(0)
         self.gen = 0
 
     @property
     def nbytes(self) -> int:
-        arrays = (self.g, self.parent, self.mark, self.jump_parent, *self.heap, *self.buckets, self.path)
+        arrays = (self._g, self._parent, self._mark, self._jump_parent, *self._heap, *self._buckets, self._path)
         return sum(a.nbytes for a in arrays)
 
 
@@ -156,6 +257,11 @@ _RESTARTS = 64  # stamps a search may take beyond its own: one per restart with 
 #: keeps what stays resident to what a few thousand searches touch, and costs only the
 #: page faults of touching them again (~0.5 µs a page, a few per search).
 FORGET_EVERY = min(8192, MAX_GEN)
+
+
+def _changed(new: tuple[np.ndarray, ...], old: tuple[np.ndarray, ...]) -> bool:
+    """Whether ``new`` holds another array than ``old`` anywhere."""
+    return len(new) != len(old) or any(a is not b for a, b in zip(new, old, strict=False))
 
 
 def _release(a: np.ndarray) -> bool:
