@@ -2,8 +2,8 @@
 
 numba's dispatch unboxes every array argument on every call (65-150 ns each); a short search
 took 12 of the workspace's arrays (``g``, ``parent``, ``jump_parent``, ``mark``, the heap's two
-and the bucket queue's four, the counters, the block of short paths), ~0.7 µs of the ~3.5 µs
-that calling the kernel cost.
+and the bucket queue's four, the counters, the block of short paths). One index of them instead:
+a search on an 8x8 grid 6.0-6.1 -> 4.6-4.7 µs the whole call (2026-12-06, alternated runs).
 :func:`index_of` writes each array's address and shape into one int64 array; compiled code
 makes the same arrays again from it (:func:`arrays_of`: ``numba.carray`` over the address, no
 copy, no reference count). The index is only as good as the arrays it was made from are

@@ -673,7 +673,7 @@ def search_one(codes, lut, moves, width, blocks, start, goal, params, arrays, ge
     reads them back; as a tuple of numbers ~0.2 µs more, a nested named tuple is typed in Python at
     every call: ~0.6 µs more). ``arrays`` is the workspace's ``index``: the addresses of its
     arrays (``g``, ``parent``, ``jump_parent``, ``mark``, the open lists', the counters, ``path``),
-    which :func:`.addresses.arrays_of` makes into arrays again (as 12 arguments they cost ~0.7 µs
+    which :func:`.addresses.arrays_of` makes into arrays again (as 12 arguments they cost ~1.3 µs
     more of numba's dispatch a call).
 
     ``path[at:at + n]`` (``path``: an ``(m, 2)`` int32 array, ``at`` its first free row, at least
