@@ -160,3 +160,28 @@ def test_searches_stay_optimal_while_the_open_lists_are_replaced_between_them():
             assert np.array_equal(ws.index, _fresh_index(ws))
     finally:
         W._local.workspace = saved if saved is not None else W.Workspace()
+
+
+def test_single_searches_from_several_threads_at_once_answer_as_one_thread_does():
+    # Each thread has its own workspace and index (the kernel runs without the GIL, so the
+    # searches overlap); new threads start with small open lists that their searches grow.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(8)
+    costs = np.where(rng.random((90, 90)) < 0.25, 0.0, rng.choice([1.0, 1.5, 4.0], (90, 90)))
+    grids = {"weighted": PathGrid(costs), "uniform": PathGrid(np.where(costs > 0, 1.0, 0.0))}
+    free = np.argwhere(costs > 0)
+    queries = [(name, algorithm, tuple(int(v) for v in free[i][::-1]), tuple(int(v) for v in free[-1 - i][::-1]))
+               for i in range(0, 240, 3) for name, algorithms in (("weighted", ("astar", "jps")),
+                                                                    ("uniform", ("astar", "jps", "jps+")))
+               for algorithm in algorithms]  # fmt: skip
+
+    def answer(q: tuple) -> tuple:
+        name, algorithm, start, goal = q
+        r = grids[name].search(start, goal, algorithm=algorithm)
+        return r.found, r.cost, r.expanded, r.path.tolist()
+
+    alone = [answer(q) for q in queries]
+    for threads in (2, 4):
+        with ThreadPoolExecutor(threads) as pool:
+            assert list(pool.map(answer, queries)) == alone
