@@ -77,21 +77,26 @@ def _pointer(typingctx, index, k, dtype):
     return sig, codegen
 
 
+@njit(cache=True, inline="always")
+def _flat(index, k, dtype):
+    """The ``k``-th array of ``index``, 1-D."""
+    return carray(_pointer(index, k, dtype), index[_PER * k + 1])
+
+
+@njit(cache=True, inline="always")
+def _table(index, k, dtype):
+    """The ``k``-th array of ``index``, 2-D."""
+    return carray(_pointer(index, k, dtype), (index[_PER * k + 1], index[_PER * k + 2]))
+
+
 @njit(cache=True)
 def arrays_of(index):
-    """The arrays :func:`index_of` wrote into ``index``, as the kernels take them: ``(g, parent,
-    jump_parent, mark, (heap_key, heap_node), (kh_key, q32, q64, entries), stats, path)``."""
-    g = carray(_pointer(index, 0, np.float64), index[1])
-    parent = carray(_pointer(index, 1, np.uint8), index[4])
-    jump_parent = carray(_pointer(index, 2, np.int64), index[7])
-    mark = carray(_pointer(index, 3, np.uint16), index[10])
-    heap = (carray(_pointer(index, 4, np.float64), index[13]), carray(_pointer(index, 5, np.int32), index[16]))
-    buckets = (
-        carray(_pointer(index, 6, np.float64), index[19]),
-        carray(_pointer(index, 7, np.int32), (index[22], index[23])),
-        carray(_pointer(index, 8, np.int64), (index[25], index[26])),
-        carray(_pointer(index, 9, np.int32), (index[28], index[29])),
-    )
-    stats = carray(_pointer(index, 10, np.int64), index[31])
-    path = carray(_pointer(index, 11, np.int32), (index[34], index[35]))
+    """The arrays :func:`index_of` wrote into ``index``, as the kernels take them (in the order of
+    :data:`FIELDS`): ``(g, parent, jump_parent, mark, (heap_key, heap_node), (kh_key, q32, q64,
+    entries), stats, path)``."""
+    heap = (_flat(index, 4, np.float64), _flat(index, 5, np.int32))
+    buckets = (_flat(index, 6, np.float64), _table(index, 7, np.int32), _table(index, 8, np.int64),
+               _table(index, 9, np.int32))  # fmt: skip
+    g, parent, jump_parent = _flat(index, 0, np.float64), _flat(index, 1, np.uint8), _flat(index, 2, np.int64)
+    mark, stats, path = _flat(index, 3, np.uint16), _flat(index, 10, np.int64), _table(index, 11, np.int32)
     return g, parent, jump_parent, mark, heap, buckets, stats, path

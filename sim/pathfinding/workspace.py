@@ -17,7 +17,8 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import NamedTuple, TypeVar
+from operator import attrgetter
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -46,13 +47,29 @@ class Buffers(NamedTuple):
     stats: np.ndarray  # int64 counters: compactions, heap growths
 
 
+def _indexed(slot: str, first: int, doc: str) -> Any:
+    """A :class:`Workspace` array (or tuple of arrays: ``heap``, ``buckets``) kept in its attribute
+    ``slot`` and in its index from entry ``first`` (:data:`.addresses.FIELDS`). Setting it writes the
+    entries first, all or none (a refused array raises ``ValueError`` and nothing is kept), and only
+    for arrays not there already (compiled callers hand the same arrays back in a new tuple), so the
+    index never points at an array the workspace has let go. Read as a plain attribute (``attrgetter``).
+    (A property; typed ``Any`` so that the class's annotation where it is used gives its type.)"""
+
+    def put(ws: Workspace, value: np.ndarray | tuple[np.ndarray, ...]) -> None:
+        arrays = value if isinstance(value, tuple) else (value,)
+        old = getattr(ws, slot)
+        if _changed(arrays, old if isinstance(old, tuple) else (old,)):
+            ws._write_entries(first, *arrays)
+        setattr(ws, slot, value)
+
+    return property(attrgetter(slot), put, doc=doc)
+
+
 class Workspace:
     """One thread's search buffers. ``gen`` stamps the current search's marks."""
 
     def __init__(self) -> None:
         self.cells = 0
-        # The arrays compiled code reads through :attr:`index` are properties (below): setting one
-        # writes the index again, so it never points at an array the workspace has let go.
         self._g = np.empty(0, dtype=np.float64)
         self._parent = np.empty(0, dtype=np.uint8)
         self._mark = np.zeros(0, dtype=np.uint16)
@@ -91,87 +108,17 @@ class Workspace:
             index_one(k, a, index)
         self.index[:] = index  # (in place: callers may hold the array)
 
-    @property
-    def g(self) -> np.ndarray:
-        """float64 per padded cell (or int64 pairs on the bucket queue): costs so far."""
-        return self._g
-
-    @g.setter
-    def g(self, a: np.ndarray) -> None:
-        self._write_entries(0, a)
-        self._g = a
-
-    @property
-    def parent(self) -> np.ndarray:
-        """uint8 per padded cell: the direction of the step into it."""
-        return self._parent
-
-    @parent.setter
-    def parent(self, a: np.ndarray) -> None:
-        self._write_entries(1, a)
-        self._parent = a
-
-    @property
-    def jump_parent(self) -> np.ndarray:
-        """int64, two a cell: JPS's jump points (empty until JPS is used)."""
-        return self._jump_parent
-
-    @jump_parent.setter
-    def jump_parent(self, a: np.ndarray) -> None:
-        self._write_entries(2, a)
-        self._jump_parent = a
-
-    @property
-    def mark(self) -> np.ndarray:
-        """uint16 per padded cell: generation stamps."""
-        return self._mark
-
-    @mark.setter
-    def mark(self, a: np.ndarray) -> None:
-        self._write_entries(3, a)
-        self._mark = a
-
-    @property
-    def heap(self) -> tuple[np.ndarray, np.ndarray]:
-        """The heap's keys (float64) and cells (int32)."""
-        return self._heap
-
-    @heap.setter
-    def heap(self, arrays: tuple[np.ndarray, np.ndarray]) -> None:
-        if _changed(arrays, self._heap):  # (compiled callers hand the same arrays back in a new tuple)
-            self._write_entries(4, *arrays)
-        self._heap = arrays
-
-    @property
-    def buckets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The bucket queue's tables (see ``kernel.bucket_core``)."""
-        return self._buckets
-
-    @buckets.setter
-    def buckets(self, arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
-        if _changed(arrays, self._buckets):
-            self._write_entries(6, *arrays)
-        self._buckets = arrays
-
-    @property
-    def stats(self) -> np.ndarray:
-        """int64 kernel counters: compactions, heap growths."""
-        return self._stats
-
-    @stats.setter
-    def stats(self, a: np.ndarray) -> None:
-        self._write_entries(10, a)
-        self._stats = a
-
-    @property
-    def path(self) -> np.ndarray:
-        """The block of short paths: int32 ``(PATH_ROWS, 2)``, ``(x, y)`` rows, free from :attr:`path_at` on."""
-        return self._path
-
-    @path.setter
-    def path(self, a: np.ndarray) -> None:
-        self._write_entries(11, a)
-        self._path = a
+    # The arrays compiled code reads through the index: setting one writes its entries first (:func:`_indexed`).
+    g: np.ndarray = _indexed("_g", 0, "float64 per padded cell (or int64 pairs on the bucket queue): costs so far.")
+    parent: np.ndarray = _indexed("_parent", 1, "uint8 per padded cell: the direction of the step into it.")
+    jump_parent: np.ndarray = _indexed("_jump_parent", 2, "int64, two a cell: JPS's jump points (empty until used).")
+    mark: np.ndarray = _indexed("_mark", 3, "uint16 per padded cell: generation stamps.")
+    heap: tuple[np.ndarray, np.ndarray] = _indexed("_heap", 4, "The heap's keys (float64) and cells (int32).")
+    buckets: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] = _indexed(
+        "_buckets", 6, "The bucket queue's four tables (see ``kernel.bucket_core``)."
+    )
+    stats: np.ndarray = _indexed("_stats", 10, "int64 kernel counters: compactions, heap growths.")
+    path: np.ndarray = _indexed("_path", 11, "The block of short paths: int32 ``(PATH_ROWS, 2)``, ``(x, y)`` rows.")
 
     def ensure(self, cells: int, jps: bool = False) -> None:
         """Make room for a grid of ``cells`` padded cells (never shrinks); ``jps`` needs 16 more bytes a cell."""
