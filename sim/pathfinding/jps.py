@@ -44,7 +44,15 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables, reached_for_less
+from sim.pathfinding.buckets import (
+    _LOW,
+    _h_pair,
+    bucket_pop,
+    bucket_push,
+    fresh_queue,
+    queue_tables,
+    reached_for_less,
+)
 from sim.pathfinding.common import (
     _HEAP_FULL,
     METRIC_OCTILE,
@@ -356,8 +364,7 @@ def jps_pairs_core(
     gi[start], links[start], mark[start] = 0, -16 + NO_PARENT, open_mark
     _note(record, trace, -1, 0, sx, sy, width)
     hp, hq = _h_pair(heuristic, abs(sx - goal_x), abs(sy - goal_y))
-    fresh = (np.int64(0), np.int64(0), np.int64(0), np.int64(-1), hgen + 1)  # (not literals: see kernel.bucket_core)
-    status, queue = bucket_push(hp, hq, start, fresh, tables, q32, q64, hshift)
+    status, queue = bucket_push(hp, hq, start, fresh_queue(hgen), tables, q32, q64, hshift, False)
     expanded, best, best_h, best_g, nxt, status = 0, start, np.inf, 0.0, -1, STATUS_UNREACHABLE
     while queue[1] > 0 or nxt >= 0:  # (queue[1]: buckets with cells; nxt as in jps_core)
         u, queue = (nxt, queue) if nxt >= 0 else bucket_pop(queue, tables)
@@ -390,7 +397,7 @@ def jps_pairs_core(
             if nxt < 0 and fv <= fu:  # as in jps_core
                 nxt = v
                 continue
-            status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift)
+            status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift, False)
             if status != 0:
                 return status, expanded, best, queue[4]
     keep(found)  # (as in jps_core)

@@ -36,7 +36,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from sim.pathfinding.addresses import arrays_of
-from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, queue_tables
+from sim.pathfinding.buckets import _LOW, _h_pair, bucket_pop, bucket_push, fresh_queue, queue_tables
 from sim.pathfinding.common import (
     _BITS,
     _ENTRIES_FULL,
@@ -302,9 +302,7 @@ def bucket_core(
     goal_x = goal - goal_y * width
     offsets = DX + DY * width
     tables, q32, q64, hshift = queue_tables((kh_key, q32, q64, entries))
-    # The bucket queue's state (buckets.bucket_push), a new hash stamp; int64s, not literals, which are
-    # types of their own to numba: the first push would compile the queue's rebuild a second time.
-    queue = (np.int64(0), np.int64(0), np.int64(0), np.int64(-1), hgen + 1)
+    queue = fresh_queue(hgen)  # (the bucket queue's state: buckets.bucket_push)
     sy = start // width
     sx = start - sy * width
     gi[start] = 0
@@ -328,7 +326,7 @@ def bucket_core(
     uy = 0
     while True:
         # ---- push v with priority fp + fq*√2 (on the first pass: the start)
-        status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift)
+        status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift, True)
         if status != 0:
             return status, expanded, best, queue[4]
 
