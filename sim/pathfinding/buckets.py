@@ -1,5 +1,5 @@
-"""The exact bucket queue of uniform grids: A*'s (``kernel.bucket_core``) and, since their
-costs are of the same kind, block-based JPS's and JPS+'s (``jps.jps_pairs_core``): see below.
+"""The exact bucket queue of uniform grids, A*'s (``kernel.bucket_core``): see below. (JPS and
+JPS+ keep their costs as the same integer pairs, but on the heap: ``jps.jps_pairs_core``.)
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ from sim.pathfinding.common import (
 # The queue also remembers the last two priorities it was given and their buckets: the cells
 # one expansion pushes share two or three priorities (a step toward the goal keeps f, a step
 # aside adds one of a few amounts), so most pushes skip the hash, whose slots are spread over
-# up to hundreds of KB (measured on the Moving AI maps: A* 0.94x the time pooled, 0.70-0.86x
-# where the table is large, at most 1.05x on random512-40-0, where few pushes repeat a priority;
+# up to hundreds of KB (measured on the Moving AI maps: A* ~0.95x the time pooled, up to 0.7x
+# on open maps, the same on mazes and random obstacles, where few pushes repeat a priority;
 # the same expansions). A bucket id stays its priority's until the hash is rebuilt, which
 # renumbers the buckets and so forgets the two.
 #
@@ -121,20 +121,19 @@ def fresh_queue(hgen):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def bucket_push(fp, fq, v, queue, tables, q32, q64, hshift, remember):
+def bucket_push(fp, fq, v, queue, tables, q32, q64, hshift):
     """Put cell ``v`` on the queue with priority ``fp + fq*√2`` (integers). ``queue`` is the
     queue's state (:func:`fresh_queue`): ``(buckets in use, buckets with cells, entries handed
     out, the first one given back or -1, the hash's stamp``, then the last two priorities pushed
-    and their buckets, looked at first when ``remember``: a constant, since A*'s pushes repeat
-    priorities and a jump point search's hardly do). Returns ``(status, queue)``: status 0, or
+    and their buckets, looked at first: see above). Returns ``(status, queue)``: status 0, or
     ``_HEAP_FULL`` / ``_ENTRIES_FULL`` when the hash or the entry pool must grow (the search then
     starts again with larger tables, :func:`kernel.grown_buckets`)."""
     nbuckets, ksize, top, free, hgen, k1, b1, k2, b2 = queue
     kh_key, kh_b, bhead, ht_b, ht_gen, bkey, ht_key, enode, enext = tables
     key64 = (fp << 32) | fq
-    if remember and key64 == k1:  # (the priority of the last push: see above)
+    if key64 == k1:  # (the priority of the last push: see above)
         b = b1
-    elif remember and key64 == k2:
+    elif key64 == k2:
         b = b2
         k1, b1, k2, b2 = k2, b2, k1, b1
     else:

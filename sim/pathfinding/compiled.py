@@ -68,7 +68,7 @@ class KernelParams(NamedTuple):
     prio: Priority  # the heap's order
     unit: float  # the grid's smallest multiplier
     max_nodes: int
-    heuristic: int  # the bucket queue's heuristic (-1: none; for JPS and JPS+: the heap, kernel.bucketed)
+    heuristic: int  # the exact integer-pair heuristic (-1: none, float costs; kernel.paired)
     # The diagonal rule the grid's moves were made under (rules.DIAGONAL_RULES): under "no-corner-cutting"
     # A* and Dijkstra push only canonical successors (kernel.canonical). The default, "always", prunes
     # nothing, so parameters made by hand before this field existed still search right.

@@ -224,7 +224,7 @@ def _read_kernel_state(grid: Any, params: KernelParams, record: NDArray[np.int32
     if _k.jumps(params.mode):  # jump points: g and links in jump_parent (jps.record_views)
         slots = ws.jump_parent
         raw, links = slots[0::2][padded], slots[1::2][padded]
-        costs = _pairs(raw, params.unit) if _k.bucketed(params.mode, params.heuristic) else raw.view(np.float64)
+        costs = _pairs(raw, params.unit) if _k.paired(params.mode, params.heuristic) else raw.view(np.float64)
         back = np.where(links < 0, -1, (links & LINK_MASK) >> 4)  # jps.link_parent: the start's is negative
     else:
         costs = _pairs(ws.g.view(np.int64)[padded], params.unit) if params.mode == _k.MODE_BUCKETS else ws.g[padded]

@@ -27,8 +27,8 @@ Rules (travelling in direction ``(dx, dy)``, no corner cutting):
 
 Two search loops run it, both serving JPS+ too (:mod:`.jpsplus`: given the grid's jump table
 instead of its bits, they read each jump from the table and prune as here). On a uniform grid
-with an exact heuristic, :func:`jps_pairs_core` keeps costs as integer pairs ``p + q*√2`` on A*'s
-bucket queue (:mod:`.buckets`), and a diagonal run also ends at a cell already reached for less
+with an exact heuristic, :func:`jps_pairs_core` keeps costs as integer pairs ``p + q*√2`` (on the
+heap, keyed by their exact values), and a diagonal run also ends at a cell already reached for less
 (JPSW's prospective-g pruning, exact there). Otherwise :func:`jps_core` keeps float costs on a
 heap; on a grid of several multipliers it follows JPSW's rules (:mod:`.jpsw`): the successors of
 a jump point come from a table the grid's JPS data carries, and scans and diagonal runs also stop
@@ -44,15 +44,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.pathfinding.buckets import (
-    _LOW,
-    _h_pair,
-    bucket_pop,
-    bucket_push,
-    fresh_queue,
-    queue_tables,
-    reached_for_less,
-)
+from sim.pathfinding.buckets import _LOW, _h_pair, reached_for_less
 from sim.pathfinding.common import (
     _HEAP_FULL,
     METRIC_OCTILE,
@@ -346,12 +338,16 @@ def jps_core(
 @njit(cache=True, nogil=True)
 def jps_pairs_core(
     codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
-    g, jump_parent, mark, gen, buckets, hgen, record, trace, trace_at,
+    g, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at,
 ):  # fmt: skip
     """:func:`jps_core` on a uniform grid (JPS's bits or JPS+'s table in ``data``) with exact
-    integer-pair costs ``p + q*√2`` on ``kernel.bucket_core``'s bucket queue (:mod:`.buckets`;
-    ``buckets``, ``hgen``: the workspace's); ``heuristic``: the exact heuristic's metric. Returns
-    ``(status, expanded, end, hgen)``; ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``."""
+    integer-pair costs ``p + q*√2`` (``heuristic``: the exact heuristic's metric), on the heap
+    (``heap_key``, ``heap_node``: the workspace's) keyed by their values, which are equal exactly
+    when the pairs are. (A*'s bucket queue, :mod:`.buckets`, served here until 2026-12-06: a jump
+    point search's pushes hardly share a priority, so each was a new bucket, a hash insert and the
+    key heap's sift besides; the plain heap took 0.82-0.92 of the time.) Returns ``(status,
+    expanded, end)``, or ``_HEAP_FULL`` (the caller grows the heap and searches again);
+    ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
     plus = data.shape[0] == 1  # JPS+'s table, else JPS's bits (as in jps_core)
@@ -359,15 +355,15 @@ def jps_pairs_core(
     out, jumps, table = borrowed(found), borrowed(data), jump_table(data)  # (as in jps_core)
     gi, links = borrowed(jump_parent[::2]), borrowed(jump_parent[1::2])  # g as p << 32 | q, and the links
     codes, lut, mark, record, trace = borrowed(codes), borrowed(lut), borrowed(mark), borrowed(record), borrowed(trace)
-    tables, q32, q64, hshift = queue_tables(buckets)
+    heap_key, heap_node = borrowed(heap_key), borrowed(heap_node)
     sx, sy = start % width, start // width
     gi[start], links[start], mark[start] = 0, -16 + NO_PARENT, open_mark
     _note(record, trace, -1, 0, sx, sy, width)
     hp, hq = _h_pair(heuristic, abs(sx - goal_x), abs(sy - goal_y))
-    status, queue = bucket_push(hp, hq, start, fresh_queue(hgen), tables, q32, q64, hshift, False)
+    size, _ = _push(0, hp + hq * SQRT2, start, heap_key, heap_node)
     expanded, best, best_h, best_g, nxt, status = 0, start, np.inf, 0.0, -1, STATUS_UNREACHABLE
-    while queue[1] > 0 or nxt >= 0:  # (queue[1]: buckets with cells; nxt as in jps_core)
-        u, queue = (nxt, queue) if nxt >= 0 else bucket_pop(queue, tables)
+    while size > 0 or nxt >= 0:  # (nxt as in jps_core)
+        u, size = (nxt, size) if nxt >= 0 else _pop(size, heap_key, heap_node)
         uu, nxt = np.uint64(u), -1
         if mark[uu] == closed_mark:
             continue
@@ -393,16 +389,16 @@ def jps_pairs_core(
                 continue
             _open(mark, vu, open_mark, record, trace, vx, vy, width)
             gi[vu], links[vu] = (vp << 32) | vq, u * 16 + k
-            fp, fq, fv = _f_pair(vp, vq, heuristic, vx, vy, goal_x, goal_y)
+            _, _, fv = _f_pair(vp, vq, heuristic, vx, vy, goal_x, goal_y)
             if nxt < 0 and fv <= fu:  # as in jps_core
                 nxt = v
                 continue
-            status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift, False)
-            if status != 0:
-                return status, expanded, best, queue[4]
+            if size == heap_key.size:
+                return _HEAP_FULL, expanded, best
+            size, _ = _push(size, fv, v, heap_key, heap_node)
     keep(found)  # (as in jps_core)
     g.view(np.int64)[best] = gi[best]
-    return status, expanded, best, queue[4]
+    return status, expanded, best
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -26,7 +26,7 @@ search", ``2*gen + 1`` "closed". ``parent`` holds the direction of the last step
 a cell (``NO_PARENT`` at the start), one byte per cell; JPS keeps its jump points' g and
 links in ``jump_parent`` instead (int64, two a cell: :func:`.jps.record_views`), allocated
 only when JPS is used. A* on uniform grids, and JPS and JPS+ there too, keep g as exact
-integer pairs on a bucket queue (:mod:`.buckets`) instead of floats on a heap.
+integer pairs instead of floats; A* there runs on a bucket queue (:mod:`.buckets`), the rest on a heap.
 """
 
 from __future__ import annotations
@@ -326,7 +326,7 @@ def bucket_core(
     uy = 0
     while True:
         # ---- push v with priority fp + fq*√2 (on the first pass: the start)
-        status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift, True)
+        status, queue = bucket_push(fp, fq, v, queue, tables, q32, q64, hshift)
         if status != 0:
             return status, expanded, best, queue[4]
 
@@ -491,53 +491,61 @@ _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before t
 
 
 def bucketed(mode: int, heuristic: int) -> bool:
-    """Whether searches in ``mode`` (with the exact integer-pair ``heuristic`` of
-    ``KernelParams``) run on the bucket queue, with costs as integer pairs: A* on uniform
-    grids (``MODE_BUCKETS``), and JPS and JPS+ there when ``heuristic >= 0``."""
+    """Whether searches in ``mode`` run on the bucket queue (:mod:`.buckets`): A* on uniform grids
+    (``MODE_BUCKETS``); every other search runs on the heap. (``heuristic``: ``KernelParams``'.)"""
+    return mode == MODE_BUCKETS
+
+
+def paired(mode: int, heuristic: int) -> bool:
+    """Whether searches in ``mode`` (with the exact integer-pair ``heuristic`` of ``KernelParams``)
+    keep their costs as integer pairs ``p << 32 | q`` in ``g``: A* on uniform grids
+    (``MODE_BUCKETS``), and JPS and JPS+ there when ``heuristic >= 0``."""
     return mode == MODE_BUCKETS or (mode in (MODE_JPS, MODE_JPS_PLUS) and heuristic >= 0)
 
 
 _bucketed = njit(cache=True, inline="always")(bucketed)
+_paired = njit(cache=True, inline="always")(paired)
 
 
 def jump_search(
     codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
     """A search from jump point to jump point on the grid args' 5th field ``data``: block-based
     JPS on a grid's JPS bits (uint64 planes), JPS+ on its jump table (the same type: one plane,
-    ``PathGrid.kernel_args``; one compiled kernel serves both); on the bucket queue with an
-    exact ``heuristic`` (>= 0: :func:`.jps.jps_pairs_core`), else on the heap
-    (:func:`.jps.jps_core`). Returns ``(status, expanded, end, hgen)``. Compiled, for
+    ``PathGrid.kernel_args``; one compiled kernel serves both), on the heap: with costs as integer
+    pairs where the ``heuristic`` is exact (>= 0: :func:`.jps.jps_pairs_core`), else as floats
+    (:func:`.jps.jps_core`). Returns ``(status, expanded, end)``. Compiled, for
     :data:`~sim.pathfinding.jps.EMPTY_BLOCKS` (uint8: a grid searched without either) this is
     a stub that reports the start blocked: callers compiled for such grids compile neither
     (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives
     the data a mode needs (``kernel.jump_data``)."""
     if heuristic >= 0:
-        return jps_pairs_core(
+        status, expanded, end = jps_pairs_core(
             codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
-            g, jump_parent, mark, gen, buckets, hgen, record, trace, trace_at,
+            g, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at,
         )  # fmt: skip
+        return status, expanded, end
     status, expanded, end = jps_core(
         codes, lut, data, width, start, goal, metric, unit, prio, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     )  # fmt: skip
-    return status, expanded, end, hgen
+    return status, expanded, end
 
 
 @overload(jump_search, jit_options={"nogil": True, "cache": True})
 def _jump_search(
     codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
-    g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
+    g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
 ):  # fmt: skip
     """The compiled :func:`jump_search`, chosen by ``data``'s type."""
     jumping = data.dtype == types.uint64  # JPS's bits or JPS+'s table
 
     def neither(
         codes, lut, data, width, start, goal, metric, unit, prio, heuristic, max_nodes,
-        g, parent, jump_parent, mark, gen, heap_key, heap_node, buckets, hgen, record, trace, trace_at, stats,
+        g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     ):  # fmt: skip
-        return STATUS_BLOCKED, 0, start, hgen  # (callers write no path for a blocked status)
+        return STATUS_BLOCKED, 0, start  # (callers write no path for a blocked status)
 
     return jump_search if jumping else neither
 
@@ -604,9 +612,9 @@ def _search(
             buckets[1][3, :] = 0
             hgen = 0
         if mode in (MODE_JPS, MODE_JPS_PLUS):  # which of the two: the grid data's type says
-            status, expanded, end, hgen = jump_search(
+            status, expanded, end = jump_search(
                 codes, lut, blocks, width, start, goal, metric, unit, prio, heuristic, max_nodes,
-                g, parent, jump_parent, mark, gen, heap[0], heap[1], buckets, hgen, record, trace, trace_at, stats,
+                g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
             )  # fmt: skip
         elif mode == MODE_BUCKETS:
             status, expanded, end, hgen = bucket_core(
@@ -639,7 +647,7 @@ def _search(
             record[:, :] = 0
     cost = np.inf
     if status == STATUS_FOUND:
-        if _bucketed(mode, heuristic):
+        if _paired(mode, heuristic):
             pq = g.view(np.int64)[end]
             cost = unit * ((pq >> 32) + (pq & 0xFFFFFFFF) * SQRT2)
         else:

@@ -156,7 +156,7 @@ def kernel_params(opts: SearchOptions, unit: float, uniform: bool, cells: int) -
     # path's cost by at most that relative amount, far below what the tests (and floating
     # point sums of √2) can see.
     mode = {"jps": _MODE_JPS, "jps+": _MODE_JPS_PLUS}.get(algorithm, _MODE_HEAP)
-    # JPS and JPS+ take the bucket queue too where the priorities are exact (jps.jps_pairs_core).
+    # JPS and JPS+ keep costs as exact integer pairs too where the heuristic is exact (jps.jps_pairs_core).
     pairs = metric if mode != _MODE_HEAP and exact and not dijkstra else -1
     return _params(mode, metric, 1.0, scale + _TIE_NUDGE * unit, unit, cap, pairs, diag)
 

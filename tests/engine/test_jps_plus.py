@@ -218,8 +218,8 @@ def test_a_result_reads_as_the_value_it_always_was():
 @settings(max_examples=150, deadline=None)
 @given(case=uniform_grids(max_side=30), heuristic=st.sampled_from(["octile", "chebyshev", "euclidean", "zero"]))
 def test_jps_and_jps_plus_are_optimal_with_every_admissible_heuristic(case, heuristic):
-    # Octile and Chebyshev run on the bucket queue with integer-pair costs (jps_pairs_core), the
-    # Euclidean heuristic and none (Dijkstra's order) on the heap with float costs (jps_core).
+    # Octile and Chebyshev run with integer-pair costs (jps_pairs_core), the Euclidean heuristic
+    # and none (Dijkstra's order) with float costs (jps_core).
     costs, start, goal = case
     for algorithm in ("jps", "jps+"):
         r = find_path(costs, start, goal, algorithm=algorithm, heuristic=heuristic)
