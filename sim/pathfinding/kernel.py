@@ -427,13 +427,15 @@ def _path_length(end, parent, jump_parent, jps, width):
 @njit(cache=True, inline="always")
 def _line_back(node, to, width, out, i):
     """Write the cells from ``node`` (exclusive) to ``to`` (inclusive) along their straight
-    or diagonal line into ``out`` backwards from ``i``; returns the next free index."""
-    dx = (to % width > node % width) - (to % width < node % width)
-    dy = (to // width > node // width) - (to // width < node // width)
-    while node != to:
-        node += dx + dy * width
+    or diagonal line into ``out`` backwards from ``i``; returns the next free index. (The cells
+    as unpadded indices one step apart: no division a cell, ~4x faster on long paths.)"""
+    nx, ny, tx, ty = node % width, node // width, to % width, to // width
+    step = ((tx > nx) - (tx < nx)) + ((ty > ny) - (ty < ny)) * (width - 2)
+    c = _unpad(node, width)
+    for _ in range(max(abs(tx - nx), abs(ty - ny))):
+        c += step
         i -= 1
-        out[i] = _unpad(node, width)
+        out[i] = c
     return i
 
 
@@ -452,10 +454,13 @@ def _write_path(end, n, parent, jump_parent, jps, width, out, at):
             i = _line_back(turn, prev, width, out, i)
             node = prev
         return
+    c = _unpad(node, width)
     while parent[node] != NO_PARENT:
-        node -= DX[parent[node]] + DY[parent[node]] * width
+        k = parent[node]
+        node -= DX[k] + DY[k] * width
+        c -= DX[k] + DY[k] * (width - 2)
         i -= 1
-        out[i] = _unpad(node, width)
+        out[i] = c
 
 
 @njit(cache=True)
@@ -733,9 +738,10 @@ def _write_xy(end, n, parent, jump_parent, jps, width, path, at):
     flat = path.reshape(path.size)
     _write_path(end, n, parent, jump_parent, jps, width, flat, 2 * at)
     w = width - 2
+    inv_w = (1.0 + 1e-12) / w  # (y without an integer division; exact: see jps._xy)
     for i in range(n - 1, -1, -1):
         c = flat[2 * at + i]
-        y = c // w
+        y = np.int64(c * inv_w)
         flat[2 * (at + i) + 1] = y
         flat[2 * (at + i)] = c - y * w
 
