@@ -341,13 +341,10 @@ def jps_pairs_core(
     g, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at,
 ):  # fmt: skip
     """:func:`jps_core` on a uniform grid (JPS's bits or JPS+'s table in ``data``) with exact
-    integer-pair costs ``p + q*√2`` (``heuristic``: the exact heuristic's metric), on the heap
-    (``heap_key``, ``heap_node``: the workspace's) keyed by their values, which are equal exactly
-    when the pairs are. (A*'s bucket queue, :mod:`.buckets`, served here until 2026-12-06: a jump
-    point search's pushes hardly share a priority, so each was a new bucket, a hash insert and the
-    key heap's sift besides; the plain heap took 0.82-0.92 of the time.) Returns ``(status,
-    expanded, end)``, or ``_HEAP_FULL`` (the caller grows the heap and searches again);
-    ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``."""
+    integer-pair costs ``p + q*√2`` (``heuristic``: the exact heuristic's metric), on the heap keyed
+    by their values, equal exactly when the pairs are (not A*'s bucket queue: see docs/engine.md).
+    Returns ``(status, expanded, end)`` (``_HEAP_FULL``: the caller grows the heap and searches
+    again); ``g.view(int64)[end]`` holds end's cost as ``p << 32 | q``."""
     open_mark, closed_mark = 2 * gen, 2 * gen + 1
     height, goal_y, goal_x, inv_width = codes.size // width, goal // width, goal % width, (1.0 + 1e-12) / width
     plus = data.shape[0] == 1  # JPS+'s table, else JPS's bits (as in jps_core)
