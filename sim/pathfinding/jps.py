@@ -356,8 +356,7 @@ def jps_pairs_core(
     sx, sy = start % width, start // width
     gi[start], links[start], mark[start] = 0, -16 + NO_PARENT, open_mark
     _note(record, trace, -1, 0, sx, sy, width)
-    hp, hq = _h_pair(heuristic, abs(sx - goal_x), abs(sy - goal_y))
-    size, _ = _push(0, hp + hq * SQRT2, start, heap_key, heap_node)
+    size, _ = _push(0, _f_of(0, 0, heuristic, sx, sy, goal_x, goal_y), start, heap_key, heap_node)
     expanded, best, best_h, best_g, nxt, status = 0, start, np.inf, 0.0, -1, STATUS_UNREACHABLE
     while size > 0 or nxt >= 0:  # (nxt as in jps_core)
         u, size = (nxt, size) if nxt >= 0 else _pop(size, heap_key, heap_node)
@@ -371,7 +370,7 @@ def jps_pairs_core(
                                                    width)  # fmt: skip
         if status != STATUS_UNREACHABLE:
             break
-        _, _, fu = _f_pair(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
+        fu = _f_of(up, uq, heuristic, ux, uy, goal_x, goal_y)  # u's priority, the least on the open list
         n = (table_points(table, width, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark, up, uq)
              if plus else _successor_points(jumps, width, height, ux, uy, d, goal_x, goal_y, out, gi, mark, open_mark,
                                             up, uq))  # fmt: skip
@@ -386,7 +385,7 @@ def jps_pairs_core(
                 continue
             _open(mark, vu, open_mark, record, trace, vx, vy, width)
             gi[vu], links[vu] = (vp << 32) | vq, u * 16 + k
-            _, _, fv = _f_pair(vp, vq, heuristic, vx, vy, goal_x, goal_y)
+            fv = _f_of(vp, vq, heuristic, vx, vy, goal_x, goal_y)
             if nxt < 0 and fv <= fu:  # as in jps_core
                 nxt = v
                 continue
@@ -399,11 +398,12 @@ def jps_pairs_core(
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _f_pair(p, q, heuristic, x, y, goal_x, goal_y):
-    """The priority of cell ``(x, y)`` reached for ``p + q*√2``: as a pair ``(fp, fq)`` (g and
-    the exact ``heuristic``'s pair, :mod:`.buckets`) and as its value ``fp + fq*√2``."""
+def _f_of(p, q, heuristic, x, y, goal_x, goal_y):
+    """The priority of cell ``(x, y)`` reached for ``p + q*√2``: ``fp + fq*√2``, the pair ``(fp, fq)``
+    being g's and the exact ``heuristic``'s summed (:mod:`.buckets`), so that two priorities are
+    equal exactly when their pairs are."""
     hp, hq = _h_pair(heuristic, abs(x - goal_x), abs(y - goal_y))
-    return p + hp, q + hq, (p + hp) + (q + hq) * SQRT2
+    return (p + hp) + (q + hq) * SQRT2
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -495,9 +495,9 @@ def jump_data(mode: int) -> bool | str:
 _HGEN_LIMIT = 1 << 30  # the bucket hash's stamps are int32: start over before they wrap
 
 
-def bucketed(mode: int, heuristic: int) -> bool:
+def bucketed(mode: int) -> bool:
     """Whether searches in ``mode`` run on the bucket queue (:mod:`.buckets`): A* on uniform grids
-    (``MODE_BUCKETS``); every other search runs on the heap. (``heuristic``: ``KernelParams``'.)"""
+    (``MODE_BUCKETS``); every other search runs on the heap."""
     return mode == MODE_BUCKETS
 
 
@@ -508,7 +508,6 @@ def paired(mode: int, heuristic: int) -> bool:
     return mode == MODE_BUCKETS or (mode in (MODE_JPS, MODE_JPS_PLUS) and heuristic >= 0)
 
 
-_bucketed = njit(cache=True, inline="always")(bucketed)
 _paired = njit(cache=True, inline="always")(paired)
 
 
@@ -613,7 +612,7 @@ def _search(
     mode, metric, prio, unit, max_nodes, heuristic, rule = params
     prune = canonical(mode, rule, prio, unit)
     while True:
-        if hgen > _HGEN_LIMIT and _bucketed(mode, heuristic):
+        if hgen > _HGEN_LIMIT and mode == MODE_BUCKETS:
             buckets[1][3, :] = 0
             hgen = 0
         if mode in (MODE_JPS, MODE_JPS_PLUS):  # which of the two: the grid data's type says
@@ -640,7 +639,7 @@ def _search(
         if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:
             break
         stats[STAT_HEAP_GROWS] += 1
-        if _bucketed(mode, heuristic):
+        if mode == MODE_BUCKETS:
             buckets = grown_buckets(buckets, status == _ENTRIES_FULL)
         else:
             heap = (_grown(heap[0]), _grown(heap[1]))

@@ -262,7 +262,7 @@ class PathGrid(FieldsAndLines, Explaining):
             )
             if status != _HEAP_FULL and status != _ENTRIES_FULL:
                 break
-            ws.grow_open_list(status, _k.bucketed(plan.params.mode, plan.params.heuristic))  # then search again
+            ws.grow_open_list(status, _k.bucketed(plan.params.mode))  # then search again
             gen = ws.next_gen()
             if record.shape[0] > 0:
                 record.fill(0)
