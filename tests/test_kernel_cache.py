@@ -74,3 +74,40 @@ def test_a_stamp_that_cannot_be_written_is_no_error(tmp_path):
     make_package(root)
     (root / "__pycache__" / STAMP).mkdir()  # the stamp's place is taken: it cannot be written
     assert refresh(root) is False  # no exception: the import of sim must never fail for this
+
+
+CACHED_A = """from numba import njit
+from .sub.b import Y
+
+@njit(cache=True)
+def f():
+    return Y
+"""
+
+
+def test_with_numba_cache_dir_set_a_changed_callee_file_is_not_answered_from_the_old_cache(tmp_path):
+    """numba keeps its cache under ``NUMBA_CACHE_DIR`` when that is set (a read-only install, CI):
+    the stale caller must go from there too (numba itself keys ``f`` on ``a.py`` alone)."""
+    import subprocess
+    import sys
+
+    root = tmp_path / "pkg"
+    make_package(root)
+    (root / "a.py").write_text(CACHED_A)
+    for p in root.rglob("*.nb[ic]"):
+        p.unlink()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba cache"), "PYTHONPATH": str(tmp_path)}
+    run = ("import sys; from sim.support.kernel_cache import refresh; from pathlib import Path; "
+           f"refresh(Path({str(root)!r})); import pkg.a; print(pkg.a.f())")  # fmt: skip
+
+    def answer() -> str:
+        r = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env={
+            **env, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])}, timeout=300)  # fmt: skip
+        assert r.returncode == 0, r.stderr[-2000:]
+        return r.stdout.strip()
+
+    assert answer() == "2"
+    assert list((tmp_path / "numba cache").rglob("*.nbi"))  # numba cached f there, not in the package
+    assert not list(root.rglob("*.nbi"))
+    (root / "sub" / "b.py").write_text("Y = 3\n")  # the callee's file changed, f's did not
+    assert answer() == "3"

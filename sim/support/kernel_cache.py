@@ -5,15 +5,16 @@ file (``kernel.search_one`` calling ``jps.jps_core``), or with a constant import
 keeps the old machine code when only that other file changes. So the first import of ``sim``
 in a process checks the sources, and when what compiled code is made of changed since the
 stamp written beside the cache last time, drops the package's cached kernels (``*.nbi``,
-``*.nbc`` in its ``__pycache__`` folders): they are compiled again, as on a first start.
+``*.nbc`` where numba keeps them, :func:`cache_folders`: its ``__pycache__`` folders, or their
+places under ``NUMBA_CACHE_DIR`` when that is set): they are compiled again, as on a first start.
 
 What compiled code is made of: every file that names ``numba``, the files its compiled code
 takes names from (names used in its jitted functions or its top-level statements), and all
 that those import in turn (read from their syntax), by content. A change anywhere else
 (the view's drawing, a message) keeps the cache. The check itself costs a ``stat`` a file: the
 contents are read only when some file's size or modification time moved. A package whose
-folders cannot be written (installed read-only) keeps its cache where numba puts it and is
-left alone. Standard library only.
+folders cannot be written (installed read-only) and no ``NUMBA_CACHE_DIR``: numba keeps its
+cache in the user's cache folder, and it is left alone there. Standard library only.
 """
 
 from __future__ import annotations
@@ -23,8 +24,21 @@ import hashlib
 import os
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent
+PACKAGE = Path(os.path.abspath(__file__)).parent.parent  # (as imported, not resolved: numba names its folders so)
 STAMP = "sources.stamp"
+
+
+def cache_folders(package: Path = PACKAGE) -> list[Path]:
+    """Where numba keeps the cached kernels of ``package``'s folders, the package's own first:
+    each folder's ``__pycache__``, or with ``NUMBA_CACHE_DIR`` set, the folder's place under it
+    as numba names it (the folder's name and the SHA-1 of its absolute path:
+    ``numba.core.caching._CacheLocator.get_suitable_cache_subpath``)."""
+    root = os.path.abspath(package)
+    folders = [root, *sorted({os.path.dirname(os.path.abspath(p)) for p in package.rglob("*.py")} - {root})]
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if not given:
+        return [Path(f) / "__pycache__" for f in folders]
+    return [Path(given) / f"{os.path.basename(f)}_{hashlib.sha1(f.encode()).hexdigest()}" for f in folders]
 
 
 def sources_stamp(package: Path = PACKAGE) -> str:
@@ -121,19 +135,21 @@ def compiled_stamp(package: Path = PACKAGE) -> str:
 def refresh(package: Path = PACKAGE) -> bool:
     """Drop the package's cached kernels when what they are made of changed since the last
     stamp; returns whether it dropped them. Never raises: a cache it cannot manage is left as is."""
-    cache = package / "__pycache__"
     try:
+        folders = cache_folders(package)
+        cache = folders[0]  # (the stamp of this cache: each place numba may keep it has its own)
         quick = sources_stamp(package)
         old = (cache / STAMP).read_text().split() if (cache / STAMP).is_file() else []
         if old[:1] == [quick]:
             return False
         stamp = compiled_stamp(package)
         dropped = False
-        if old[1:2] != [stamp] and (old or any(package.rglob("*.nbi"))):
-            for path in [*package.rglob("*.nbi"), *package.rglob("*.nbc")]:
+        kept = [p for f in folders if f.is_dir() for p in (*f.glob("*.nbi"), *f.glob("*.nbc"))]
+        if old[1:2] != [stamp] and (old or kept):
+            for path in kept:
                 path.unlink(missing_ok=True)
                 dropped = True
-        cache.mkdir(exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
         tmp = cache / f"{STAMP}.{os.getpid()}"
         tmp.write_text(f"{quick}\n{stamp}\n")
         os.replace(tmp, cache / STAMP)
