@@ -35,10 +35,15 @@ def cache_folders(package: Path = PACKAGE) -> list[Path]:
     ``numba.core.caching._CacheLocator.get_suitable_cache_subpath``)."""
     root = os.path.abspath(package)
     folders = [root, *sorted({os.path.dirname(os.path.abspath(p)) for p in package.rglob("*.py")} - {root})]
+    return [_cache_folder(f) for f in folders]
+
+
+def _cache_folder(folder: str) -> Path:
+    """:func:`cache_folders` for one absolute source folder."""
     given = os.environ.get("NUMBA_CACHE_DIR")
     if not given:
-        return [Path(f) / "__pycache__" for f in folders]
-    return [Path(given) / f"{os.path.basename(f)}_{hashlib.sha1(f.encode()).hexdigest()}" for f in folders]
+        return Path(folder) / "__pycache__"
+    return Path(given) / f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
 
 
 def sources_stamp(package: Path = PACKAGE) -> str:
@@ -136,15 +141,14 @@ def refresh(package: Path = PACKAGE) -> bool:
     """Drop the package's cached kernels when what they are made of changed since the last
     stamp; returns whether it dropped them. Never raises: a cache it cannot manage is left as is."""
     try:
-        folders = cache_folders(package)
-        cache = folders[0]  # (the stamp of this cache: each place numba may keep it has its own)
+        cache = _cache_folder(os.path.abspath(package))  # (the stamp's: each place numba may keep it has its own)
         quick = sources_stamp(package)
         old = (cache / STAMP).read_text().split() if (cache / STAMP).is_file() else []
         if old[:1] == [quick]:
             return False
         stamp = compiled_stamp(package)
         dropped = False
-        kept = [p for f in folders if f.is_dir() for p in (*f.glob("*.nbi"), *f.glob("*.nbc"))]
+        kept = [p for f in cache_folders(package) if f.is_dir() for p in (*f.glob("*.nbi"), *f.glob("*.nbc"))]
         if old[1:2] != [stamp] and (old or kept):
             for path in kept:
                 path.unlink(missing_ok=True)
