@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from sim.support.kernel_cache import STAMP, refresh
+from tests.conftest import ROOT
 
 A = """from numba import njit
 from .sub.b import Y
@@ -96,13 +97,13 @@ def test_with_numba_cache_dir_set_a_changed_callee_file_is_not_answered_from_the
     (root / "a.py").write_text(CACHED_A)
     for p in root.rglob("*.nb[ic]"):
         p.unlink()
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba cache"), "PYTHONPATH": str(tmp_path)}
-    run = ("import sys; from sim.support.kernel_cache import refresh; from pathlib import Path; "
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}  # fmt: skip
+    run = ("from pathlib import Path; from sim.support.kernel_cache import refresh; "
            f"refresh(Path({str(root)!r})); import pkg.a; print(pkg.a.f())")  # fmt: skip
 
     def answer() -> str:
-        r = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env={
-            **env, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])}, timeout=300)  # fmt: skip
+        r = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env=env, timeout=300)
         assert r.returncode == 0, r.stderr[-2000:]
         return r.stdout.strip()
 

@@ -146,9 +146,9 @@ def bucket_push(fp, fq, v, queue, tables, q32, q64, hshift):
             if _SPARSE * (nbuckets + 1) > slots:
                 hgen += 1
                 _rebuild(ksize, kh_key, q32, q64, hgen, hshift, hmask)
-                nbuckets, k1 = ksize, np.int64(-1)  # (the buckets renumbered: the two remembered are stale)
+                nbuckets, k1, k2 = ksize, np.int64(-1), np.int64(-1)  # (buckets renumbered: forget the two)
                 if 2 * _SPARSE * (nbuckets + 1) > slots:  # live buckets alone at 1/16 of the slots: grow
-                    return _HEAP_FULL, (nbuckets, ksize, top, free, hgen, k1, b1, k1, b2)
+                    return _HEAP_FULL, (nbuckets, ksize, top, free, hgen, k1, b1, k2, b2)
                 h = np.uint64(((key64 * _HASH_MUL) >> hshift) & hmask)
                 while ht_gen[h] == hgen:
                     h = (h + _U1) & np.uint64(hmask)

@@ -501,6 +501,9 @@ def bucketed(mode: int) -> bool:
     return mode == MODE_BUCKETS
 
 
+_bucketed = njit(cache=True, inline="always")(bucketed)
+
+
 def paired(mode: int, heuristic: int) -> bool:
     """Whether searches in ``mode`` (with the exact integer-pair ``heuristic`` of ``KernelParams``)
     keep their costs as integer pairs ``p << 32 | q`` in ``g``: A* on uniform grids
@@ -525,11 +528,10 @@ def jump_search(
     (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives
     the data a mode needs (``kernel.jump_data``)."""
     if heuristic >= 0:
-        status, expanded, end = jps_pairs_core(
+        return jps_pairs_core(
             codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
             g, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at,
         )  # fmt: skip
-        return status, expanded, end
     status, expanded, end = jps_core(
         codes, lut, data, width, start, goal, metric, unit, prio, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
@@ -612,7 +614,7 @@ def _search(
     mode, metric, prio, unit, max_nodes, heuristic, rule = params
     prune = canonical(mode, rule, prio, unit)
     while True:
-        if hgen > _HGEN_LIMIT and mode == MODE_BUCKETS:
+        if hgen > _HGEN_LIMIT and _bucketed(mode):
             buckets[1][3, :] = 0
             hgen = 0
         if mode in (MODE_JPS, MODE_JPS_PLUS):  # which of the two: the grid data's type says
@@ -639,7 +641,7 @@ def _search(
         if (status != _HEAP_FULL and status != _ENTRIES_FULL) or not grow:
             break
         stats[STAT_HEAP_GROWS] += 1
-        if mode == MODE_BUCKETS:
+        if _bucketed(mode):
             buckets = grown_buckets(buckets, status == _ENTRIES_FULL)
         else:
             heap = (_grown(heap[0]), _grown(heap[1]))
