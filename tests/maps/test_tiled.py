@@ -397,6 +397,16 @@ def test_flip_flags_in_gids_are_ignored(tmp_path):
     assert load_map(path).terrain.tolist() == [[Terrain.WATER, Terrain.ROCK, Terrain.WATER, Terrain.ROCK]]
 
 
+@pytest.mark.parametrize("declared", ["UTF88", "ISO-8859-1", "UTF-16", "ascii"])
+def test_a_declared_encoding_other_than_utf8_is_read_as_the_utf8_the_file_holds(tmp_path, declared):
+    # Found by a byte-flipping fuzz: expat looked the declared name up and an unknown one
+    # ("UTF88") escaped as a LookupError traceback; Tiled writes UTF-8 and the file is read as such.
+    path = tmp_path / "enc.tmx"
+    text = tmx("1,2").replace('encoding="UTF-8"', f'encoding="{declared}"', 1).replace('name="L"', 'name="Lé"')
+    path.write_text(text, encoding="utf-8")
+    assert load_map(path).terrain.tolist() == [[Terrain.WATER, Terrain.ROCK]]
+
+
 def test_old_style_xml_tile_elements_are_read(tmp_path):
     path = tmp_path / "old.tmx"
     path.write_text(tmx('<tile gid="2"/><tile gid="1"/>', ""))

@@ -104,12 +104,15 @@ class _Builder:
 
 
 def parse_xml(data: bytes, path: Path, error: type[ValueError]) -> Element:
-    """The root element of the XML document ``data`` (read from ``path``); problems raise ``error``."""
+    """The root element of the XML document ``data`` (UTF-8, read from ``path``, whatever its
+    declaration names); problems raise ``error``."""
     long_tag = _LONG_TAG.search(data)
     if long_tag is not None:
         line = data.count(b"\n", 0, long_tag.start()) + 1
         raise error(f"{path}:{line}: an XML tag longer than {MAX_TAG:,} characters (too many or too long attributes)")
-    parser = expat.ParserCreate()
+    # The text was read as UTF-8 (``read_text``); naming it here overrides the declaration's
+    # ``encoding="..."``, which expat would otherwise look up (an unknown name is a LookupError).
+    parser = expat.ParserCreate(encoding="UTF-8")
     builder = _Builder(path, error, parser)
     parser.StartDoctypeDeclHandler = builder.doctype
     parser.EntityDeclHandler = builder.doctype
