@@ -298,9 +298,11 @@ class Simulation(Editing):
 
     def call_herd(self, species: str, goal: tuple[int, int], radius: float | None = None) -> Herd | None:
         """Call the animals of ``species`` (a key: ``"cow"``) within ``radius`` cells of ``goal``
-        ``(x, y)`` (None: its whole region) to it, served by one distance field (see :mod:`sim.model.herds`).
-        Returns the herd, or None when ``goal`` is no cell they may stand on or nobody comes."""
-        if not (isinstance(goal, tuple | list) and len(goal) == 2):
+        ``(x, y)`` (a tuple, list or numpy pair; None: its whole region) to it, served by one
+        distance field (see :mod:`sim.model.herds`). Returns the herd, or None when ``goal`` is no
+        cell they may stand on or nobody comes."""
+        # A row of ``agents.cell`` (a numpy pair) is as good a goal as a tuple.
+        if not (isinstance(goal, tuple | list | np.ndarray) and np.ndim(goal) == 1 and len(goal) == 2):
             raise TypeError(f"goal must be an (x, y) tuple of whole numbers, got {short(goal)}")
         goal = (
             whole_number("goal x", goal[0], -MAX_COORDINATE, MAX_COORDINATE),

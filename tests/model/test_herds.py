@@ -122,6 +122,18 @@ def test_call_herd_boundary():
     assert str(info.value) == "unknown species 'cows' (did you mean 'cow'?)"
     assert sim.call_herd("water", GOAL) is None  # grass: no water creature may stand there
     assert sim.call_herd("cow", (-1, 5)) is None
+    with pytest.raises(TypeError) as info:
+        sim.call_herd("cow", np.array([[87, 40]]))
+    assert str(info.value) == "goal must be an (x, y) tuple of whole numbers, got array([[87, 40]])"
+
+
+def test_a_herd_may_be_called_to_an_animals_own_cell_as_the_agents_arrays_hold_it():
+    a, b = island(), island()
+    cow = int(np.flatnonzero(a.agents.species == 0)[0])
+    herd = a.call_herd("cow", a.agents.cell[cow], radius=30)  # a numpy row, not a tuple
+    same = b.call_herd("cow", tuple(int(v) for v in b.agents.cell[cow]), radius=30)
+    assert herd is not None and herd.called == same.called > 0
+    assert herd.goal == same.goal
 
 
 def test_the_demo_calls_a_herd_shows_its_field_and_the_inspector_says_who_follows_it(make_app):
