@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from numbers import Real
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
@@ -24,6 +25,7 @@ import numpy as np
 from sim.pathfinding.batch import BatchResult
 from sim.pathfinding.checks import Point, _check_point, _short
 from sim.pathfinding.compiled import CompiledBatch
+from sim.pathfinding.grid import MAX_COST
 from sim.pathfinding.kernel import jump_data
 from sim.pathfinding.options import SearchOptions
 from sim.pathfinding.reference import python_search
@@ -122,10 +124,7 @@ class AStar:
         self.heuristic_name = heuristic
         self.max_nodes = max_nodes
         self._diag_rule = diag
-        table = dict(type(self).terrain_costs if terrain_costs is None else terrain_costs)
-        for tid, value in table.items():
-            if not isinstance(value, int | float) or isinstance(value, bool) or not value >= 0:
-                raise ValueError(f"terrain cost for terrain {tid} must be a number >= 0, got {value!r}")
+        table = _checked_table(type(self).terrain_costs if terrain_costs is None else terrain_costs)
         self.terrain_costs = table  # type: ignore[misc]
         self._lut = np.zeros(max([256, *(int(t) + 1 for t in table)]), dtype=np.float64)
         for tid, value in table.items():
@@ -252,8 +251,9 @@ class AStar:
             grid.height,
             start,
             goal,
-            self.cost,
-            self.heuristic if self.heuristic_name != "zero" else _zero,
+            _number_hook(self, "cost") if type(self).cost is not AStar.cost else self.cost,
+            _zero if self.heuristic_name == "zero" else
+            _number_hook(self, "heuristic") if type(self).heuristic is not AStar.heuristic else self.heuristic,
             lambda cell: grid.passable(*cell),
             diagonal_rule=self._diag_rule,
             algorithm=algorithm,
@@ -331,14 +331,71 @@ def _caught_up(astar: AStar, changes: Sequence[tuple[int, int, int, int]] | None
     terrain, grid = astar.world.terrain, astar._grid
     if changes is None or grid is None or (grid.height, grid.width) != terrain.shape:
         astar.rebuilds += 1
-        return PathGrid.from_codes(terrain, astar._table) if astar._coded else PathGrid(astar.cost_grid(terrain))
+        return PathGrid.from_codes(terrain, astar._table) if astar._coded else PathGrid(_costs_of(astar, terrain))
     for x0, y0, x1, y1 in changes:
         if astar._coded:
             grid.update_codes(x0, y0, terrain[y0:y1, x0:x1])
         else:
-            grid.update(x0, y0, astar.cost_grid(terrain[y0:y1, x0:x1]))
+            grid.update(x0, y0, _costs_of(astar, terrain[y0:y1, x0:x1]))
         astar.region_updates += 1
     return grid
+
+
+#: The largest terrain id a table may name (its lookup table is then 512 KiB); ids a table does
+#: not name are impassable, however large.
+MAX_TERRAIN_ID = 65535
+
+
+def _checked_table(table: object) -> dict[Any, float]:
+    """``terrain_costs`` as a dict, checked: whole-number ids from 0 to :data:`MAX_TERRAIN_ID`
+    (an ``IntEnum``'s members are), multipliers from 0 (impassable) to ``MAX_COST``, or inf
+    (impassable too)."""
+    if not isinstance(table, Mapping):
+        raise TypeError(f"terrain_costs must be a mapping of terrain id -> cost multiplier, got {_short(table)}")
+    for tid, value in table.items():
+        whole = isinstance(tid, int | np.integer) or (isinstance(tid, float | np.floating) and float(tid).is_integer())
+        if not whole or isinstance(tid, bool):  # (2.0 names terrain 2, as it always did; 2.5 names none)
+            raise TypeError(f"terrain_costs key {_short(tid)} must be a whole-number terrain id")
+        if not 0 <= int(tid) <= MAX_TERRAIN_ID:
+            raise ValueError(f"terrain_costs key {_short(tid)} must be a terrain id from 0 to {MAX_TERRAIN_ID}")
+        # (a value that is no number is a ValueError with this message, as it has always been)
+        number = isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool)
+        if not number or not float(value) >= 0:
+            raise ValueError(f"terrain cost for terrain {tid} must be a number >= 0, got {_short(value)}")
+        if not (float(value) <= MAX_COST or value == math.inf):
+            raise ValueError(f"terrain cost for terrain {tid} must be at most {MAX_COST:g} (or inf: impassable), "
+                             f"got {_short(value)}")  # fmt: skip
+    return {tid: float(value) for tid, value in table.items()}
+
+
+def _costs_of(astar: AStar, terrain: np.ndarray) -> np.ndarray:
+    """An overridden ``cost_grid``'s answer for ``terrain``, checked to be an array of its shape
+    (its values are checked as any grid's: ``PathGrid``)."""
+    costs = astar.cost_grid(terrain)
+    name = f"{type(astar).__name__}.cost_grid(terrain)"
+    if not isinstance(costs, np.ndarray):
+        raise TypeError(f"{name} must return a numpy array, got {_short(costs)}")
+    if costs.shape != terrain.shape:
+        raise ValueError(f"{name} must return an array of the terrain's shape {terrain.shape}, got {costs.shape}")
+    return costs
+
+
+def _number_hook(astar: AStar, name: str) -> Callable[[Point, Point], float]:
+    """An overridden per-edge hook, its answers checked: a number (a cost that is not > 0 blocks
+    the step), never NaN for a heuristic; otherwise a one-line error naming the hook and its call."""
+    hook = getattr(astar, name)
+
+    def checked(a: Point, b: Point) -> float:
+        value = hook(a, b)
+        if isinstance(value, float | int) and not isinstance(value, bool):  # (the usual answer: one test)
+            if value == value or name == "cost":
+                return value
+        elif isinstance(value, Real) and not isinstance(value, bool) and (value == value or name == "cost"):
+            return float(value)
+        what = "a number" if name == "cost" else "a number, not NaN"
+        raise TypeError(f"{type(astar).__name__}.{name}({a}, {b}) must return {what}, got {_short(value)}")
+
+    return checked
 
 
 def _zero(a: Point, b: Point) -> float:

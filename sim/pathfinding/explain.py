@@ -125,12 +125,14 @@ class SearchState:
 
     def came_from(self, cell: Point) -> Point | None:
         """The cell ``cell`` was reached from now (None: the start, or not reached)."""
+        cell = _check_point("cell", cell, self.width, self.parent.shape[0])
         p = int(self.parent[cell[1], cell[0]])
         return None if p < 0 else self._xy(p)
 
     def path_to(self, cell: Point) -> NDArray[np.int32]:
         """The came-from links followed back from ``cell`` to the start, as an ``(n, 2)`` path
         from the start (of jump points for a jump point search); empty when not reached."""
+        cell = _check_point("cell", cell, self.width, self.parent.shape[0])
         if not math.isfinite(self.g[cell[1], cell[0]]):
             return np.zeros((0, 2), np.int32)
         out = [cell]

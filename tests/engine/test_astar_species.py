@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from typing import ClassVar
+
 import numpy as np
 import pytest
 
@@ -75,6 +78,74 @@ def test_config_style_table_override_and_bad_entries():
     assert cow.grid.costs[3, 9] == 1.0 and cow.grid.costs[3, 3] == 1.0
     with pytest.raises(ValueError, match=r"terrain cost for terrain 2 must be a number >= 0, got -1"):
         CowAStar(world, terrain_costs={T.GRASS: -1})
+
+
+@pytest.mark.parametrize(
+    ("table", "exc", "message"),
+    [
+        ([1.0, 2.0], TypeError, "terrain_costs must be a mapping of terrain id -> cost multiplier, got [1.0, 2.0]"),
+        ({"grass": 1.0}, TypeError, "terrain_costs key 'grass' must be a whole-number terrain id"),
+        ({2.5: 1.0}, TypeError, "terrain_costs key 2.5 must be a whole-number terrain id"),
+        ({True: 1.0}, TypeError, "terrain_costs key True must be a whole-number terrain id"),
+        # (before: -1 set terrain 255's cost, and 10**9 asked numpy for 7.45 GiB)
+        ({-1: 1.0}, ValueError, "terrain_costs key -1 must be a terrain id from 0 to 65535"),
+        ({10**9: 1.0}, ValueError, "terrain_costs key 1000000000 must be a terrain id from 0 to 65535"),
+        ({2: "1"}, ValueError, "terrain cost for terrain 2 must be a number >= 0, got '1'"),
+        ({2: float("nan")}, ValueError, "terrain cost for terrain 2 must be a number >= 0, got nan"),
+        # (before: "lut must be at most 1e+12 where passable ..., got 1e+300 at (2, 0)", an inner name)
+        ({2: 1e300}, ValueError, "terrain cost for terrain 2 must be at most 1e+12 (or inf: impassable), got 1e+300"),
+    ],
+)
+def test_a_bad_terrain_table_is_one_exact_error_naming_the_entry(table, exc, message):
+    with pytest.raises(exc) as info:
+        AStar(island(), terrain_costs=table)
+    assert type(info.value) is exc and str(info.value) == message
+
+
+def test_table_keys_may_be_numpy_or_whole_floats_and_values_numpy_numbers():
+    t = np.full((5, 5), T.GRASS, np.uint8)
+    for table in ({np.uint8(T.GRASS): 1.5}, {2.0: 1.5}, {T.GRASS: np.float32(1.5)}, {int(T.GRASS): np.int64(1)}):
+        r = AStar(t, terrain_costs=table).search((0, 0), (4, 4))
+        assert r.found and r.cost == pytest.approx(4 * math.sqrt(2) * float(next(iter(table.values()))))
+
+
+class ShortCosts(AStar):
+    def cost_grid(self, terrain):
+        return np.ones((2, 2))
+
+
+class ListCosts(AStar):
+    def cost_grid(self, terrain):
+        return terrain.tolist()
+
+
+class WordyCow(AStar):
+    terrain_costs: ClassVar = {T.GRASS: 1.0}
+
+    def cost(self, source, target):
+        return None if target == (2, 2) else 1.0
+
+
+class UnsureCow(AStar):
+    terrain_costs: ClassVar = {T.GRASS: 1.0}
+
+    def heuristic(self, a, b):
+        return float("nan")
+
+
+def test_an_overridden_cost_model_that_answers_wrongly_is_named_in_one_line():
+    t = np.full((5, 5), T.GRASS, np.uint8)
+    cases = [
+        (ShortCosts, ValueError, "ShortCosts.cost_grid(terrain) must return an array of the terrain's shape (5, 5), got (2, 2)"),  # noqa: E501
+        (ListCosts, TypeError, "ListCosts.cost_grid(terrain) must return a numpy array, got [[2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, …"),  # noqa: E501
+        (WordyCow, TypeError, "WordyCow.cost((1, 1), (2, 2)) must return a number, got None"),
+        (UnsureCow, TypeError, "UnsureCow.heuristic((0, 0), (4, 4)) must return a number, not NaN, got nan"),
+    ]  # (before: "goal (4, 4) is outside the grid of width 2 and height 2", a list's own TypeError, or
+    #    "'>' not supported between instances of 'NoneType' and 'int'" from inside the search)
+    for cls, exc, message in cases:
+        with pytest.raises(exc) as info:
+            cls(t).search((0, 0), (4, 4))
+        assert str(info.value) == message
 
 
 class ZeroHeuristicCow(CowAStar):

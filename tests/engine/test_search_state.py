@@ -121,3 +121,17 @@ def test_boundary_errors():
     raises_exactly(lambda: grid.search_state((0, 0), (2, 2), 1.5), TypeError, "step must be an int, got float")
     raises_exactly(lambda: grid.search_state((0, 0), (3, 2), 1), ValueError,
                    "goal (3, 2) is outside the grid of width 3 and height 3")  # fmt: skip
+
+
+def test_came_from_and_path_to_refuse_cells_off_the_grid_with_the_engines_message():
+    # (before: a negative x read the row's far end, so path_to((-1, 0)) answered a "path" to a
+    # cell that does not exist, and came_from((100, 100)) raised numpy's IndexError)
+    state = PathGrid(np.ones((10, 12))).search_state((0, 0), (11, 0), 100)
+    assert state.path_to((11, 0)).tolist()[-1] == [11, 0] and state.came_from((11, 0)) == (10, 0)
+    for cell in [(-1, 0), (12, 0), (100, 100), (0, -1)]:
+        for ask in (state.came_from, state.path_to):
+            with pytest.raises(ValueError) as info:
+                ask(cell)
+            assert str(info.value) == f"cell {cell} is outside the grid of width 12 and height 10"
+    with pytest.raises(TypeError, match=r"^cell must be an \(x, y\) tuple of ints, got \(0\.5, 1\)$"):
+        state.path_to((0.5, 1))
