@@ -210,3 +210,50 @@ def test_a_kinds_grid_brought_up_to_date_from_two_threads_is_never_searched_half
     first.join(10)
     second.join(10)
     assert seen and (seen[0] == 3.0).all()
+
+
+def _bad_requests() -> list[tuple[str, dict, type, str]]:
+    ok = {"kind_of": np.array([0, 1]), "starts": np.array([[1, 1], [2, 2]], np.int32),
+          "goals": np.array([[3, 3], [50, 30]], np.int32), "rows": None}  # fmt: skip
+    return [
+        ("kind out of range", {**ok, "kind_of": np.array([0, 2])}, ValueError, "kind_of[1] is 2; kinds are numbered 0 to 1"),  # noqa: E501
+        ("negative kind", {**ok, "kind_of": np.array([-1, 0])}, ValueError, "kind_of[0] is -1; kinds are numbered 0 to 1"),  # noqa: E501
+        ("row out of range", {**ok, "rows": np.array([0, 2])}, ValueError, "rows[1] is 2; starts and goals have rows 0 to 1"),  # noqa: E501
+        ("negative row", {**ok, "rows": np.array([-1, 0])}, ValueError, "rows[0] is -1; starts and goals have rows 0 to 1"),  # noqa: E501
+        ("start off the map", {**ok, "starts": np.array([[1, 1], [60, 2]], np.int32)}, ValueError,
+         "request 1: start (60, 2) is outside the grid of width 60 and height 40"),
+        ("goal off the map", {**ok, "goals": np.array([[3, -1], [5, 5]], np.int32)}, ValueError,
+         "request 0: goal (3, -1) is outside the grid of width 60 and height 40"),
+        ("float kinds", {**ok, "kind_of": np.array([0.0, 1.0])}, TypeError, "kind_of must be a 1-D numpy integer array, got dtype float64"),  # noqa: E501
+        ("three columns", {**ok, "starts": np.zeros((2, 3), np.int32)}, ValueError, "starts must have shape (n, 2), got (2, 3)"),  # noqa: E501
+        ("unlike shapes", {**ok, "goals": np.zeros((3, 2), np.int32)}, ValueError,
+         "starts and goals must have the same shape, got (2, 2) and (3, 2)"),
+        ("rows too few", {**ok, "rows": np.array([0])}, ValueError, "rows and kind_of must have the same length, got 1 and 2"),  # noqa: E501
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "args", "exc", "message"), _bad_requests(), ids=[c[0] for c in _bad_requests()])
+def test_a_bad_request_is_one_exact_error_before_anything_is_searched(case, args, exc, message):
+    # (before: a row or a cell out of range was read by compiled code without bounds checks: a
+    # wrong status, or a segmentation fault; a float kind a numba TypingError of many lines)
+    _terrain, ks = kinds()
+    for interpreted in (False, True):
+        with pytest.raises(exc) as info:
+            SearchRound(threads=1).run(ks, args["kind_of"], args["starts"], args["goals"], args["rows"],
+                                       interpreted=interpreted)  # fmt: skip
+        assert type(info.value) is exc and str(info.value) == message
+
+
+def test_a_kind_whose_labels_are_not_its_grids_is_refused_and_lists_are_taken_as_arrays():
+    _terrain, ks = kinds()
+    starts, goals = [[1, 1], [2, 2]], [[3, 3], [50, 30]]
+    want = SearchRound(threads=1).run(ks, np.array([0, 1]), np.array(starts), np.array(goals))
+    got = SearchRound(threads=1).run(ks, [0, 1], starts, goals)  # plain lists, as a script writes them
+    assert got.status.tolist() == want.status.tolist() and got.cost.tolist() == want.cost.tolist()
+    short = [ks[0], RoundKind(ks[1].astar, ks[1].labels[:10])]
+    with pytest.raises(ValueError) as info:
+        SearchRound(threads=1).run(short, np.array([0, 1]), np.array(starts), np.array(goals))
+    assert str(info.value) == "kinds[1].labels must have its grid's shape (40, 60), got (10, 60)"
+    with pytest.raises(TypeError) as info:
+        SearchRound(threads=1).run([RoundKind("walker", ks[0].labels)], np.array([0]), np.array(starts), np.array(goals))  # noqa: E501
+    assert str(info.value) == "kinds[0].astar must be an AStar, got 'walker'"
