@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.pathfinding.checks import _short
 from sim.pathfinding.rules import DIAGONAL_RULES, eight_connected
 from sim.pathfinding.workspace import workspace
 
@@ -229,9 +230,16 @@ class Regions:
     """
 
     def __init__(self, free: np.ndarray, diagonal: str = "no-corner-cutting") -> None:
+        if not isinstance(diagonal, str):
+            raise TypeError(f"diagonal must be a string, got {_short(diagonal)}")
+        if diagonal not in DIAGONAL_RULES:
+            raise ValueError(f"unknown diagonal rule {_short(diagonal)}; expected one of {', '.join(DIAGONAL_RULES)}")
+        free = np.ascontiguousarray(free, dtype=np.bool_)
+        if free.ndim != 2:
+            raise ValueError(f"free must be 2-D (indexed [y, x]), got {free.ndim}-D with shape {free.shape}")
         self._diagonal = diagonal
         self.dirs = _D8 if eight_connected(DIAGONAL_RULES[diagonal]) else _D4
-        self._label(np.ascontiguousarray(free))
+        self._label(free)
 
     def _label(self, free: np.ndarray) -> None:
         # A stack of its own, freed on return: on a big map a flood fill touches most of
@@ -325,5 +333,10 @@ class Regions:
 
 def label_regions(costs: np.ndarray, diagonal: str = "no-corner-cutting") -> tuple[np.ndarray, int]:
     """Region ids (``[y, x]``; 0 = impassable, 1..n regions) and the count n, from scratch."""
-    regions = Regions(np.asarray(costs) > 0, diagonal)
+    a = np.asarray(costs)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"costs must have a real numeric dtype (int or float), got {a.dtype}")
+    if a.ndim != 2:
+        raise ValueError(f"costs must be 2-D (indexed [y, x]), got {a.ndim}-D with shape {a.shape}")
+    regions = Regions(a > 0, diagonal)
     return regions.labels, regions.next_label - 1

@@ -281,3 +281,23 @@ def test_run_split_runs_at_most_threads_parts_at_once_and_answers_in_order(threa
     assert run_split(part, [(i,) for i in range(threads)], threads) == [i * i for i in range(threads)]
     assert len(ran_on) == threads  # as many threads as asked: the caller's and threads - 1 workers
     assert run_split(lambda i: i * i, [(i,) for i in range(7)], threads) == [i * i for i in range(7)]  # in order
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "message"),
+    [
+        # (before: a KeyError 'x', and a numba typing error of many lines for a 1-D array)
+        (lambda: label_regions(np.ones((3, 3)), "x"), ValueError,
+         "unknown diagonal rule 'x'; expected one of never, no-corner-cutting, one-obstacle, always"),
+        (lambda: label_regions(np.ones((3, 3)), None), TypeError, "diagonal must be a string, got None"),
+        (lambda: label_regions(np.ones(3)), ValueError, "costs must be 2-D (indexed [y, x]), got 1-D with shape (3,)"),
+        (lambda: label_regions(np.array([["a"]])), TypeError, "costs must have a real numeric dtype (int or float), got <U1"),  # noqa: E501
+        (lambda: Regions(np.ones((2, 2, 2), bool)), ValueError, "free must be 2-D (indexed [y, x]), got 3-D with shape (2, 2, 2)"),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_region_labelling_refuses_bad_arguments_with_the_engines_messages(call, exc, message):
+    with pytest.raises(exc) as info:
+        call()
+    assert type(info.value) is exc and str(info.value) == message
+    labels, n = label_regions([[1, 0, 1]], "never")  # a list still serves, as before
+    assert n == 2 and labels.tolist() == [[1, 0, 2]]
