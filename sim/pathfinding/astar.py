@@ -252,8 +252,11 @@ class AStar:
             start,
             goal,
             _number_hook(self, "cost") if type(self).cost is not AStar.cost else self.cost,
-            _zero if self.heuristic_name == "zero" else
-            _number_hook(self, "heuristic") if type(self).heuristic is not AStar.heuristic else self.heuristic,
+            _zero
+            if self.heuristic_name == "zero"
+            else _number_hook(self, "heuristic")
+            if type(self).heuristic is not AStar.heuristic
+            else self.heuristic,
             lambda cell: grid.passable(*cell),
             diagonal_rule=self._diag_rule,
             algorithm=algorithm,

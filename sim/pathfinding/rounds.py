@@ -282,8 +282,10 @@ def _checked(kinds: Sequence[RoundKind], kind_of: object, starts: object, goals:
                          + (f"kinds are numbered 0 to {top - 1}" if top else "no kinds were given"))  # fmt: skip
     if what == 1:
         top = len(starts)
-        raise ValueError(f"rows[{j}] is {int(rows[j])}; "
-                         + (f"starts and goals have rows 0 to {top - 1}" if top else "starts and goals have no rows"))
+        raise ValueError(
+            f"rows[{j}] is {int(rows[j])}; "
+            + (f"starts and goals have rows 0 to {top - 1}" if top else "starts and goals have no rows")
+        )
     (x, y), (h, w) = (starts if what == 2 else goals)[rows[j]], dims[kind_of[j]]
     raise ValueError(f"request {j}: {'start' if what == 2 else 'goal'} ({int(x)}, {int(y)}) is outside the grid of "
                      f"width {int(w)} and height {int(h)}")  # fmt: skip

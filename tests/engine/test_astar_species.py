@@ -136,8 +136,17 @@ class UnsureCow(AStar):
 def test_an_overridden_cost_model_that_answers_wrongly_is_named_in_one_line():
     t = np.full((5, 5), T.GRASS, np.uint8)
     cases = [
-        (ShortCosts, ValueError, "ShortCosts.cost_grid(terrain) must return an array of the terrain's shape (5, 5), got (2, 2)"),  # noqa: E501
-        (ListCosts, TypeError, "ListCosts.cost_grid(terrain) must return a numpy array, got [[2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, …"),  # noqa: E501
+        (
+            ShortCosts,
+            ValueError,
+            "ShortCosts.cost_grid(terrain) must return an array of the terrain's shape (5, 5), got (2, 2)",
+        ),
+        (
+            ListCosts,
+            TypeError,
+            "ListCosts.cost_grid(terrain) must return a numpy array, got "
+            "[[2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, 2, 2], [2, 2, 2, …",
+        ),
         (WordyCow, TypeError, "WordyCow.cost((1, 1), (2, 2)) must return a number, got None"),
         (UnsureCow, TypeError, "UnsureCow.heuristic((0, 0), (4, 4)) must return a number, not NaN, got nan"),
     ]  # (before: "goal (4, 4) is outside the grid of width 2 and height 2", a list's own TypeError, or

@@ -255,5 +255,7 @@ def test_a_kind_whose_labels_are_not_its_grids_is_refused_and_lists_are_taken_as
         SearchRound(threads=1).run(short, np.array([0, 1]), np.array(starts), np.array(goals))
     assert str(info.value) == "kinds[1].labels must have its grid's shape (40, 60), got (10, 60)"
     with pytest.raises(TypeError) as info:
-        SearchRound(threads=1).run([RoundKind("walker", ks[0].labels)], np.array([0]), np.array(starts), np.array(goals))  # noqa: E501
+        SearchRound(threads=1).run(
+            [RoundKind("walker", ks[0].labels)], np.array([0]), np.array(starts), np.array(goals)
+        )
     assert str(info.value) == "kinds[0].astar must be an AStar, got 'walker'"
