@@ -3,12 +3,14 @@ kernels are still being compiled (a first start on a machine), never after.
 
 Same inputs as ``kernel.search_batch`` (a padded, flattened coded grid; see
 :mod:`.kernel`), same costs and rules: the ``moves`` masks say which steps are legal,
-a step into cell ``v`` costs ``lut[codes[v]]`` times its length, and the priority is
-``common.priority`` (or, for the bucket queue's parameters, ``g + unit * h``).
-So its paths are optimal like the kernels' (ties may go another way: it never serves
-a run that must repeat, such as a headless one). A search that stops short gives the
-path to the closest cell reached, like the kernels. About 10 µs an expansion: a
-demo-sized search takes a millisecond or two.
+a step into cell ``v`` costs ``lut[codes[v]]`` times its length. And the same order: the
+bucket queue's on uniform grids (``kernel.bucket_core``), the heap's elsewhere
+(``kernel.astar_core``), step for step, so a search returns the kernel's own path,
+expansion count and "closest cell reached", not just a path as short (checked against the
+kernels in tests/engine/test_first_call.py). JPS and JPS+ are answered by A* meanwhile
+(the same cost, A*'s path), and landmarks by their metric. 3-10 µs an expansion (2026-12-07:
+3 on a uniform grid, 9 on a weighted one, where the heap's sifts are Python, against heapq's 4
+before): a demo-sized search takes a millisecond or two.
 """
 
 from __future__ import annotations
@@ -19,17 +21,28 @@ import math
 import numpy as np
 
 from sim.pathfinding import common
-from sim.pathfinding.common import STATUS_BLOCKED, STATUS_FOUND, STATUS_HIT_LIMIT, STATUS_UNREACHABLE
-from sim.pathfinding.compiled import KernelParams, Priority
-from sim.pathfinding.kernel import MODE_BUCKETS
-from sim.pathfinding.rules import DX, DY
-
-_STEPS = [(k, int(DX[k]), int(DY[k]), math.sqrt(2.0) if k >= 4 else 1.0) for k in range(8)]
-
+from sim.pathfinding.buckets import _h_pair as _h_pair_compiled
+from sim.pathfinding.common import (
+    _BITS,
+    _NBITS,
+    SQRT2,
+    STATUS_BLOCKED,
+    STATUS_FOUND,
+    STATUS_HIT_LIMIT,
+    STATUS_UNREACHABLE,
+    STEP_LENGTH,
+)
+from sim.pathfinding.compiled import KernelParams
+from sim.pathfinding.kernel import _P_STEP, _Q_STEP, MODE_BUCKETS
+from sim.pathfinding.kernel import canonical as _canonical_compiled
+from sim.pathfinding.rules import DX, DY, NO_PARENT, SUCCESSORS
 
 # The compiled helpers' Python functions: the same formulas, nothing to compile.
 _metric = common._metric.py_func
 _priority = common.priority.py_func
+_h_pair = _h_pair_compiled.py_func
+_canonical = _canonical_compiled.py_func
+_P_STEP, _Q_STEP = _P_STEP.tolist(), _Q_STEP.tolist()
 
 
 def search_interpreted(
@@ -38,56 +51,210 @@ def search_interpreted(
     """One search from padded cell ``start`` to ``goal`` (``width``: the padded width; ``params``
     as the kernels take them). Returns ``(status, expanded, cost, path)``: ``path`` as unpadded
     ``y * (width - 2) + x`` cells from the start, to the goal or (not found) the closest one reached."""
-    metric, prio, max_nodes = params.metric, params.prio, params.max_nodes
     costs = lut.tolist()
     if costs[codes[start]] <= 0.0 or costs[codes[goal]] <= 0.0:
         return STATUS_BLOCKED, 0, math.inf, []
-    if params.mode == MODE_BUCKETS:  # the bucket queue's parameters: plain A* (or Dijkstra) with h in units
-        prio = Priority(1.0, params.unit if params.heuristic >= 0 else 0.0)
+    if params.mode == MODE_BUCKETS:  # the bucket queue's own order, cell for cell
+        return _bucket_search(moves, width, start, goal, params)
+    return _heap_search(codes, costs, moves, width, start, goal, params)
+
+
+def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width: int, start: int, goal: int,
+                 params: KernelParams) -> tuple:  # fmt: skip
+    """:func:`search_interpreted` in ``kernel.astar_core``'s order exactly: the same 4-ary heap
+    (:func:`_sift_up`, :func:`_sift_down`: the same comparisons, so the same order among equal
+    priorities), the best successor of each expansion held out of it, canonical successors
+    where the kernel prunes, the same "closest cell reached". (The kernel compacts its heap
+    when it fills, which this one never does; 514 compactions on random grids changed no path.)
+    Landmarks are not used here: with ``heuristic="landmarks"`` the plain metric guides it."""
+    metric, prio, max_nodes = params.metric, params.prio, params.max_nodes
+    prune = _canonical(params.mode, params.rule, prio, params.unit)
+    positive = {c for c in costs if c > 0.0}
+    one_cost = prune and len(positive) <= 1  # (every passable cell costs the same: the 3x3 test always holds)
     gx, gy = goal % width, goal // width
-    offsets = [(k, dx + dy * width, length) for k, dx, dy, length in _STEPS]
-    g = {start: 0.0}
-    parent = {start: -1}
+    offsets = [int(DX[k] + DY[k] * width) for k in range(8)]
+    bits, nbits, successors, lengths = _BITS.tolist(), _NBITS.tolist(), SUCCESSORS.tolist(), STEP_LENGTH.tolist()
+    code = codes.item  # (a cell's code as a Python int: half the time of codes[i])
+    g: dict[int, float] = {start: 0.0}
+    parent: dict[int, int] = {start: NO_PARENT}
     closed: set[int] = set()
-    h0 = _metric(metric, abs(start % width - gx), abs(start // width - gy))
-    heap = [(_priority(0.0, h0, prio), h0, start)]
-    best, best_h = start, h0
-    expanded = 0
-    status = STATUS_UNREACHABLE
-    while heap:
-        _f, h, u = heapq.heappop(heap)
+    keys = [_priority(0.0, _metric(metric, abs(start % width - gx), abs(start // width - gy)), prio)]
+    nodes = [start]
+    best, best_h, best_g, expanded, status = start, math.inf, 0.0, 0, STATUS_UNREACHABLE
+    hold, hold_key = -1, math.inf
+    while keys or hold != -1:
+        if hold != -1 and (not keys or hold_key <= keys[0]):
+            u, hold = hold, -1
+        else:
+            if hold != -1:  # not the best: into the heap after all
+                keys.append(hold_key)
+                nodes.append(hold)
+                _sift_up(len(keys) - 1, keys, nodes)
+                hold = -1
+            u = nodes[0]
+            last_key, last_node = keys.pop(), nodes.pop()
+            if keys:
+                keys[0], nodes[0] = last_key, last_node
+                _sift_down(0, keys, nodes)
+        hold_key = math.inf
         if u in closed:
-            continue
-        if u == goal:
-            status = STATUS_FOUND
-            best = u
-            break
+            continue  # a stale entry
         closed.add(u)
         expanded += 1
-        if h < best_h:
-            best, best_h = u, h
+        gu = g[u]
+        if u == goal:
+            status, best = STATUS_FOUND, u
+            break
+        ux, uy = u % width, u // width
+        hu = _metric(metric, abs(ux - gx), abs(uy - gy))
+        if hu < best_h or (hu == best_h and gu < best_g):
+            best, best_h, best_g = u, hu, gu
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
         m = int(moves[u])
-        gu = g[u]
-        for k, step, length in offsets:
-            if not m >> k & 1:
-                continue
-            v = u + step
+        if one_cost:
+            m = successors[m][parent[u]]
+        elif prune:
+            cu = costs[code(u)]
+            around = [costs[code(u + offsets[k])] for k in range(8)]
+            if all(cv == cu or cv <= 0.0 for cv in around):  # (the 3x3 window costs the same)
+                m = successors[m][parent[u]]
+        for j in range(nbits[m]):
+            k = bits[m][j]
+            v = u + offsets[k]
             if v in closed:
                 continue
-            gv = gu + costs[codes[v]] * length
-            if gv < g.get(v, math.inf):
-                g[v] = gv
-                parent[v] = u
-                hv = _metric(metric, abs(v % width - gx), abs(v // width - gy))
-                heapq.heappush(heap, (_priority(gv, hv, prio), hv, v))
-    path = []
-    node = best
-    inner = width - 2
-    while node != -1:
+            ng = gu + lengths[k] * costs[code(v)]
+            if v in g and ng >= g[v]:
+                continue
+            g[v], parent[v] = ng, k
+            key = _priority(ng, _metric(metric, abs(ux + int(DX[k]) - gx), abs(uy + int(DY[k]) - gy)), prio)
+            if key < hold_key:  # the best successor so far is held; the one it replaces goes on the heap
+                if hold == -1:
+                    hold, hold_key = v, key
+                    continue
+                v, hold = hold, v
+                key, hold_key = hold_key, key
+            keys.append(key)
+            nodes.append(v)
+            _sift_up(len(keys) - 1, keys, nodes)
+    return status, expanded, (g[best] if status == STATUS_FOUND else math.inf), _path(best, parent, offsets, width)
+
+
+def _sift_up(i: int, keys: list[float], nodes: list[int]) -> None:
+    """``common._sift_up`` on lists: the same comparisons, so the same heap."""
+    key, node = keys[i], nodes[i]
+    while i > 0:
+        p = (i - 1) >> 2
+        if keys[p] <= key:
+            break
+        keys[i], nodes[i] = keys[p], nodes[p]
+        i = p
+    keys[i], nodes[i] = key, node
+
+
+def _sift_down(i: int, keys: list[float], nodes: list[int]) -> None:
+    """``common._sift_down`` on lists (the smallest of four children, the first on ties)."""
+    size = len(keys)
+    key, node = keys[i], nodes[i]
+    while True:
+        c = 4 * i + 1
+        if c + 3 < size:
+            k0, k1, k2, k3 = keys[c], keys[c + 1], keys[c + 2], keys[c + 3]
+            a = c if k0 <= k1 else c + 1
+            b = c + 2 if k2 <= k3 else c + 3
+            ka, kb = min(k0, k1), min(k2, k3)
+            best, bk = (a, ka) if ka <= kb else (b, kb)
+        elif c < size:
+            best, bk = c, keys[c]
+            for j in range(c + 1, size):
+                if keys[j] < bk:
+                    best, bk = j, keys[j]
+        else:
+            break
+        if bk >= key:
+            break
+        keys[i], nodes[i] = bk, nodes[best]
+        i = best
+    keys[i], nodes[i] = key, node
+
+
+def _path(end: int, parent: dict[int, int], offsets: list[int], width: int) -> list[int]:
+    """The cells from the start to ``end`` (unpadded ``y * (width - 2) + x``), by the parents' directions."""
+    path, node, inner = [], end, width - 2
+    while True:
         path.append((node // width - 1) * inner + node % width - 1)
-        node = parent[node]
+        if parent[node] == NO_PARENT:
+            break
+        node -= offsets[parent[node]]
     path.reverse()
-    return status, expanded, (g[best] if status == STATUS_FOUND else math.inf), path
+    return path
+
+
+def _bucket_search(moves: np.ndarray, width: int, start: int, goal: int, params: KernelParams) -> tuple:
+    """:func:`search_interpreted` on a uniform grid in ``kernel.bucket_core``'s order exactly: costs
+    as integer pairs ``p + q*√2``, the open list as buckets of equal priority, each a stack (the
+    newest cell of the lowest bucket next), canonical successors only where the kernel prunes, in
+    the kernel's order, and the same "closest cell reached". So the path is the kernel's own, not
+    just one as short: the answer does not depend on whether the kernel was compiled yet."""
+    heuristic, metric, max_nodes, unit = params.heuristic, params.metric, params.max_nodes, params.unit
+    prune = _canonical(params.mode, params.rule, params.prio, params.unit)
+    gx, gy = goal % width, goal // width
+    offsets = [int(DX[k] + DY[k] * width) for k in range(8)]
+    bits, nbits, successors = _BITS.tolist(), _NBITS.tolist(), SUCCESSORS.tolist()
+    keys: list[tuple[float, int, int]] = []  # the buckets' priorities, lowest first
+    stacks: dict[tuple[int, int], list[int]] = {}
+
+    def push(p: int, q: int, v: int) -> None:
+        stack = stacks.get((p, q))
+        if stack is None:
+            stacks[(p, q)] = stack = []
+            heapq.heappush(keys, (p + q * SQRT2, p, q))
+        stack.append(v)
+
+    g: dict[int, tuple[int, int]] = {start: (0, 0)}
+    parent: dict[int, int] = {start: NO_PARENT}
+    closed: set[int] = set()
+    hp, hq = _h_pair(heuristic, abs(start % width - gx), abs(start // width - gy))
+    push(hp, hq, start)
+    best, best_h, best_g, expanded, status = start, math.inf, 0.0, 0, STATUS_UNREACHABLE
+    while keys:
+        _value, p, q = keys[0]
+        stack = stacks[(p, q)]
+        w = stack.pop()
+        if not stack:
+            heapq.heappop(keys)
+            del stacks[(p, q)]
+        if w in closed:
+            continue  # a stale entry
+        closed.add(w)
+        expanded += 1
+        if w == goal:
+            status, best = STATUS_FOUND, w
+            break
+        up, uq = g[w]
+        wx, wy = w % width, w // width
+        hu, gu = _metric(metric, abs(wx - gx), abs(wy - gy)), up + uq * SQRT2
+        if hu < best_h or (hu == best_h and gu < best_g):
+            best, best_h, best_g = w, hu, gu
+        if expanded >= max_nodes:
+            status = STATUS_HIT_LIMIT
+            break
+        m = int(moves[w])
+        if prune:
+            m = successors[m][parent[w]]
+        for j in range(nbits[m]):
+            k = bits[m][j]
+            v = w + offsets[k]
+            if v in closed:
+                continue
+            vp, vq = up + _P_STEP[k], uq + _Q_STEP[k]
+            old = g.get(v)
+            if old is not None and vp + vq * SQRT2 >= old[0] + old[1] * SQRT2:
+                continue
+            g[v], parent[v] = (vp, vq), k
+            hp, hq = _h_pair(heuristic, abs(wx + int(DX[k]) - gx), abs(wy + int(DY[k]) - gy))
+            push(vp + hp, vq + hq, v)
+    cost = unit * (g[best][0] + g[best][1] * SQRT2) if status == STATUS_FOUND else math.inf
+    return status, expanded, cost, _path(best, parent, offsets, width)

@@ -56,3 +56,52 @@ def test_a_first_call_on_an_empty_cache_answers_optimally_then_runs_compiled(tmp
     assert out["started"] == [True]
     data = {"jps+": "table", "jps": "bits", "landmarks": "landmarks"}.get(algorithm, "none")
     assert ["one", data, "|u1"] in out["ready"]
+
+
+OPTIONS = [{}, {"algorithm": "dijkstra"}, {"algorithm": "greedy"}, {"weight": 2.5}, {"heuristic": "euclidean"},
+           {"heuristic": "chebyshev"}, {"max_nodes": 9}, {"diagonal": "always"}, {"diagonal": "never"},
+           {"diagonal": "one-obstacle"}]  # fmt: skip
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_plain_python_search_takes_the_kernels_own_path(weighted):
+    # What answers while a kernel compiles (a first call on a machine: warm's "answer") walks the
+    # kernel's own order (the bucket queue's stacks, the heap's 4-ary sifts and held successor,
+    # the canonical successors), so it returns the same path, not just one as short. (Before: a
+    # heapq by (f, h, cell) took other ties: the README's example printed [11, 50] for [11, 51].)
+    import numpy as np
+
+    from sim.pathfinding import PathGrid, set_first_use
+    from sim.pathfinding.interpreted import search_interpreted
+    from sim.pathfinding.plans import padded_ends, plan_of_call
+
+    set_first_use("wait")
+    rng = np.random.default_rng(17 + weighted)
+    checked = 0
+    for _ in range(40):
+        h, w = int(rng.integers(3, 36)), int(rng.integers(3, 36))
+        values, p = ([1.0, 1.5, 2.0, 0.0], [0.5, 0.15, 0.1, 0.25]) if weighted else ([1.0, 0.0], [0.75, 0.25])
+        grid = PathGrid(rng.choice(values, size=(h, w), p=p))
+        free = np.argwhere(grid.passable_mask())[:, ::-1]
+        for _ in range(3):
+            s, t = (tuple(int(v) for v in free[rng.integers(len(free))]) for _ in range(2))
+            if s == t:
+                continue
+            for opts in OPTIONS:
+                want = grid.search(s, t, **opts)
+                diagonal, heuristic = opts.get("diagonal", "no-corner-cutting"), opts.get("heuristic")
+                weight, algorithm, max_nodes = (
+                    opts.get("weight", 1.0),
+                    opts.get("algorithm", "astar"),
+                    opts.get("max_nodes"),
+                )
+                plan = plan_of_call(grid, None, diagonal, heuristic, weight, algorithm, max_nodes)
+                codes, lut, moves, padded_width, _blocks = grid.kernel_args(plan.rule)
+                ends = padded_ends(s, t, w, h)
+                status, expanded, cost, path = search_interpreted(codes, lut, moves, padded_width, *ends, plan.params)
+                cells = [[c % w, c // w] for c in path]
+                assert expanded == want.expanded and (cost == want.cost or cost == pytest.approx(want.cost, rel=1e-12))
+                assert (status == 0) == want.found
+                assert cells == (want.path if want.found else want.partial_path).tolist()
+                checked += 1
+    assert checked > 1000
