@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -61,19 +62,15 @@ def search_interpreted(
 
 def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width: int, start: int, goal: int,
                  params: KernelParams) -> tuple:  # fmt: skip
-    """:func:`search_interpreted` in ``kernel.astar_core``'s order exactly: the same 4-ary heap
-    (:func:`_sift_up`, :func:`_sift_down`: the same comparisons, so the same order among equal
-    priorities), the best successor of each expansion held out of it, canonical successors
-    where the kernel prunes, the same "closest cell reached". (The kernel compacts its heap
-    when it fills, which this one never does; 514 compactions on random grids changed no path.)
-    Landmarks are not used here: with ``heuristic="landmarks"`` the plain metric guides it."""
+    """:func:`search_interpreted` in ``kernel.astar_core``'s order exactly: its 4-ary heap (the same
+    order among equal priorities), held successor, canonical successors and closest cell. (The
+    kernel compacts a full heap, this one never: 514 compactions on random grids changed no path.)"""
     metric, prio, max_nodes = params.metric, params.prio, params.max_nodes
     prune = _canonical(params.mode, params.rule, prio, params.unit)
     positive = {c for c in costs if c > 0.0}
     one_cost = prune and len(positive) <= 1  # (every passable cell costs the same: the 3x3 test always holds)
     gx, gy = goal % width, goal // width
-    offsets = [int(DX[k] + DY[k] * width) for k in range(8)]
-    bits, nbits, successors, lengths = _BITS.tolist(), _NBITS.tolist(), SUCCESSORS.tolist(), STEP_LENGTH.tolist()
+    offsets, bits, nbits, successors, lengths = _tables(width)
     code = codes.item  # (a cell's code as a Python int: half the time of codes[i])
     g: dict[int, float] = {start: 0.0}
     parent: dict[int, int] = {start: NO_PARENT}
@@ -83,20 +80,8 @@ def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width
     best, best_h, best_g, expanded, status = start, math.inf, 0.0, 0, STATUS_UNREACHABLE
     hold, hold_key = -1, math.inf
     while keys or hold != -1:
-        if hold != -1 and (not keys or hold_key <= keys[0]):
-            u, hold = hold, -1
-        else:
-            if hold != -1:  # not the best: into the heap after all
-                keys.append(hold_key)
-                nodes.append(hold)
-                _sift_up(len(keys) - 1, keys, nodes)
-                hold = -1
-            u = nodes[0]
-            last_key, last_node = keys.pop(), nodes.pop()
-            if keys:
-                keys[0], nodes[0] = last_key, last_node
-                _sift_down(0, keys, nodes)
-        hold_key = math.inf
+        u = _take(keys, nodes, hold, hold_key)
+        hold, hold_key = -1, math.inf
         if u in closed:
             continue  # a stale entry
         closed.add(u)
@@ -112,14 +97,9 @@ def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
-        m = int(moves[u])
-        if one_cost:
+        m = moves.item(u)
+        if one_cost or (prune and _one_cost_around(u, costs, code, offsets)):
             m = successors[m][parent[u]]
-        elif prune:
-            cu = costs[code(u)]
-            around = [costs[code(u + offsets[k])] for k in range(8)]
-            if all(cv == cu or cv <= 0.0 for cv in around):  # (the 3x3 window costs the same)
-                m = successors[m][parent[u]]
         for j in range(nbits[m]):
             k = bits[m][j]
             v = u + offsets[k]
@@ -142,6 +122,62 @@ def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width
     return status, expanded, (g[best] if status == STATUS_FOUND else math.inf), _path(best, parent, offsets, width)
 
 
+def _tables(width: int) -> tuple[list[int], list[list[int]], list[int], list[list[int]], list[float]]:
+    """The kernels' tables as lists: the 8 steps' offsets in a grid of padded ``width``, the set
+    bits of each move mask and their count, the canonical successors, the steps' lengths."""
+    offsets = [int(DX[k] + DY[k] * width) for k in range(8)]
+    return offsets, _BITS.tolist(), _NBITS.tolist(), SUCCESSORS.tolist(), STEP_LENGTH.tolist()
+
+
+def _one_cost_around(u: int, costs: list[float], code: Callable[[int], int], offsets: list[int]) -> bool:
+    """Whether the 3x3 window around ``u`` costs the same where passable (the heap kernel then
+    pushes canonical successors only)."""
+    cu = costs[code(u)]
+    for step in offsets:
+        cv = costs[code(u + step)]
+        if cv != cu and cv > 0.0:
+            return False
+    return True
+
+
+def _bucket_push(keys: list[tuple[float, int, int]], stacks: dict[tuple[int, int], list[int]], p: int, q: int,
+                 v: int) -> None:  # fmt: skip
+    """Cell ``v`` onto the bucket of priority ``p + q*√2`` (a new bucket's priority onto ``keys``)."""
+    stack = stacks.get((p, q))
+    if stack is None:
+        stacks[(p, q)] = stack = []
+        heapq.heappush(keys, (p + q * SQRT2, p, q))
+    stack.append(v)
+
+
+def _bucket_pop(keys: list[tuple[float, int, int]], stacks: dict[tuple[int, int], list[int]]) -> int:
+    """The newest cell of the lowest bucket (an emptied bucket is dropped)."""
+    _value, p, q = keys[0]
+    stack = stacks[(p, q)]
+    w = stack.pop()
+    if not stack:
+        heapq.heappop(keys)
+        del stacks[(p, q)]
+    return w
+
+
+def _take(keys: list[float], nodes: list[int], hold: int, hold_key: float) -> int:
+    """The next cell to expand (as ``astar_core`` takes it): the held successor when it is not
+    worse than the heap's top, else the top, the held one put on the heap first."""
+    if hold != -1 and (not keys or hold_key <= keys[0]):
+        return hold
+    if hold != -1:  # not the best: into the heap after all
+        keys.append(hold_key)
+        nodes.append(hold)
+        _sift_up(len(keys) - 1, keys, nodes)
+    u = nodes[0]
+    last_key, last_node = keys.pop(), nodes.pop()
+    if keys:
+        keys[0], nodes[0] = last_key, last_node
+        _sift_down(0, keys, nodes)
+    return u
+
+
 def _sift_up(i: int, keys: list[float], nodes: list[int]) -> None:
     """``common._sift_up`` on lists: the same comparisons, so the same heap."""
     key, node = keys[i], nodes[i]
@@ -162,9 +198,8 @@ def _sift_down(i: int, keys: list[float], nodes: list[int]) -> None:
         c = 4 * i + 1
         if c + 3 < size:
             k0, k1, k2, k3 = keys[c], keys[c + 1], keys[c + 2], keys[c + 3]
-            a = c if k0 <= k1 else c + 1
-            b = c + 2 if k2 <= k3 else c + 3
-            ka, kb = min(k0, k1), min(k2, k3)
+            a, ka = (c, k0) if k0 <= k1 else (c + 1, k1)
+            b, kb = (c + 2, k2) if k2 <= k3 else (c + 3, k3)
             best, bk = (a, ka) if ka <= kb else (b, kb)
         elif c < size:
             best, bk = c, keys[c]
@@ -194,38 +229,22 @@ def _path(end: int, parent: dict[int, int], offsets: list[int], width: int) -> l
 
 def _bucket_search(moves: np.ndarray, width: int, start: int, goal: int, params: KernelParams) -> tuple:
     """:func:`search_interpreted` on a uniform grid in ``kernel.bucket_core``'s order exactly: costs
-    as integer pairs ``p + q*√2``, the open list as buckets of equal priority, each a stack (the
-    newest cell of the lowest bucket next), canonical successors only where the kernel prunes, in
-    the kernel's order, and the same "closest cell reached". So the path is the kernel's own, not
-    just one as short: the answer does not depend on whether the kernel was compiled yet."""
+    as integer pairs ``p + q*√2``, buckets of equal priority, each a stack (the newest cell of the
+    lowest bucket next), canonical successors where the kernel prunes, the same closest cell."""
     heuristic, metric, max_nodes, unit = params.heuristic, params.metric, params.max_nodes, params.unit
     prune = _canonical(params.mode, params.rule, params.prio, params.unit)
     gx, gy = goal % width, goal // width
-    offsets = [int(DX[k] + DY[k] * width) for k in range(8)]
-    bits, nbits, successors = _BITS.tolist(), _NBITS.tolist(), SUCCESSORS.tolist()
+    offsets, bits, nbits, successors, _lengths = _tables(width)
     keys: list[tuple[float, int, int]] = []  # the buckets' priorities, lowest first
-    stacks: dict[tuple[int, int], list[int]] = {}
-
-    def push(p: int, q: int, v: int) -> None:
-        stack = stacks.get((p, q))
-        if stack is None:
-            stacks[(p, q)] = stack = []
-            heapq.heappush(keys, (p + q * SQRT2, p, q))
-        stack.append(v)
-
+    stacks: dict[tuple[int, int], list[int]] = {}  # a stack of cells per priority
     g: dict[int, tuple[int, int]] = {start: (0, 0)}
     parent: dict[int, int] = {start: NO_PARENT}
     closed: set[int] = set()
     hp, hq = _h_pair(heuristic, abs(start % width - gx), abs(start // width - gy))
-    push(hp, hq, start)
+    _bucket_push(keys, stacks, hp, hq, start)
     best, best_h, best_g, expanded, status = start, math.inf, 0.0, 0, STATUS_UNREACHABLE
     while keys:
-        _value, p, q = keys[0]
-        stack = stacks[(p, q)]
-        w = stack.pop()
-        if not stack:
-            heapq.heappop(keys)
-            del stacks[(p, q)]
+        w = _bucket_pop(keys, stacks)
         if w in closed:
             continue  # a stale entry
         closed.add(w)
@@ -255,6 +274,6 @@ def _bucket_search(moves: np.ndarray, width: int, start: int, goal: int, params:
                 continue
             g[v], parent[v] = (vp, vq), k
             hp, hq = _h_pair(heuristic, abs(wx + int(DX[k]) - gx), abs(wy + int(DY[k]) - gy))
-            push(vp + hp, vq + hq, v)
+            _bucket_push(keys, stacks, vp + hp, vq + hq, v)
     cost = unit * (g[best][0] + g[best][1] * SQRT2) if status == STATUS_FOUND else math.inf
     return status, expanded, cost, _path(best, parent, offsets, width)
