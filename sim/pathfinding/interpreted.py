@@ -260,7 +260,7 @@ def _bucket_search(moves: np.ndarray, width: int, start: int, goal: int, params:
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
-        m = int(moves[w])
+        m = moves.item(w)
         if prune:
             m = successors[m][parent[w]]
         for j in range(nbits[m]):
