@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sim.pathfinding import common
+from sim.pathfinding import kernel as _kernel
 from sim.pathfinding.buckets import _h_pair as _h_pair_compiled
 from sim.pathfinding.common import (
     _BITS,
@@ -34,7 +35,7 @@ from sim.pathfinding.common import (
     STEP_LENGTH,
 )
 from sim.pathfinding.compiled import KernelParams
-from sim.pathfinding.kernel import _P_STEP, _Q_STEP, MODE_BUCKETS
+from sim.pathfinding.kernel import MODE_BUCKETS
 from sim.pathfinding.kernel import canonical as _canonical_compiled
 from sim.pathfinding.rules import DX, DY, NO_PARENT, SUCCESSORS
 
@@ -43,7 +44,9 @@ _metric = common._metric.py_func
 _priority = common.priority.py_func
 _h_pair = _h_pair_compiled.py_func
 _canonical = _canonical_compiled.py_func
-_P_STEP, _Q_STEP = _P_STEP.tolist(), _Q_STEP.tolist()
+# (a step's straight and diagonal counts, as Python ints: the bucket queue's cost pairs)
+_P_STEP: list[int] = _kernel._P_STEP.tolist()
+_Q_STEP: list[int] = _kernel._Q_STEP.tolist()
 
 
 def search_interpreted(
