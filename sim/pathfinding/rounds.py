@@ -22,7 +22,9 @@ Request ``j`` is for kind ``kind_of[j]`` from ``starts[rows[j]]`` to ``goals[row
 the columns and the rows asking, without gathering them first). Its path, as flat cells
 ``y * width + x``, is ``paths[path_at[j] : path_at[j] + path_n[j]]`` (the partial path
 toward the goal when not found); ``status[j]`` is one of the engine's ``STATUS_*``, with
-:data:`STATUS_OTHER_REGION` for a request whose goal is in another region.
+:data:`STATUS_OTHER_REGION` for a request whose goal is in another region. The requests are
+checked before anything is searched: a kind, a row or a cell out of range is one exact
+``ValueError`` naming the request (``request 1: start (60, 2) is outside the grid ...``).
 
 The arrays the round reads (the kinds' grids, the workspace) cross into compiled code as one
 record each (:class:`Buffers` for the workspace); the compiled kinds are kept between rounds
