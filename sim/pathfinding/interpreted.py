@@ -44,9 +44,15 @@ _metric = common._metric.py_func
 _priority = common.priority.py_func
 _h_pair = _h_pair_compiled.py_func
 _canonical = _canonical_compiled.py_func
-# (a step's straight and diagonal counts, as Python ints: the bucket queue's cost pairs)
+# The kernels' tables as Python lists, made once (all of them: ~55 µs, a short search's fifth):
+# a step's straight and diagonal counts (the bucket queue's cost pairs), the set bits of each move
+# mask and their count, the canonical successors, the steps' lengths.
 _P_STEP: list[int] = _kernel._P_STEP.tolist()
 _Q_STEP: list[int] = _kernel._Q_STEP.tolist()
+_BITS_LIST: list[list[int]] = _BITS.tolist()
+_NBITS_LIST: list[int] = _NBITS.tolist()
+_SUCCESSORS_LIST: list[list[int]] = SUCCESSORS.tolist()
+_LENGTHS: list[float] = STEP_LENGTH.tolist()
 
 
 def search_interpreted(
@@ -129,7 +135,7 @@ def _tables(width: int) -> tuple[list[int], list[list[int]], list[int], list[lis
     """The kernels' tables as lists: the 8 steps' offsets in a grid of padded ``width``, the set
     bits of each move mask and their count, the canonical successors, the steps' lengths."""
     offsets = [int(DX[k] + DY[k] * width) for k in range(8)]
-    return offsets, _BITS.tolist(), _NBITS.tolist(), SUCCESSORS.tolist(), STEP_LENGTH.tolist()
+    return offsets, _BITS_LIST, _NBITS_LIST, _SUCCESSORS_LIST, _LENGTHS
 
 
 def _one_cost_around(u: int, costs: list[float], code: Callable[[int], int], offsets: list[int]) -> bool:
