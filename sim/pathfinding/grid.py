@@ -47,14 +47,19 @@ def check_array(name: str, a: object) -> np.ndarray:
         if name == "costs":
             raise TypeError(f"costs must be a numpy array, not {type(a).__name__}")
         a = np.asarray(a)
-    if a.dtype == np.bool_ or not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
-        raise TypeError(f"{name} must have a real numeric dtype (int or float), got {a.dtype}")
-    if a.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (indexed [y, x]), got {a.ndim}-D with shape {a.shape}")
+    check_2d(name, a)
     if a.shape[0] == 0 or a.shape[1] == 0:
         raise ValueError(f"{name} must not be empty, got shape {a.shape}")
     check_shape(name, a.shape)
     return a
+
+
+def check_2d(name: str, a: np.ndarray, bools: bool = False) -> None:
+    """``a`` is 2-D, of a real numeric dtype (or bool, with ``bools``): exact errors otherwise."""
+    if a.dtype.kind not in ("biuf" if bools else "iuf"):
+        raise TypeError(f"{name} must have a real numeric dtype (int or float), got {a.dtype}")
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (indexed [y, x]), got {a.ndim}-D with shape {a.shape}")
 
 
 def _blocked_to_zero(values: np.ndarray, name: str) -> np.ndarray:

@@ -27,8 +27,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.pathfinding.checks import _short
-from sim.pathfinding.rules import DIAGONAL_RULES, eight_connected
+from sim.pathfinding.grid import check_2d
+from sim.pathfinding.options import check_diagonal
+from sim.pathfinding.rules import eight_connected
 from sim.pathfinding.workspace import workspace
 
 __all__ = ["Regions", "label_regions"]
@@ -230,15 +231,12 @@ class Regions:
     """
 
     def __init__(self, free: np.ndarray, diagonal: str = "no-corner-cutting") -> None:
-        if not isinstance(diagonal, str):
-            raise TypeError(f"diagonal must be a string, got {_short(diagonal)}")
-        if diagonal not in DIAGONAL_RULES:
-            raise ValueError(f"unknown diagonal rule {_short(diagonal)}; expected one of {', '.join(DIAGONAL_RULES)}")
+        rule = check_diagonal(diagonal)  # (the engine's own check: its exact messages)
         free = np.ascontiguousarray(free, dtype=np.bool_)
         if free.ndim != 2:
             raise ValueError(f"free must be 2-D (indexed [y, x]), got {free.ndim}-D with shape {free.shape}")
         self._diagonal = diagonal
-        self.dirs = _D8 if eight_connected(DIAGONAL_RULES[diagonal]) else _D4
+        self.dirs = _D8 if eight_connected(rule) else _D4
         self._label(free)
 
     def _label(self, free: np.ndarray) -> None:
@@ -334,9 +332,6 @@ class Regions:
 def label_regions(costs: np.ndarray, diagonal: str = "no-corner-cutting") -> tuple[np.ndarray, int]:
     """Region ids (``[y, x]``; 0 = impassable, 1..n regions) and the count n, from scratch."""
     a = np.asarray(costs)
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"costs must have a real numeric dtype (int or float), got {a.dtype}")
-    if a.ndim != 2:
-        raise ValueError(f"costs must be 2-D (indexed [y, x]), got {a.ndim}-D with shape {a.shape}")
+    check_2d("costs", a, bools=True)  # (an empty grid has no regions: 0, as it always had)
     regions = Regions(a > 0, diagonal)
     return regions.labels, regions.next_label - 1
