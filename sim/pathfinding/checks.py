@@ -138,8 +138,9 @@ def _padded(s, t, width, height):
     return out_s, out_t, ok
 
 
-def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
-    """A (k, 2) array of (x, y) int points inside the grid, as an int64 array."""
+def points_array(name: str, a: object) -> np.ndarray:
+    """``a`` as a (k, 2) int array of (x, y) points, its dtype kept (exact errors otherwise; ``[]``
+    or an empty (0, 2) array of any dtype is no points, int64)."""
     arr = a if isinstance(a, np.ndarray) else np.asarray(a)
     if arr.size == 0 and arr.shape in ((0,), (0, 2)):  # no points: [] or np.empty((0, 2)), of any dtype
         return np.empty((0, 2), np.int64)
@@ -147,6 +148,12 @@ def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
         raise TypeError(f"{name} must be a (k, 2) array of int (x, y) points, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != 2:
         raise ValueError(f"{name} must have shape (k, 2), got {arr.shape}")
+    return arr
+
+
+def _check_points(name: str, a: object, width: int, height: int) -> np.ndarray:
+    """A (k, 2) array of (x, y) int points inside the grid, as an int64 array."""
+    arr = points_array(name, a)
     if arr.dtype == np.uint64 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
         i = int(np.argmax((arr > np.iinfo(np.int64).max).any(axis=1)))  # (int64 would wrap it negative)
         point = (int(arr[i, 0]), int(arr[i, 1]))

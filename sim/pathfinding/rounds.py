@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 
 from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import MIN_SPLIT
-from sim.pathfinding.checks import _short
+from sim.pathfinding.checks import _short, points_array
 from sim.pathfinding.clock import monotonic_s as _now_s
 from sim.pathfinding.common import NO_LANDMARKS, STATUS_FOUND, STATUS_OTHER_REGION
 from sim.pathfinding.compiled import KernelParams
@@ -236,18 +236,16 @@ class SearchRound:
                            (time.perf_counter() - t0) * 1000.0, self.shape)  # fmt: skip
 
 
-def _int_array(name: str, a: object, ndim: int) -> np.ndarray:
-    """``a`` as a numpy integer array of ``ndim`` dimensions (a list of whole numbers is made one;
-    exact errors otherwise)."""
+def _int_vector(name: str, a: object) -> np.ndarray:
+    """``a`` as a 1-D numpy integer array (a list of whole numbers is made one; exact errors otherwise)."""
     if isinstance(a, list | tuple):
         with contextlib.suppress(ValueError):  # (a ragged list stays one, and is refused below)
             a = np.asarray(a)
     if not isinstance(a, np.ndarray) or a.dtype.kind not in "iu":  # (issubdtype: ~1 µs a call)
-        what = "an (n, 2) numpy integer array of (x, y) cells" if ndim == 2 else "a 1-D numpy integer array"
         got = f"dtype {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
-        raise TypeError(f"{name} must be {what}, got {got}")
-    if a.ndim != ndim or (ndim == 2 and a.shape[1] != 2):
-        raise ValueError(f"{name} must have shape {'(n, 2)' if ndim == 2 else '(k,)'}, got {a.shape}")
+        raise TypeError(f"{name} must be a 1-D numpy integer array, got {got}")
+    if a.ndim != 1:
+        raise ValueError(f"{name} must have shape (k,), got {a.shape}")
     return a
 
 
@@ -257,11 +255,11 @@ def _checked(kinds: Sequence[RoundKind], kind_of: object, starts: object, goals:
     bounds checks: a row or a cell out of range read memory that is not the round's); returns
     ``rows`` (int64), ``kind_of``, ``starts`` and ``goals`` as arrays. The requests are looked at in one compiled pass
     (:func:`_first_bad`: ~1 ns a request; numpy's gathers and reductions took 35 µs for 30)."""
-    kind_of = _int_array("kind_of", kind_of, 1)
-    starts, goals = _int_array("starts", starts, 2), _int_array("goals", goals, 2)
+    kind_of = _int_vector("kind_of", kind_of)
+    starts, goals = points_array("starts", starts), points_array("goals", goals)  # (their dtypes kept)
     if starts.shape != goals.shape:
         raise ValueError(f"starts and goals must have the same shape, got {starts.shape} and {goals.shape}")
-    rows = np.arange(kind_of.size, dtype=np.int64) if rows is None else _int_array("rows", rows, 1).astype(np.int64)
+    rows = np.arange(kind_of.size, dtype=np.int64) if rows is None else _int_vector("rows", rows).astype(np.int64)
     if rows.size != kind_of.size:
         raise ValueError(f"rows and kind_of must have the same length, got {rows.size} and {kind_of.size}")
     for i, k in enumerate(kinds):

@@ -225,7 +225,7 @@ def _bad_requests() -> list[tuple[str, dict, type, str]]:
         ("goal off the map", {**ok, "goals": np.array([[3, -1], [5, 5]], np.int32)}, ValueError,
          "request 0: goal (3, -1) is outside the grid of width 60 and height 40"),
         ("float kinds", {**ok, "kind_of": np.array([0.0, 1.0])}, TypeError, "kind_of must be a 1-D numpy integer array, got dtype float64"),  # noqa: E501
-        ("three columns", {**ok, "starts": np.zeros((2, 3), np.int32)}, ValueError, "starts must have shape (n, 2), got (2, 3)"),  # noqa: E501
+        ("three columns", {**ok, "starts": np.zeros((2, 3), np.int32)}, ValueError, "starts must have shape (k, 2), got (2, 3)"),  # noqa: E501
         ("unlike shapes", {**ok, "goals": np.zeros((3, 2), np.int32)}, ValueError,
          "starts and goals must have the same shape, got (2, 2) and (3, 2)"),
         ("rows too few", {**ok, "rows": np.array([0])}, ValueError, "rows and kind_of must have the same length, got 1 and 2"),  # noqa: E501
