@@ -251,12 +251,8 @@ class AStar:
             grid.height,
             start,
             goal,
-            _number_hook(self, "cost") if type(self).cost is not AStar.cost else self.cost,
-            _zero
-            if self.heuristic_name == "zero"
-            else _number_hook(self, "heuristic")
-            if type(self).heuristic is not AStar.heuristic
-            else self.heuristic,
+            _number_hook(self, "cost"),
+            _zero if self.heuristic_name == "zero" else _number_hook(self, "heuristic"),
             lambda cell: grid.passable(*cell),
             diagonal_rule=self._diag_rule,
             algorithm=algorithm,
@@ -384,16 +380,14 @@ def _costs_of(astar: AStar, terrain: np.ndarray) -> np.ndarray:
 
 
 def _number_hook(astar: AStar, name: str) -> Callable[[Point, Point], float]:
-    """An overridden per-edge hook, its answers checked: a number (a cost that is not > 0 blocks
-    the step), never NaN for a heuristic; otherwise a one-line error naming the hook and its call."""
+    """A per-edge hook, its answers checked: a number (a cost that is not > 0 blocks the step),
+    never NaN for a heuristic; otherwise a one-line error naming the hook and its call. (Only a
+    kind with an overridden hook searches through these: the plain-Python search.)"""
     hook = getattr(astar, name)
 
     def checked(a: Point, b: Point) -> float:
         value = hook(a, b)
-        if isinstance(value, float | int) and not isinstance(value, bool):  # (the usual answer: one test)
-            if value == value or name == "cost":
-                return value
-        elif isinstance(value, Real) and not isinstance(value, bool) and (value == value or name == "cost"):
+        if isinstance(value, Real) and not isinstance(value, bool) and (name == "cost" or value == value):
             return float(value)
         what = "a number" if name == "cost" else "a number, not NaN"
         raise TypeError(f"{type(astar).__name__}.{name}({a}, {b}) must return {what}, got {_short(value)}")
