@@ -363,7 +363,27 @@ class _Answers(NamedTuple):
 
 
 def gather(cells: np.ndarray, at: np.ndarray, n: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The runs ``cells[at[p] : at[p] + n[p]]`` of positions ``pos``, joined, with their offsets."""
+    """The runs ``cells[at[p] : at[p] + n[p]]`` of positions ``pos``, joined, with their offsets
+    (a :class:`RoundResult`'s paths: ``gather(r.paths, r.path_at, r.path_n, pos)``). ``at``, ``n``
+    and ``pos`` are 1-D integer arrays (lists are made ones); every run must lie inside ``cells``
+    and every position index ``n``: else an exact ``ValueError``/``TypeError``."""
+    cells = cells if isinstance(cells, np.ndarray) else np.asarray(cells)
+    if cells.ndim != 1:
+        raise ValueError(f"cells must have shape (m,), got {cells.shape}")
+    at, n, pos = _int_vector("at", at), _int_vector("n", n), _int_vector("pos", pos)
+    if at.shape != n.shape:
+        raise ValueError(f"at and n must have the same shape, got {at.shape} and {n.shape}")
+    if pos.size and (int(pos.min()) < 0 or int(pos.max()) >= n.size):
+        bad = int(pos[(pos < 0) | (pos >= n.size)][0])
+        raise ValueError(f"pos {bad} is outside the {n.size} runs")
+    if n.size and (int(n.min()) < 0 or int(at.min()) < 0 or int((at + n).max()) > cells.size):
+        i = int(np.flatnonzero((n < 0) | (at < 0) | (at + n > cells.size))[0])
+        raise ValueError(f"run {i} (at {int(at[i])}, n {int(n[i])}) is not inside the {cells.size} cells")
+    return _gather(cells, at, n, pos)
+
+
+def _gather(cells: np.ndarray, at: np.ndarray, n: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`gather` of checked arrays (the round's own)."""
     lengths = n[pos]
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     idx = np.repeat(at[pos], lengths) + (np.arange(int(offsets[-1])) - np.repeat(offsets[:-1], lengths))
@@ -394,7 +414,7 @@ def _joined(kind_of: np.ndarray, parts: list[tuple], want_trace: bool, t0: float
         searched = status != STATUS_OTHER_REGION
         for s in kind_ms:
             pos = np.flatnonzero((kind_of == s) & searched)
-            traces[s] = (pos, *gather(cells, trace_at, trace_n, pos))
+            traces[s] = (pos, *_gather(cells, trace_at, trace_n, pos))
     return RoundResult(status, expanded, cost, paths, path_at, path_n, traces, kind_ms,
                        (time.perf_counter() - t0) * 1000.0, shape)  # fmt: skip
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sim.pathfinding.rounds as engine_rounds
-from sim.pathfinding import STATUS_OTHER_REGION, AStar, RoundKind, SearchRound, label_regions
+from sim.pathfinding import STATUS_OTHER_REGION, AStar, RoundKind, SearchRound, gather, label_regions
 from sim.pathfinding.clock import monotonic_s
 
 
@@ -259,3 +259,29 @@ def test_a_kind_whose_labels_are_not_its_grids_is_refused_and_lists_are_taken_as
             [RoundKind("walker", ks[0].labels)], np.array([0]), np.array(starts), np.array(goals)
         )
     assert str(info.value) == "kinds[0].astar must be an AStar, got 'walker'"
+
+
+def test_gather_joins_a_rounds_paths_and_refuses_runs_outside_its_cells():
+    _terrain, ks = kinds()
+    starts, goals = np.array([[1, 1], [2, 2], [5, 1]]), np.array([[3, 3], [50, 30], [5, 9]])
+    r = SearchRound(threads=1).run(ks, np.array([0, 1, 0]), starts, goals)
+    cells, offsets = gather(r.paths, r.path_at, r.path_n, np.array([2, 0]))
+    for k, p in enumerate((2, 0)):  # each run as the round wrote it, in the order asked
+        want = r.paths[r.path_at[p] : r.path_at[p] + r.path_n[p]]
+        assert cells[offsets[k] : offsets[k + 1]].tolist() == want.tolist()
+    assert offsets.tolist() == [0, int(r.path_n[2]), int(r.path_n[2] + r.path_n[0])]
+    assert gather(r.paths, r.path_at.tolist(), r.path_n.tolist(), [1])[0].tolist() == gather(
+        r.paths, r.path_at, r.path_n, np.array([1]))[0].tolist()  # fmt: skip
+    # (before: numpy's IndexError, a wrapped index (pos -1 read the last run) or "negative dimensions")
+    c, at, n = np.arange(10), np.array([0, 4]), np.array([3, 5])
+    bad = [((c, at, n, np.array([2])), ValueError, "pos 2 is outside the 2 runs"),
+           ((c, at, n, np.array([-1])), ValueError, "pos -1 is outside the 2 runs"),
+           ((c, at, np.array([3, -1]), np.array([0])), ValueError, "run 1 (at 4, n -1) is not inside the 10 cells"),
+           ((c, at, np.array([3, 7]), np.array([0])), ValueError, "run 1 (at 4, n 7) is not inside the 10 cells"),
+           ((c, at, np.array([3]), np.array([0])), ValueError, "at and n must have the same shape, got (2,) and (1,)"),
+           ((c, at, n, np.array([0.5])), TypeError, "pos must be a 1-D numpy integer array, got dtype float64"),
+           ((c.reshape(2, 5), at, n, np.array([0])), ValueError, "cells must have shape (m,), got (2, 5)")]  # fmt: skip
+    for args, exc, message in bad:
+        with pytest.raises(exc) as info:
+            gather(*args)
+        assert type(info.value) is exc and str(info.value) == message
