@@ -280,6 +280,17 @@ class Kernels:
             return bg is None or bg.done or stage in self.done_stages
         raise ValueError(f"unknown stage {stage!r}; known: {', '.join([*STAGES, 'landscape'])}")
 
+    def compiling(self, *stages: str) -> bool:
+        """Whether a process of ours still compiles one of ``stages`` (not ready, and its process
+        has not ended: one that failed leaves its stage to whoever needs it, :meth:`ensure`)."""
+        for stage in stages:
+            proc = {PAINT_STAGE: self.paint_stage, "landscape": self.landscape}.get(stage, self.background)
+            if stage == "landscape" and not self.landscape_ready and (proc is None or not proc.done):
+                return True  # (compiled after the round: waiting for it to start counts)
+            if stage != "landscape" and not self.ready(stage) and proc is not None and not proc.done:
+                return True
+        return False
+
     def seconds(self) -> float:
         return time.perf_counter() - self.started
 

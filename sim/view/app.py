@@ -265,7 +265,7 @@ class App:
         """The interactive loop, until Esc or the window is closed."""
         self.startup.window_ready()
         while self.running:
-            dt = self.clock.tick(self.config.window.fps_cap) / 1000.0
+            dt = self.clock.tick(self.startup.fps_cap(self.config.window.fps_cap)) / 1000.0
             self.fps = self.clock.get_fps()
             self.frame(min(dt, 0.1))
         pygame.quit()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.pathfinding import runs_without_compiling
-from sim.prepare import Kernels, rehearse_model
+from sim.prepare import PAINT_STAGE, Kernels, rehearse_model
 from sim.simulation import Simulation
 from sim.view.draw import landscape
 from sim.view.draw.panels import GOOD
@@ -20,6 +20,13 @@ from sim.view.progress import run_with_progress
 
 if TYPE_CHECKING:
     from sim.view.context import ViewContext
+
+#: The frame rate at most while a first start compiles what the window waits for (the search round,
+#: the brush's kernels, the landscape): the window's frames took ~45 % of a core at 144 FPS (their
+#: searches interpreted), ~13 % at 30, and the other core and a half compile. On the 2-core
+#: development machine (2026-12-07) the compiled search was ready after 24.9-29.4 s instead of
+#: 29.7-32.4, the brush's kernels after 5.2-6.3 s of compiling instead of 7.1-8.7.
+COMPILING_FPS = 30
 
 
 def say(line: str) -> None:
@@ -75,6 +82,14 @@ class Startup:
     def status(self, sim: Simulation) -> str:
         """The status bar's words while the kernels compile in the background ("" otherwise)."""
         return self.kernels.status()
+
+    def fps_cap(self, configured: int) -> int:
+        """The frame rate at most for the next frame: ``configured`` (the config's ``fps_cap``, 0:
+        none), but :data:`COMPILING_FPS` while a first start still compiles what the window waits
+        for, so that the compiling gets the cores."""
+        if not self.kernels.compiling("round", "landscape", PAINT_STAGE):
+            return configured
+        return COMPILING_FPS if configured <= 0 else min(configured, COMPILING_FPS)
 
     def window_ready(self) -> None:
         if not self.kernels.ready("round"):

@@ -157,6 +157,9 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
     app = make_app("maps/tutorial.yaml", counts={"cow": 20, "bird": 5, "water": 5})
     prep = SimpleNamespace(ready=False, done=False, args=[], stop=lambda: None)
     app.startup.kernels.background = prep
+    # (Run first on an empty cache, the app's own headless first start compiled and switched already.)
+    app.startup.kernels.done_stages.clear()
+    app.startup._switched = False
     for _ in range(30):
         app.frame(1 / 60)
     status = app.startup.status(app.sim)
@@ -166,6 +169,35 @@ def test_the_window_says_the_kernels_are_compiling_and_switches_when_they_are_re
     app.frame(1 / 60)
     assert not app.sim.planner.interpreted and app.startup.status(app.sim) == ""
     assert app.messages[-1][0].startswith("search kernels compiled")
+
+
+def test_the_window_draws_fewer_frames_while_a_first_start_compiles_what_it_waits_for(make_app):
+    """While the round, the brush's kernels or the landscape still compile in other processes, the
+    window keeps to 30 frames a second (the cores go to the compiling); then the config's cap."""
+    from types import SimpleNamespace
+
+    from sim.view.startup import COMPILING_FPS
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 20, "bird": 5, "water": 5})
+    k = app.startup.kernels
+    assert app.startup.fps_cap(144) == 144 and app.startup.fps_cap(0) == 0  # (all cached: as configured)
+    prep = SimpleNamespace(ready=False, done=False, args=[], stop=lambda: None)
+    k.background = prep
+    assert COMPILING_FPS == 30 and app.startup.fps_cap(144) == 30 and app.startup.fps_cap(0) == 30
+    assert app.startup.fps_cap(20) == 20  # (a lower cap of the user's stays)
+    prep.ready = True
+    k.landscape_ready = False  # the round is ready, the landscape still compiles
+    assert app.startup.fps_cap(144) == 30
+    k.landscape_ready = True
+    k.paint_stage = SimpleNamespace(ready=False, done=False)  # the brush's kernels still compile
+    assert app.startup.fps_cap(144) == 30
+    k.paint_stage.done = True  # its process failed: a stroke compiles them where it waits (not frames kept slow)
+    assert app.startup.fps_cap(144) == 144
+    k.paint_stage.ready = True
+    assert app.startup.fps_cap(144) == 144 and app.startup.fps_cap(0) == 0
+    prep.ready = False
+    prep.done = True  # the round's process failed: the window compiles it itself (poll), no process to make room for
+    assert app.startup.fps_cap(144) == 144
 
 
 @pytest.mark.parametrize("headless", [False, True])
