@@ -6,6 +6,7 @@ compiled search takes over."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,11 +23,16 @@ if TYPE_CHECKING:
     from sim.view.context import ViewContext
 
 #: The frame rate at most while a first start compiles what the window waits for (the search round,
-#: the brush's kernels, the landscape): the window's frames took ~45 % of a core at 144 FPS (their
-#: searches interpreted), ~13 % at 30, and the other core and a half compile. On the 2-core
-#: development machine (2026-12-07) the compiled search was ready after 24.9-29.4 s instead of
-#: 29.7-32.4, the brush's kernels after 5.2-6.3 s of compiling instead of 7.1-8.7.
+#: the brush's kernels, the landscape) on a machine of at most :data:`FEW_CORES` cores, where those
+#: processes and the window's outnumber the cores: the window's frames took ~45 % of a core at 144
+#: FPS (their searches interpreted), ~13 % at 30, and the compiling gets the rest. On the 2-core
+#: development machine (2026-12-07) the compiled search was ready after a median 27.0 s instead of
+#: 30.0 (five runs each), the brush's kernels after 5.2-6.6 s of compiling instead of 6.5-8.7.
 COMPILING_FPS = 30
+#: Up to this many cores (the brush's stage, the round's and the window's processes: three), the
+#: window makes room for the compiling (:data:`COMPILING_FPS`).
+FEW_CORES = 3
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def say(line: str) -> None:
@@ -83,11 +89,12 @@ class Startup:
         """The status bar's words while the kernels compile in the background ("" otherwise)."""
         return self.kernels.status()
 
-    def fps_cap(self, configured: int) -> int:
+    def fps_cap(self, configured: int, cores: int | None = None) -> int:
         """The frame rate at most for the next frame: ``configured`` (the config's ``fps_cap``, 0:
         none), but :data:`COMPILING_FPS` while a first start still compiles what the window waits
-        for, so that the compiling gets the cores."""
-        if not self.kernels.compiling("round", "landscape", PAINT_STAGE):
+        for on a machine of ``cores`` (default: this one's) up to :data:`FEW_CORES`, so that the
+        compiling gets the cores."""
+        if (cores or _CORES) > FEW_CORES or not self.kernels.compiling("round", "landscape", PAINT_STAGE):
             return configured
         return COMPILING_FPS if configured <= 0 else min(configured, COMPILING_FPS)
 
