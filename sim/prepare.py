@@ -7,16 +7,16 @@ in about a second. On a first start:
 * :func:`kernels_cached` finds out, in a fraction of a second, whether the cache
   already holds what the first frames need (a tiny rehearsal that may load kernels but
   stops at the first one it would have to compile);
-* :class:`Background` compiles them in other processes (``python -m sim.prepare``),
-  printing one line per phase, one process per stage (:data:`STAGES`; the round and its batch
-  search share one, as do the last three, small: :data:`PROCESS_GROUPS`): one the model's
-  round first (its batch search before it), then (unless ``--round-only``) everything
-  else (JPS, traced rounds, distance fields, the single-search variants the compare mode
-  uses); two more (``--stage model``, ``--stage paint``) the model's other kernels but the
-  crowd's separation (a window compiles that itself meanwhile; a headless run's model stage
-  after the model's), which this process then loads (loading takes far less memory than
-  compiling: every process stays under 300 MB), and the brush's, which a window's first stroke
-  waits for (it starts when the window opens).
+* :class:`Background` compiles them in other processes (``python -m sim.prepare``), printing one
+  line per phase, one process per stage (:data:`STAGES`; the round and its batch search share
+  one, as do the last three, small: :data:`PROCESS_GROUPS`): one the model's round first (its
+  batch search before it), then (unless ``--round-only``) everything else (JPS, traced rounds,
+  distance fields, the single-search variants the compare mode uses); two more (``--stage
+  model``, ``--stage paint``) the model's other kernels but the crowd's separation (a window
+  compiles that itself meanwhile; a headless run's model stage after the model's, and before it
+  the round's smoothing, :data:`SMOOTH_STAGE`), which this process then loads (loading takes far
+  less memory than compiling: every process stays under 300 MB), and the brush's, which a
+  window's first stroke waits for (it starts when the window opens).
   What the run waits for goes first (:meth:`Kernels.start`);
 * meanwhile the window runs with the planner's interpreted search
   (:mod:`sim.pathfinding.interpreted`), and a headless run does the drawing's own
@@ -52,7 +52,7 @@ from sim.maps.data import MapData, MapError
 from sim.model.agents import State
 from sim.model.observe import SearchObserver
 from sim.model.planner import Ready
-from sim.pathfinding import runs_without_compiling, set_first_use, warm_up
+from sim.pathfinding import BatchResult, runs_without_compiling, set_first_use, warm_up
 from sim.simulation import Simulation
 from sim.support.lifeline import PARENT_VAR
 from sim.world.terrain import Terrain
@@ -142,6 +142,25 @@ def compile_searches(config: Config, jps: bool = False) -> None:
             sp.astar.smooth_batch(result)
 
 
+def compile_smoothing(config: Config, jps: bool = False) -> None:
+    """Compile (or load) the smoothing the round runs for species whose paths are pulled straight
+    (the birds), called as :func:`compile_searches` calls it, on a path of one cell (the types are
+    what count): a headless first start does it first in the model's stage, on the core the
+    round's process does not need, and that process then loads it (~1 s off the chain a headless
+    first start waits for). ``jps``: as :func:`rehearsal`."""
+    sim = rehearsal(config, jps)
+    if sim is None:
+        return
+    a, w = sim.agents, sim.world.width
+    for sp in sim.species:
+        mine = np.flatnonzero(a.species == sp.index)
+        if sp.kind.straight_paths and mine.size:
+            x, y = (int(v) for v in a.cell[mine[0]])
+            status, cost, one = np.zeros(1, np.int8), np.zeros(1), np.ones(1, np.int64)
+            paths, offsets = np.array([y * w + x], np.int32), np.array([0, 1], np.int64)
+            sp.astar.smooth_batch(BatchResult.made(status, cost, one, paths, offsets, 1, w))
+
+
 def compile_round(config: Config, tracing: bool = False, jps: bool = False) -> None:
     """Compile (or load) the search round alone, at once: one round of every animal of the
     tiny island (the compiled code's types are what count, not the values). ``jps``: the
@@ -216,15 +235,16 @@ class Background:
 #: when the two together took 8.4-9.0 s against 7.5 on 2026-12-05), and the drawing's (compiled by
 #: the demo itself): what the first start's progress screen expects (:func:`first_frame_seconds`).
 STAGE_SECONDS = {"model": 4.0, "crowd": 3.0, "drawing": 3.0, "paint": 5.5, "searches": 11.0, "round": 5.0,
-                 "rest": 4.5, "jps": 22.0, "jps-round": 5.5, "jps+": 2.0, "traces": 0.5, "landscape": 3.0}  # fmt: skip
+                 "rest": 4.5, "jps": 22.0, "jps-round": 5.5, "jps+": 2.0, "traces": 0.5, "landscape": 3.0,
+                 "smooth": 1.2}  # fmt: skip
 
 
 def first_frame_seconds(headless: bool) -> float:
     """What a first start usually waits for before its first frame, in seconds on the development
     machine (a headless run's search round aside): a window, the model's stage beside the drawing
-    and then the crowd's; a headless run, the drawing and then the model's and the crowd's."""
+    and then the crowd's; a headless run, the drawing and then the smoothing, the model's and the crowd's."""
     model, crowd, drawing = STAGE_SECONDS[MODEL_STAGE], STAGE_SECONDS[CROWD_STAGE], STAGE_SECONDS["drawing"]
-    return drawing + model + crowd if headless else max(model, drawing + crowd)
+    return drawing + STAGE_SECONDS[SMOOTH_STAGE] + model + crowd if headless else max(model, drawing + crowd)
 
 
 class Kernels:
@@ -350,8 +370,9 @@ class Kernels:
         process from the start, the drawing and then the crowd's here beside it; once the window
         opens, the brush's (a first stroke waits for it: :meth:`ensure`) and the background. A
         headless run waits for the round too, the longest chain: it compiles on one core from the
-        start, the drawing and then the model's and the crowd's stages (one process) one after the
-        other on the other; it never paints, so it leaves the brush's alone."""
+        start, the drawing and then the round's smoothing (which the round's process then loads), the
+        model's and the crowd's stages (one process) one after the other on the other; it never
+        paints, so it leaves the brush's alone."""
         if kernels_cached(self.config, self.jps):  # (loaded here: a frame's kernels, a stroke's included)
             compile_view()
             return
@@ -368,7 +389,7 @@ class Kernels:
         if headless:
             self._start_background(headless)
             compile_view()
-            self.model_stage = self._stage(MODEL_STAGE, CROWD_STAGE)
+            self.model_stage = self._stage(SMOOTH_STAGE, MODEL_STAGE, CROWD_STAGE)
             self.model_stage.wait_ready()
         else:
             self.model_stage = self._stage(MODEL_STAGE)
@@ -457,6 +478,9 @@ MODEL_STAGE = "model"
 #: the window's process, beside the model's stage, once the drawing is compiled; a headless run's
 #: model stage compiles it after the model's (a window then waits ~2 s less: the two cores share the work).
 CROWD_STAGE = "crowd"
+#: The round's smoothing (the birds' paths), compiled ahead of the round's process by a headless
+#: first start's model stage: the round's chain is the one that run waits for, the other core has room.
+SMOOTH_STAGE = "smooth"
 #: The brush's stage: a window's first start compiles it once the window opens, and its first
 #: stroke waits for it (a headless run never paints).
 PAINT_STAGE = "paint"
@@ -596,6 +620,7 @@ STAGES: dict[str, tuple[Callable[[Config, bool], object], str]] = {
     "model": (_model_stage, "the model's other kernels"),
     "crowd": (compile_crowd, "the crowd's separation"),
     "paint": (rehearse_paint, "the brush's kernels"),
+    "smooth": (compile_smoothing, "the smoothing of straight paths"),
     "searches": (compile_searches, "the engine's batch search"),
     "round": (lambda c, jps: compile_round(c, jps=jps), "the search round"),
     "rest": (compile_rest, "the rest of the engine (single searches, distance fields), the crowd's threads"),

@@ -211,9 +211,10 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
     at once in another process, the drawing and then the crowd's compile here beside it; the
     brush's (a first stroke waits for it) and the background start once the window opens. A
     headless run waits for the background's round too, the longest chain: it starts at once,
-    the model's and the crowd's stages (one process) after the drawing; it never paints, so no
-    brush. Neither loads the brush's kernels before its first frame. The progress screen hears
-    what it waits for and how long that usually takes."""
+    the round's smoothing (taken off that chain), the model's and the crowd's stages (one
+    process) after the drawing; it never paints, so no brush. Neither loads the brush's kernels
+    before its first frame. The progress screen hears what it waits for and how long that usually
+    takes."""
     import sim.prepare as prepare
 
     events, said = [], []
@@ -238,8 +239,8 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
     kernels.log = lambda line: None
     kernels.start(headless, lambda: events.append(("compile", "drawing")), lambda *args: said.append(args))
     if headless:
-        assert events == [("start", "background"), ("compile", "drawing"), ("start", "model+crowd"),
-                          ("wait", "model+crowd"), ("load", "model")]  # fmt: skip
+        assert events == [("start", "background"), ("compile", "drawing"), ("start", "smooth+model+crowd"),
+                          ("wait", "smooth+model+crowd"), ("load", "model")]  # fmt: skip
         assert kernels.ready("paint")  # (nothing compiles it: a stroke compiles what it needs)
     else:
         assert events == [("start", "model"), ("compile", "drawing"), ("compile", "crowd"), ("wait", "model"),
@@ -330,6 +331,28 @@ def test_the_model_s_stage_the_crowd_s_and_the_brush_s_leave_nothing_for_a_paint
     )
     assert after_compiling(tmp_path, ["--stage", "model", "--stage", "paint"], code) == ["False"]
     assert after_compiling(tmp_path, ["--stage", "crowd"], code) == ["True"]
+
+
+@pytest.mark.slow
+def test_the_smoothing_stage_leaves_the_round_s_process_no_smoothing_to_compile(tmp_path):
+    # A headless first start compiles the birds' smoothing beside the round's process (in the model's
+    # stage), which must then load it, not compile it again: numba's compile events say what it compiles.
+    code = (
+        "import sys\n"
+        "from numba.core import event\n"
+        "names = []\n"
+        "class Heard(event.Listener):\n"
+        "    def on_start(self, e):\n"
+        "        names.append(e.data['dispatcher'].py_func.__name__)\n"
+        "    def on_end(self, e):\n"
+        "        pass\n"
+        "event.register('numba:compile', Heard())\n"
+        "from sim.prepare import main\n"
+        "main(['--stage', 'searches', '--stage', 'round'])\n"
+        "print('compiled:', 'smooth_all' in names, 'search_batch' in names)\n"
+    )
+    words = after_compiling(tmp_path, ["--stage", "smooth"], code)
+    assert words[-3:] == ["compiled:", "False", "True"]  # (the batch search compiled: the events were heard)
 
 
 def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
