@@ -396,7 +396,8 @@ class Kernels:
             compile_view()
             compile_crowd(self.config, self.jps)  # here, on the drawing's core (the model's stage leaves it out)
             self.model_stage.wait_ready()
-            self.paint_stage = self._stage(PAINT_STAGE)  # the window opens: the brush's and the round next
+            # The window opens: the brush's (then the round's smoothing, in the same process) and the round next.
+            self.paint_stage = self._stage(PAINT_STAGE, SMOOTH_STAGE)
             self._start_background(headless)
         rehearse_model(self.config, interpreted=True, jps=self.jps, paint=False)
 
@@ -481,6 +482,10 @@ CROWD_STAGE = "crowd"
 #: The round's smoothing (the birds' paths), compiled ahead of the round's process by a headless
 #: first start's model stage: the round's chain is the one that run waits for, the other core has room.
 SMOOTH_STAGE = "smooth"
+#: The stages a process says :data:`READY` right after (what its parent waits for), going on with
+#: the stages after them: the round's, and the brush's (a window's brush stage then compiles the
+#: round's smoothing, which the round's process, busy with the batch search meanwhile, then loads).
+READY_AFTER = ("round", "paint")
 #: The brush's stage: a window's first start compiles it once the window opens, and its first
 #: stroke waits for it (a headless run never paints).
 PAINT_STAGE = "paint"
@@ -635,8 +640,9 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m sim.prepare [--config PATH] [--jps] [--round-only | --stage NAME ...]``: compile
     into numba's cache, one stage (:data:`STAGES`) a process (:func:`processes`), printing
     :data:`READY` once the round is cached; ``--stage`` (more than once: each in turn) compiles
-    those stages in this process, printing :data:`READY` right after the round's when it is one of
-    them (then going on with any after it), else after the last; ``--jps``: the
+    those stages in this process, printing :data:`READY` right after the round's or the brush's
+    when one of them is there (:data:`READY_AFTER`; then going on with any after it), else after
+    the last; ``--jps``: the
     start map's round searches with JPS (a species' choice).
     Bad input is one line on stderr and exit status 2; a stage that failed is one line from
     this process (the others still run) and exit status 1."""
@@ -664,7 +670,7 @@ def main(argv: list[str] | None = None) -> int:
             work, what = STAGES[name]
             work(config, args.jps)
             print(f"  compiled {what} in {time.perf_counter() - t0:.1f} s", flush=True)
-            if name == ROUND_STAGES[-1] and not ready:  # what a run waits for: said at once, then on
+            if name in READY_AFTER and not ready:  # what a run waits for: said at once, then on
                 print(READY, flush=True)
                 ready = True
         if not ready:

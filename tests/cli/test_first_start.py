@@ -244,10 +244,10 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
         assert kernels.ready("paint")  # (nothing compiles it: a stroke compiles what it needs)
     else:
         assert events == [("start", "model"), ("compile", "drawing"), ("compile", "crowd"), ("wait", "model"),
-                          ("start", "paint"), ("start", "background"), ("load", "model")]  # fmt: skip
+                          ("start", "paint+smooth"), ("start", "background"), ("load", "model")]  # fmt: skip
         assert not kernels.ready("paint")
         kernels.ensure("paint", lambda *args: said.append(args))  # a first stroke: waits for the brush's stage
-        assert events[-1] == ("wait", "paint") and kernels.ready("paint")
+        assert events[-1] == ("wait", "paint+smooth") and kernels.ready("paint")
         assert said[-1][0].startswith("first start: compiling the brush") and said[-1][2] >= 1.0
     assert kernels.ready("model") and kernels.ready("crowd") and said[0][2] == prepare.first_frame_seconds(headless)
 
@@ -353,6 +353,19 @@ def test_the_smoothing_stage_leaves_the_round_s_process_no_smoothing_to_compile(
     )
     words = after_compiling(tmp_path, ["--stage", "smooth"], code)
     assert words[-3:] == ["compiled:", "False", "True"]  # (the batch search compiled: the events were heard)
+
+
+def test_the_brush_s_process_says_ready_before_it_goes_on_with_the_smoothing():
+    # A window's first stroke waits for the brush's stage only; its process then compiles the round's
+    # smoothing (which the round's process loads), after saying so (warm cache: each stage loads).
+    r = subprocess.run([sys.executable, "-m", "sim.prepare", "--stage", "paint", "--stage", "smooth"],
+                       capture_output=True, text=True, cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+                       timeout=900)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 3 and lines[1] == "ready", lines
+    assert lines[0].startswith("  compiled the brush's kernels in ")
+    assert lines[2].startswith("  compiled the smoothing of straight paths in ")
 
 
 def test_the_compiling_stages_run_one_process_each_and_pass_the_round_on():
