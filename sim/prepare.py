@@ -304,10 +304,12 @@ class Kernels:
         """Whether a process of ours still compiles one of ``stages`` (not ready, and its process
         has not ended: one that failed leaves its stage to whoever needs it, :meth:`ensure`)."""
         for stage in stages:
-            proc = {PAINT_STAGE: self.paint_stage, "landscape": self.landscape}.get(stage, self.background)
-            if stage == "landscape" and not self.landscape_ready and (proc is None or not proc.done):
-                return True  # (compiled after the round: waiting for it to start counts)
-            if stage != "landscape" and not self.ready(stage) and proc is not None and not proc.done:
+            if stage == "landscape":  # (compiled after the round: waiting for its process to start counts)
+                if not self.landscape_ready and (self.landscape is None or not self.landscape.done):
+                    return True
+                continue
+            proc = self.paint_stage if stage == PAINT_STAGE else self.background
+            if not self.ready(stage) and proc is not None and not proc.done:
                 return True
         return False
 
@@ -479,16 +481,17 @@ MODEL_STAGE = "model"
 #: the window's process, beside the model's stage, once the drawing is compiled; a headless run's
 #: model stage compiles it after the model's (a window then waits ~2 s less: the two cores share the work).
 CROWD_STAGE = "crowd"
-#: The round's smoothing (the birds' paths), compiled ahead of the round's process by a headless
-#: first start's model stage: the round's chain is the one that run waits for, the other core has room.
+#: The round's smoothing (the birds' paths), compiled ahead of the round's process, which then loads
+#: it: first in a headless first start's model stage, after the brush's kernels in a window's brush
+#: stage (the round's chain is the one a first start waits for; the other core has room).
 SMOOTH_STAGE = "smooth"
-#: The stages a process says :data:`READY` right after (what its parent waits for), going on with
-#: the stages after them: the round's, and the brush's (a window's brush stage then compiles the
-#: round's smoothing, which the round's process, busy with the batch search meanwhile, then loads).
-READY_AFTER = ("round", "paint")
 #: The brush's stage: a window's first start compiles it once the window opens, and its first
 #: stroke waits for it (a headless run never paints).
 PAINT_STAGE = "paint"
+#: The stages a process says :data:`READY` right after (what its parent waits for), going on with
+#: the stages after them: the round's, and the brush's (a window's brush stage then compiles the
+#: round's smoothing, which the round's process, busy with the batch search meanwhile, then loads).
+READY_AFTER = (ROUND_STAGES[-1], PAINT_STAGE)
 REST_STAGES = ["rest", "jps", "jps-round", "jps+", "traces"]
 #: The rest's last stages, compiled one after the other in one process: each is small beside the
 #: others (together 226 MB at most, measured 2026-12-05), and a process of its own costs ~0.8 CPU s

@@ -79,7 +79,7 @@ def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width
     positive = {c for c in costs if c > 0.0}
     one_cost = prune and len(positive) <= 1  # (every passable cell costs the same: the 3x3 test always holds)
     gx, gy = goal % width, goal // width
-    offsets, bits, nbits, successors, lengths = _tables(width)
+    offsets, bits, nbits, successors, lengths = _offsets(width), _BITS_LIST, _NBITS_LIST, _SUCCESSORS_LIST, _LENGTHS
     code = codes.item  # (a cell's code as a Python int: half the time of codes[i])
     g: dict[int, float] = {start: 0.0}
     parent: dict[int, int] = {start: NO_PARENT}
@@ -100,9 +100,7 @@ def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width
             status, best = STATUS_FOUND, u
             break
         ux, uy = u % width, u // width
-        hu = _metric(metric, abs(ux - gx), abs(uy - gy))
-        if hu < best_h or (hu == best_h and gu < best_g):
-            best, best_h, best_g = u, hu, gu
+        best, best_h, best_g = _closest(u, _metric(metric, abs(ux - gx), abs(uy - gy)), gu, best, best_h, best_g)
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
@@ -131,11 +129,15 @@ def _heap_search(codes: np.ndarray, costs: list[float], moves: np.ndarray, width
     return status, expanded, (g[best] if status == STATUS_FOUND else math.inf), _path(best, parent, offsets, width)
 
 
-def _tables(width: int) -> tuple[list[int], list[list[int]], list[int], list[list[int]], list[float]]:
-    """The kernels' tables as lists: the 8 steps' offsets in a grid of padded ``width``, the set
-    bits of each move mask and their count, the canonical successors, the steps' lengths."""
-    offsets = [int(DX[k] + DY[k] * width) for k in range(8)]
-    return offsets, _BITS_LIST, _NBITS_LIST, _SUCCESSORS_LIST, _LENGTHS
+def _offsets(width: int) -> list[int]:
+    """The 8 steps' offsets in a grid of padded ``width`` (the order of ``rules.DX``/``DY``)."""
+    return [int(DX[k] + DY[k] * width) for k in range(8)]
+
+
+def _closest(u: int, hu: float, gu: float, best: int, best_h: float, best_g: float) -> tuple[int, float, float]:
+    """The closest cell reached so far after expanding ``u`` (``hu`` from the goal by the metric, reached for
+    ``gu``), as the kernels choose it (a search cut short ends there): the least ``h``, then the least ``g``."""
+    return (u, hu, gu) if hu < best_h or (hu == best_h and gu < best_g) else (best, best_h, best_g)
 
 
 def _one_cost_around(u: int, costs: list[float], code: Callable[[int], int], offsets: list[int]) -> bool:
@@ -243,7 +245,7 @@ def _bucket_search(moves: np.ndarray, width: int, start: int, goal: int, params:
     heuristic, metric, max_nodes, unit = params.heuristic, params.metric, params.max_nodes, params.unit
     prune = _canonical(params.mode, params.rule, params.prio, params.unit)
     gx, gy = goal % width, goal // width
-    offsets, bits, nbits, successors, _lengths = _tables(width)
+    offsets, bits, nbits, successors = _offsets(width), _BITS_LIST, _NBITS_LIST, _SUCCESSORS_LIST  # (as locals)
     keys: list[tuple[float, int, int]] = []  # the buckets' priorities, lowest first
     stacks: dict[tuple[int, int], list[int]] = {}  # a stack of cells per priority
     g: dict[int, tuple[int, int]] = {start: (0, 0)}
@@ -263,9 +265,8 @@ def _bucket_search(moves: np.ndarray, width: int, start: int, goal: int, params:
             break
         up, uq = g[w]
         wx, wy = w % width, w // width
-        hu, gu = _metric(metric, abs(wx - gx), abs(wy - gy)), up + uq * SQRT2
-        if hu < best_h or (hu == best_h and gu < best_g):
-            best, best_h, best_g = w, hu, gu
+        hu = _metric(metric, abs(wx - gx), abs(wy - gy))
+        best, best_h, best_g = _closest(w, hu, up + uq * SQRT2, best, best_h, best_g)
         if expanded >= max_nodes:
             status = STATUS_HIT_LIMIT
             break
