@@ -14,7 +14,11 @@ whether each bar is met:
 
 each with latency p50/p95 (request to path), queue p95, held p95 (idle animals waiting to ask:
 the planner lets them ask only as fast as the queue is served, planner.MAX_WAIT_S), searches
-asked (joined the queue) against served per simulated second, and separation ms;
+asked (joined the queue) against served per simulated second, and separation ms; "cores ns": a
+cache line's round trip between the first two cores, just before and after the run
+(``sim.support.barrier.round_trip_ns``): a host may put a virtual machine's two cores under one
+last-level cache (~50 ns) or two (~320 ns), and the threaded separation takes ~1.6x as long in
+the second case (docs/performance.md);
 * 2048x2048 island, 500 animals: paint stroke + frame <= 16 ms median, <= 300 MB resident.
 """
 
@@ -28,6 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from sim.support.barrier import round_trip_ns
 
 ROOT = Path(__file__).resolve().parent.parent
 CROWDS = {500: {"fps": 1500, "search_p95_in_budget": True}, 5000: {},
@@ -134,11 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     warm_cache()
     print(f"{'animals':>8} {'fps':>8} {'frame ms p50/p95':>17} {'search ms p50/p95':>18} {'µs/search':>9}"
           f" {'latency ms p50/p95':>19} {'queue p95':>9} {'held p95':>8} {'asked/served per s':>19}"
-          f" {'sep. ms':>7} {'rss MB':>7}  bars")  # fmt: skip
+          f" {'sep. ms':>7} {'rss MB':>7} {'cores ns':>9}  bars")  # fmt: skip
     for agents in (500, 5000, 20000, 100000):
         if str(agents) not in wanted:
             continue
+        before = round_trip_ns()
         r = crowd(agents, args.frames, args.map, args.seed)
+        cores = "-" if before is None else f"{before:.0f}/{round_trip_ns() or 0:.0f}"
         bars = crowd_bars(agents, r)
         ok &= all(b.endswith("yes") for b in bars)
         print(
@@ -146,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             f" {r['search_ms_p50']:>8.3f}/{r['search_ms_p95']:<9.3f} {r['search_us_per_search']:>9.1f}"
             f" {r['latency_ms_p50']:>9.1f}/{r['latency_ms_p95']:<9.1f} {r['queue_p95']:>9.0f} {r['held_p95']:>8.0f}"
             f" {r['asked_per_s']:>9.0f}/{r['served_per_s']:<9.0f} {r['crowd_ms_p50']:>7.2f}"
-            f" {r['peak_rss_mb'] or 0:>7.0f}  {'; '.join(bars)}",
+            f" {r['peak_rss_mb'] or 0:>7.0f} {cores:>9}  {'; '.join(bars)}",
             flush=True,
         )
     if "paint" in wanted:

@@ -21,8 +21,11 @@ barrier. Not for general use: the waits assume every party arrives.
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
+import threading
+import time
 
 import numpy as np
 from llvmlite import ir
@@ -156,6 +159,66 @@ def await_release(state, seen):
         if now != seen:
             return -1 if state[_STOP] else now
         _futex(go, _FUTEX_WAIT_PRIVATE, now & 0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True)
+def _volley(state, trips, side):
+    """``trips`` hand-overs of the int64 ``state[0]`` between two threads (``side`` 0 and 1),
+    each waiting for the other's increment; returns the cycles it took (-1: the partner never
+    answered within ~10**10 cycles)."""
+    word = state.ctypes.data
+    t0 = _cycles()
+    for i in range(trips):
+        if side == 0:
+            _add(word, 1)
+        want = 2 * i + 2 - side  # (side 0 waits for the answer to its own increment)
+        while _load(word) != want:
+            if _cycles() - t0 > 10_000_000_000:
+                return -1
+        if side == 1:
+            _add(word, 1)
+    return _cycles() - t0
+
+
+def round_trip_ns(trips: int = 100_000) -> float | None:
+    """How long one cache line takes to go from one core to another and back here, in ns (the
+    median of three volleys of ``trips`` hand-overs, the two threads pinned to the first two cores
+    this process may use); None where :data:`AVAILABLE` is false or there is one core.
+
+    What every hand-over between the parts of a threaded pass pays: two cores that share a
+    last-level cache answer in ~50 ns; on a virtual machine whose two cores the host has put
+    under different caches (an AMD EPYC's core complexes), ~320 ns, and a pass whose parts
+    read what the other wrote runs ~1.6x as long (docs/performance.md)."""
+    if isinstance(trips, bool) or not isinstance(trips, int) or trips < 1:
+        raise ValueError(f"trips must be a positive int, got {trips!r}")
+    cpus = sorted(os.sched_getaffinity(0)) if AVAILABLE else []
+    if len(cpus) < 2:
+        return None
+    state = np.zeros(8, np.int64)
+
+    def answer() -> None:
+        os.sched_setaffinity(0, {cpus[1]})  # (this thread only)
+        _volley(state, trips, 1)
+
+    _volley(state, 0, 0)  # (compiled, or loaded from the cache, before anything is timed)
+    own = os.sched_getaffinity(0)
+    times: list[float] = []
+    try:
+        os.sched_setaffinity(0, {cpus[0]})
+        for _ in range(3):
+            state[0] = 0
+            other = threading.Thread(target=answer)
+            other.start()
+            t0 = time.perf_counter_ns()
+            cycles = _volley(state, trips, 0)
+            t1 = time.perf_counter_ns()
+            other.join()
+            if cycles < 0:
+                return None
+            times.append((t1 - t0) / trips)
+    finally:
+        os.sched_setaffinity(0, own)
+    return sorted(times)[1]
 
 
 def go_word(state: np.ndarray) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import mmap
+import os
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -639,3 +640,21 @@ def test_a_large_crowds_walking_step_is_the_same_on_one_thread_and_two():
     for k, v in ends[0][1].items():
         assert np.array_equal(v, ends[1][1][k], equal_nan=v.dtype.kind == "f"), k
     assert not np.array_equal(ends[0][1]["pos"], start["pos"])
+
+
+@pytest.mark.skipif(not barrier.AVAILABLE or len(os.sched_getaffinity(0)) < 2, reason="needs the barrier and two cores")
+def test_a_round_trip_between_two_cores_is_measured_and_the_affinity_given_back():
+    """bench.demo prints how long a cache line takes between the first two cores (a host may put
+    a virtual machine's two cores under one cache or two): a positive time, each thread pinned
+    only while it is measured; with one core to run on there is nothing to measure."""
+    own = os.sched_getaffinity(0)
+    ns = barrier.round_trip_ns(trips=500)
+    assert ns is not None and 0 < ns < 1e8
+    assert os.sched_getaffinity(0) == own
+    with pytest.raises(ValueError, match="trips must be a positive int, got 0"):
+        barrier.round_trip_ns(trips=0)
+    try:
+        os.sched_setaffinity(0, {min(own)})
+        assert barrier.round_trip_ns(trips=500) is None
+    finally:
+        os.sched_setaffinity(0, own)
