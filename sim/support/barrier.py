@@ -189,8 +189,10 @@ def round_trip_ns(trips: int = 100_000) -> float | None:
     last-level cache answer in ~50 ns; on a virtual machine whose two cores the host has put
     under different caches (an AMD EPYC's core complexes), ~320 ns, and a pass whose parts
     read what the other wrote runs ~1.6x as long (docs/performance.md)."""
-    if isinstance(trips, bool) or not isinstance(trips, int) or trips < 1:
-        raise ValueError(f"trips must be a positive int, got {trips!r}")
+    if isinstance(trips, bool) or not isinstance(trips, int):
+        raise TypeError(f"trips must be an int, got {trips!r}")
+    if trips < 1:
+        raise ValueError(f"trips must be at least 1, got {trips}")
     cpus = sorted(os.sched_getaffinity(0)) if AVAILABLE else []
     if len(cpus) < 2:
         return None
@@ -207,7 +209,7 @@ def round_trip_ns(trips: int = 100_000) -> float | None:
         os.sched_setaffinity(0, {cpus[0]})
         for _ in range(3):
             state[0] = 0
-            other = threading.Thread(target=answer)
+            other = threading.Thread(target=answer, daemon=True)
             other.start()
             t0 = time.perf_counter_ns()
             cycles = _volley(state, trips, 0)

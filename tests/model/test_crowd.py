@@ -651,8 +651,10 @@ def test_a_round_trip_between_two_cores_is_measured_and_the_affinity_given_back(
     ns = barrier.round_trip_ns(trips=50)
     assert ns is not None and 0 < ns < 1e8
     assert os.sched_getaffinity(0) == own
-    with pytest.raises(ValueError, match="trips must be a positive int, got 0"):
+    with pytest.raises(ValueError, match=r"^trips must be at least 1, got 0$"):
         barrier.round_trip_ns(trips=0)
+    with pytest.raises(TypeError, match=r"^trips must be an int, got 2\.5$"):
+        barrier.round_trip_ns(trips=2.5)
     try:
         os.sched_setaffinity(0, {min(own)})
         assert barrier.round_trip_ns(trips=50) is None
