@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the platform has one (Linux: a
+    container or ``taskset`` may allow fewer than the machine has), else every core."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def peak_rss_mb() -> float | None:

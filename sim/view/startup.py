@@ -6,7 +6,6 @@ compiled search takes over."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING
 from sim.pathfinding import runs_without_compiling
 from sim.prepare import PAINT_STAGE, Kernels, rehearse_model
 from sim.simulation import Simulation
+from sim.support.platform import usable_cores
 from sim.view.draw import landscape
 from sim.view.draw.panels import GOOD
 from sim.view.draw.render import rehearse_view
@@ -32,7 +32,7 @@ COMPILING_FPS = 30
 #: Up to this many cores (the brush's stage, the round's and the window's processes: three), the
 #: window makes room for the compiling (:data:`COMPILING_FPS`).
 FEW_CORES = 3
-_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+_CORES = usable_cores()
 
 
 def say(line: str) -> None:

@@ -205,6 +205,21 @@ def test_the_window_draws_fewer_frames_while_a_first_start_compiles_what_it_wait
     assert cap(144) == 144
 
 
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")
+def test_the_window_counts_the_cores_this_process_may_use():
+    """Whether the window makes room for the compiling (:func:`Startup.fps_cap`) depends on the cores
+    the demo may run on: a ``taskset`` or a container's limit counts, not the machine's cores."""
+    from sim.support.platform import usable_cores
+
+    own = os.sched_getaffinity(0)
+    assert usable_cores() == len(own)
+    try:
+        os.sched_setaffinity(0, {min(own)})
+        assert usable_cores() == 1
+    finally:
+        os.sched_setaffinity(0, own)
+
+
 @pytest.mark.parametrize("headless", [False, True])
 def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
     """A window waits for the model's stage, the crowd's and the drawing: the model's stage starts
