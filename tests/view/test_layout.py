@@ -144,3 +144,48 @@ def test_help_text_is_at_least_14_px_at_1280x800_and_turns_pages_where_it_does_n
     rows = sum(len(t.rows()) for t in app.tables())
     shown = {line for page in seen for line in page}
     assert len([line for line in shown if "  " in line]) >= rows  # every key's row is on some page
+
+
+@pytest.mark.parametrize("overlay", [0, 2])
+@pytest.mark.parametrize("size", [(800, 500), (900, 560), (1280, 800), (1920, 1080)])
+def test_compare_keeps_every_key_hint_whole_on_one_line(make_app, size, overlay):
+    """The compare screen's key hints and colour legend wrap between hints, never inside one ("Tab" at
+    a line's end and "one/all" on the next read as two hints), and none is elided (at 900x560 the
+    legend's colours had gone to an ellipsis). Where every hint would take more than half the screen,
+    the main ones and "F1 every key" stand for them, and each panel still shows its map."""
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    resize(app, size)
+    app.overlay.level = overlay
+    enter(app, "compare")
+    app.message(LONG)
+    app.frame(STEP)
+    check(app, f"compare at {size}")
+    header = next(p for p in app.plan.placed if p.name == "compare").lines
+    every = ["1-3 species", "click a panel: large", "drag S or G, or paint walls: all run again",
+             "right click or N: new query", "Space play/pause", "← → step", "↑ ↓ speed", "R replay",
+             "Tab one/all", "K copy as code", "Esc or C: back"]  # fmt: skip
+    main = ["click a panel: large", "N new query", "Space play/pause", "R replay", "Tab one/all", "Esc back",
+            "F1 every key"]  # fmt: skip
+    legend = ["closed: magenta", "left open: orange", "jump points: rings"]
+    compact = any("F1 every key" in line for line in header)
+    assert not compact or size[1] <= 560, (size, header)  # (every hint wherever they fit)
+    for hint in (main if compact else every) + legend:
+        assert sum(hint in line for line in header) == 1, (size, hint, header)
+    assert not any(line.strip() == "…" for line in header), header
+    panels = app.top.panels
+    assert panels and all(p.place.w > 0 and p.place.h > 0 for p in panels), (size, [p.place for p in panels])
+    titles = next(line for line in header if line.startswith(("cells expanded", "expanded")))
+    assert titles in ("cells expanded   path cost", "expanded   cost"), titles  # (the bar chart's columns)
+
+
+def test_the_bar_charts_titles_never_run_into_each_other(make_app):
+    """The compare bar chart's first column title fits its column, else both take their short names
+    (at 900x560 "cells expanded" had run into "path cost")."""
+    from sim.view.draw.search_views import chart_titles
+
+    app = make_app("maps/island.yaml", counts={"cow": 4, "bird": 2, "water": 2})
+    font = app.text.font(Metrics.of(560).small)
+    long_w = font.size("cells expanded")[0]
+    assert chart_titles(font, long_w + 8) == ("cells expanded", "path cost")
+    for col_w in (long_w + 7, long_w // 2):
+        assert chart_titles(font, col_w) == ("expanded", "cost")

@@ -170,7 +170,7 @@ def _number(v: float) -> str:
 def _fit(region: tuple[int, int, int, int], box: pygame.Rect) -> tuple[float, pygame.Rect]:
     """Scale (px per cell) and placement to show ``region`` (c0, r0, c1, r1) inside ``box``."""
     c0, r0, c1, r1 = region
-    scale = min(box.w / (c1 - c0), box.h / (r1 - r0))
+    scale = max(0.0, min(box.w / (c1 - c0), box.h / (r1 - r0)))
     w, h = int((c1 - c0) * scale), int((r1 - r0) * scale)
     return scale, pygame.Rect(box.x + (box.w - w) // 2, box.y + (box.h - h) // 2, w, h)
 
@@ -220,7 +220,7 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
     of each strategy's cells expanded and path cost, then the panels. ``region``: the cells the
     panels show (default: all any search touched); ``offer``: where the strategies left out would
     run. Returns the panels drawn (what a click or a drag hits) and the header's lines."""
-    big, small = metrics.body, metrics.small
+    small = metrics.small
     sw = area.w
     bottom = area.bottom - metrics.margin
     chart_w = min(metrics.px(520), int(sw * 0.42)) if cmp.runs else 0
@@ -231,19 +231,16 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
     keys = [f"1-{len(view.sim.species)} species", picking, "drag S or G, or paint walls: all run again",
             "right click or N: new query", "Space play/pause", "← → step", "↑ ↓ speed", "R replay", "Tab one/all",
             "K copy as code", "Esc or C: back"]  # fmt: skip
-    lines = [(line, GOOD, big) for line in wrapped_words(head, text.font(big), text_w)]
-    lines += [(line, DIM, small) for line in wrapped_words(keys, text.font(small), text_w)]
-    if cmp.runs:
-        state = "playing" if cmp.playing else "done" if cmp.done else "paused"
-        status = (f"replay: each search at its own pace, all ending together ({REPLAY_S / cmp.speed:g} s)   "
-                  f"{state}   closed: magenta   left open: orange   jump points: rings   "
-                  "times: median of several calls, nothing compiled or built inside the clock")  # fmt: skip
-        lines += [(line, INK, small) for line in wrap(text.font(small), status, text_w)]
-        for why in cmp.left_out:
-            where = offer if "one cost" in why else ""  # (another species helps only there)
-            lines += [(line, WARN, small) for line in wrap(text.font(small), f"no panel: {why}{where}", text_w)]
+    state = "playing" if cmp.playing else "done" if cmp.done else "paused"
+    status = [f"replay: each search at its own pace, all ending together ({REPLAY_S / cmp.speed:g} s)", state,
+              "closed: magenta", "left open: orange", "jump points: rings",
+              "times: median of several calls, nothing compiled or built inside the clock"]  # fmt: skip
+    lines = _compare_header(text, metrics, cmp, head, keys, status, offer, text_w)
+    if cmp.runs and _height(text, lines) > (bottom - area.y) // 2:  # a small window: the panels come first
+        keys = [picking, "N new query", "Space play/pause", "R replay", "Tab one/all", "Esc back", "F1 every key"]
+        lines = _compare_header(text, metrics, cmp, head, keys, [state, *status[2:5]], offer, text_w)
     chart_h = (len(cmp.runs) + 1) * text.font(small).get_linesize() + 12 if cmp.runs else 0
-    top = area.y + 6 + max(sum(text.font(size).get_linesize() for _t, _c, size in lines), chart_h) + 6
+    top = area.y + 6 + max(_height(text, lines), chart_h) + 6
     pygame.draw.rect(screen, (14, 18, 26), (area.x, area.y, sw, (bottom + 6 - area.y) if cmp.runs else top - area.y))
     y = area.y + 6
     for line, colour, size in lines:
@@ -271,13 +268,41 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
     return panels, header
 
 
+def _compare_header(text: Text, metrics, cmp: Comparison, head: list[str], keys: list[str], status: list[str],
+                    offer: str, width: int) -> list[tuple[str, tuple[int, int, int], int]]:  # fmt: skip
+    """The compare screen's header lines ``(text, colour, font size)`` in ``width`` px: the settings
+    (``head``), the key hints, and once searches ran the replay's ``status`` and why a strategy has
+    no panel."""
+    big, small = metrics.body, metrics.small
+    lines = [(line, GOOD, big) for line in wrapped_words(head, text.font(big), width)]
+    lines += [(line, DIM, small) for line in wrapped_words(keys, text.font(small), width)]
+    if cmp.runs:
+        lines += [(line, INK, small) for line in wrapped_words(status, text.font(small), width)]
+        for why in cmp.left_out:
+            where = offer if "one cost" in why else ""  # (another species helps only there)
+            note = f"no panel: {why}{where}"
+            lines += [(line, WARN, small) for line in wrap(text.font(small), note, width, max_lines=len(note.split()))]
+    return lines
+
+
+def _height(text: Text, lines: list[tuple[str, tuple[int, int, int], int]]) -> int:
+    """Pixels the header's ``lines`` take, a line each in its own font."""
+    return sum(text.font(size).get_linesize() for _t, _c, size in lines)
+
+
+def chart_titles(font: pygame.font.Font, col_w: int) -> tuple[str, str]:
+    """The bar chart's two column titles for columns ``col_w`` px wide: "cells expanded" and "path
+    cost", or "expanded" and "cost" where the first would run into the second."""
+    return ("cells expanded", "path cost") if font.size("cells expanded")[0] + 8 <= col_w else ("expanded", "cost")
+
+
 def bar_chart(screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, box: pygame.Rect) -> list[str]:
     """Each strategy's cells expanded (its work, the first measure) and its path's cost, as bars
     scaled to the largest; returns its words, a line a row."""
     line = font.get_linesize()
     label_w = max(font.size(_short_label(r.label))[0] for r in cmp.runs) + 8
     col_w = (box.w - label_w) // 2
-    heads = [("cells expanded", 0), ("path cost", 1)]
+    heads = list(zip(chart_titles(font, col_w), (0, 1), strict=True))
     rows = ["   ".join(title for title, _ in heads)]
     for title, i in heads:
         screen.blit(font.render(title, True, GOOD), (box.x + label_w + i * col_w, box.y))
@@ -338,10 +363,20 @@ def fit_words(words: list[str], font: pygame.font.Font, width: int) -> str:
 
 
 def wrapped_words(words: list[str], font: pygame.font.Font, width: int) -> list[str]:
-    """``words`` (groups of words) on as many lines of ``width`` pixels as they need, 3 spaces
-    apart, or " · " apart when they take more than one line (the groups stay apart)."""
+    """``words`` (groups of words, a key and what it does) on as many lines of ``width`` pixels as
+    they need: 3 spaces apart on one line, else " · " apart, each group whole on one line (a key
+    and its action are never split) unless it alone is wider than a line, and none left out (a
+    hint cut short would hide a key)."""
     line = "   ".join(words)
-    return [line] if font.size(line)[0] <= width else wrap(font, " · ".join(words), width)
+    if font.size(line)[0] <= width:
+        return [line]
+    lines: list[str] = []
+    for group in words:
+        if lines and font.size(f"{lines[-1]} · {group}")[0] <= width:
+            lines[-1] += f" · {group}"
+        else:
+            lines += wrap(font, group, width, max_lines=len(group.split()) + 1)  # (never elided)
+    return lines
 
 
 def _draw_run(
@@ -373,6 +408,8 @@ def _draw_run(
     screen.set_clip(clip)
     box = pygame.Rect(cell.x + 4, y + 2, cell.w - 8, cell.bottom - y - 6)
     scale, place = _fit(region, box)
+    if place.w < 1 or place.h < 1:  # (a window too small for the map under the figures: the figures alone)
+        return place, scale
     screen.blit(pygame.transform.scale(terrain, place.size), place.topleft)
     # Cells expanded so far, in the kernel's order; at the end the open list and the path.
     rgb, alpha = fields.footprint_colours(run.record[r0:r1, c0:c1], None if done else min(step, r.expanded))
