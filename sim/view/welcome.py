@@ -9,11 +9,19 @@ from __future__ import annotations
 import pygame
 
 from sim.support.resources import user_dir
-from sim.view.draw.panels import GOOD, INK
+from sim.view.draw.panels import GOOD, INK, hints
 
 LINES = (
     "Welcome to astar-island: every animal finds its way with A*.",
-    "paint with the mouse  ·  E watch A* think  ·  C compare  ·  G call a herd  ·  I inspect  ·  F1 all keys",
+    hints(
+        "paint with the mouse",
+        "E watch A* think",
+        "C compare",
+        "G call a herd",
+        "I inspect",
+        "F1 all keys",
+        sep="  ·  ",
+    ),
     "(any key or click closes this)",
 )
 MARKER = "welcome-seen"

@@ -189,3 +189,52 @@ def test_the_bar_charts_titles_never_run_into_each_other(make_app):
     assert chart_titles(font, long_w + 8) == ("cells expanded", "path cost")
     for col_w in (long_w + 7, long_w // 2):
         assert chart_titles(font, col_w) == ("expanded", "cost")
+
+
+@pytest.mark.parametrize("size", [(800, 500), (900, 560), (1280, 800)])
+def test_key_hints_stay_whole_when_a_panel_wraps_them(make_app, size):
+    """The learn panel's, the inspector's and the welcome card's key hints break between hints only
+    ("End" at a line's end and "1-7 strategy" on the next read as other keys)."""
+    from tests.view.test_learn import _query, open_learn
+
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    resize(app, size)
+    app.overlay.level = 2
+
+    def lines_of(name: str) -> list[str]:
+        return [t.replace("\u00a0", " ") for t in next(p for p in app.plan.placed if p.name == name).lines]
+
+    def whole(lines: list[str], groups: list[str]) -> None:
+        for group in groups:
+            assert sum(group in line for line in lines) == 1, (size, group, lines)
+
+    app.welcome.showing = True
+    app.frame(STEP)
+    whole(lines_of("welcome"), ["paint with the mouse", "E watch A* think", "G call a herd", "F1 all keys"])
+    app.welcome.showing = False
+    enter(app, "inspect")
+    app.frame(STEP)
+    whole(lines_of("inspector"), ["F follow", "Esc / click ground: deselect", "magenta: closed", "orange: left open"])
+    app.top.select(None)
+    mode = open_learn(app)
+    start, goal = _query(app.sim.species[mode.species])
+    click(app, start)
+    click(app, goal)
+    app.frame(STEP)
+    whole(lines_of("learn"), ["Space play", "←→ step", "↑↓ speed", "1-7 strategy", "K code", "F1 keys"])
+    check(app, f"learn at {size}")
+
+
+def test_a_wrapped_line_never_starts_with_the_space_it_broke_at(make_app):
+    """Hints two spaces apart: where the line breaks between them, the next line starts with the hint,
+    not with a space (an indented line keeps its indent)."""
+    from sim.view.draw.panels import hints, wrap
+
+    app = make_app("maps/island.yaml", counts={"cow": 4, "bird": 2, "water": 2})
+    font = app.text.font(14)
+    line = hints("Space play", "←→ step", "↑↓ speed", "End", "1-7 strategy", "K code", "F1 keys")
+    for width in range(font.size("1-7 strategy")[0], font.size(line)[0] + 1, 3):
+        pieces = wrap(font, line, width, max_lines=20)
+        assert all(not piece.startswith(" ") for piece in pieces), (width, pieces)
+        assert " ".join(p.strip() for p in pieces).split() == line.split(), (width, pieces)
+    assert wrap(font, "  (93, 33) F 2.05", 400) == ["  (93, 33) F 2.05"]

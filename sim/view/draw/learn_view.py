@@ -13,7 +13,7 @@ from sim.instruments.learn import STRATEGIES, JumpScans, Lesson
 from sim.pathfinding import SearchState
 from sim.view.camera import Camera
 from sim.view.draw.legends import Legend
-from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text
+from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, hints
 from sim.view.draw.search_views import cells_surface
 
 Colour = tuple[int, int, int]
@@ -282,7 +282,8 @@ def panel_lines(les: Lesson, state: SearchState | None, species: str) -> list[tu
                       f"{state.status}: no path", GOOD if r.found else WARN))  # fmt: skip
     where = "PathGrid.distance_field" if les.algorithm == "field" else "PathGrid.search"
     lines.append((f"the engine's own search, replayed: counts and cost are {where}'s", DIM))
-    lines.append((f"Space play  ←→ step  ↑↓ speed  End  1-{len(STRATEGIES)} strategy  K code  F1 keys", DIM))
+    keys = hints("Space play", "←→ step", "↑↓ speed", "End", f"1-{len(STRATEGIES)} strategy", "K code", "F1 keys")
+    lines.append((keys, DIM))
     return lines
 
 

@@ -266,6 +266,16 @@ def _about(font: pygame.font.Font, p, width: int) -> list[str]:
     return wrap(font, words, width, max_lines=6)
 
 
+#: What joins the words of one hint: a no-break space, drawn as a space, where :func:`wrap` never breaks.
+KEEP = "\u00a0"
+
+
+def hints(*groups: str, sep: str = "  ") -> str:
+    """Key hints (``"K code"``, ``"F1 keys"``) on one line, ``sep`` apart, each kept whole when the
+    line wraps: "End" at a line's end and "1-7 strategy" on the next read as other hints."""
+    return sep.join(group.replace(" ", KEEP) for group in groups)
+
+
 def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int = 3) -> list[str]:
     """``line`` in lines of at most ``width`` pixels, broken at spaces; a word too long for a
     line (a path) loses its middle, never its end; past ``max_lines`` the middle of the
@@ -278,7 +288,7 @@ def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int = 3) -> l
             word = cut_middle(word, len(word) - max(1, len(word) // 8))
         if lines and font.size(lines[-1] + " " + word)[0] <= width:
             lines[-1] += " " + word
-        else:
+        elif word or not lines:  # (a space where the line breaks is dropped, not carried to the next)
             lines.append(word)
     if len(lines) > max_lines:
         lines = [*lines[: max_lines - 2], "…", lines[-1]]

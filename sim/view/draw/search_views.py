@@ -15,7 +15,7 @@ from sim.model.observe import SearchEvent
 from sim.simulation import Simulation
 from sim.view.camera import Camera
 from sim.view.draw.legends import Legend
-from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, wrap
+from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, hints, wrap
 from sim.view.draw.render import WorldView
 
 
@@ -158,7 +158,8 @@ def _ring_rect(x: float, y: float, r: float) -> pygame.Rect:
 def inspector_lines(lines: list[str], colour) -> list[tuple[str, tuple[int, int, int]]]:
     """The inspector's panel: the animal's description (``instruments.inspector.describe``), the keys."""
     rows = [(lines[0], colour)] + [(t, INK if not t.startswith("  ") else DIM) for t in lines[1:]]
-    keys = [("", INK), ("F follow  Esc / click ground: deselect", DIM), ("magenta: closed  orange: left open", DIM)]
+    keys = [("", INK), (hints("F follow", "Esc / click ground: deselect"), DIM),
+            (hints("magenta: closed", "orange: left open"), DIM)]  # fmt: skip
     return [*rows, *keys]
 
 
