@@ -238,3 +238,21 @@ def test_a_wrapped_line_never_starts_with_the_space_it_broke_at(make_app):
         assert all(not piece.startswith(" ") for piece in pieces), (width, pieces)
         assert " ".join(p.strip() for p in pieces).split() == line.split(), (width, pieces)
     assert wrap(font, "  (93, 33) F 2.05", 400) == ["  (93, 33) F 2.05"]
+
+
+@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("size", [(800, 500), (900, 560), (1280, 800)])
+def test_the_overlays_species_rows_never_wrap(make_app, size, level):
+    """Each species' row of the overlay (searches, cells expanded, latency) stays one line: in a narrow
+    window its columns close up rather than leave "0" at one line's end and "ms" on the next."""
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    resize(app, size)
+    app.overlay.level = level
+    enter(app, "inspect")  # (the inspector's column beside it)
+    app.frame(STEP)
+    check(app, f"overlay at {size}")
+    lines = next(p for p in app.plan.placed if p.name == "overlay").lines
+    for sp in app.sim.species:
+        rows = [i for i, line in enumerate(lines) if line.startswith(sp.label)]
+        assert len(rows) == 1, (size, sp.label, lines)
+        assert lines[rows[0]].rstrip().endswith(("ms", "A*", "JPS")), (size, lines[rows[0]], lines)

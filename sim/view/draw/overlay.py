@@ -8,12 +8,14 @@ Figures are per second over the last two seconds (per frame they are 0 most fram
 
 from __future__ import annotations
 
+import re
+
 import pygame
 
 from sim.instruments.recorder import SearchInstruments
 from sim.model.species import SEARCH_NAMES
 from sim.simulation import Simulation
-from sim.view.draw.panels import DIM, GOOD, INK, PANEL, WARN, Text, wrap
+from sim.view.draw.panels import DIM, GOOD, INK, PANEL, WARN, Text, hints, wrap
 from sim.view.layout import Line
 
 LEGEND = "waiting: searches queued · latency: request to path (p95) · exp: cells expanded"
@@ -47,7 +49,7 @@ def overlay_lines(sim: Simulation, ins: SearchInstruments, fps: float, frame_ms:
         head.append((f"throttled: {_k(sim.stats.held)} wait to ask (serving {_k(sim.stats.capacity)}/s)", WARN))
     if detailed:
         head.insert(1, (f"frame {frame_ms:.1f} ms   animals {sim.agents.n}   t {sim.time:.0f} s", INK))
-    tail: list[Line] = [(f"search ms per frame (mean {r.search_ms:.2f}; red: budget {budget:g})", DIM)]
+    tail: list[Line] = [(f"search ms per frame (mean {r.search_ms:.2f}; red: {hints(f'budget {budget:g}')})", DIM)]
     width = max(6, max(len(sp.label) for sp in sim.species))
     for sp in sim.species:
         s, e, lat = r.per_species.get(sp.key, (0.0, 0.0, 0.0))
@@ -78,7 +80,12 @@ class Overlay:
         """The lines wrapped to ``width`` pixels and the panel's size."""
         font = text.font(size)
         inner = width - 2 * _pad(size)
-        head, tail = ([(piece, c) for t, c in part for piece in wrap(font, t, inner, max_lines=2)] for part in lines)
+
+        def fitted(t: str) -> str:  # (a species' row wrapped would leave "0" on one line and "ms" on the next)
+            return t if font.size(t)[0] <= inner else re.sub(" {2,}", " ", t)  # its columns' padding goes first
+
+        head, tail = ([(piece, c) for t, c in part for piece in wrap(font, fitted(t), inner, max_lines=2)]
+                      for part in lines)  # fmt: skip
         ls = font.get_linesize()
         widest = max((font.size(t)[0] for t, _ in head + tail), default=0)
         h = (len(head) + len(tail) + GRAPH_LINES) * ls + 2 * _pad(size)
