@@ -256,3 +256,21 @@ def test_the_overlays_species_rows_never_wrap(make_app, size, level):
         rows = [i for i, line in enumerate(lines) if line.startswith(sp.label)]
         assert len(rows) == 1, (size, sp.label, lines)
         assert lines[rows[0]].rstrip().endswith(("ms", "A*", "JPS")), (size, lines[rows[0]], lines)
+
+
+@pytest.mark.parametrize("size", [(800, 500), (900, 560), (1280, 800)])
+def test_a_compare_panels_title_is_never_cut_off(make_app, size):
+    """Where "JPSW (weighted jump points)" would run past its panel's edge, the panel says "JPSW"."""
+    from sim.view.draw.search_views import panel_label
+
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    resize(app, size)
+    enter(app, "compare")
+    app.frame(STEP)
+    font = app.text.font(app.plan.layout.metrics.small)
+    assert app.top.panels
+    for panel in app.top.panels:
+        label = app.top.cmp.runs[panel.run].label
+        shown = panel_label(label, font, panel.rect.w - 12)
+        assert font.size(shown)[0] <= panel.rect.w - 12, (size, label, shown, panel.rect)
+        assert shown == label or label.startswith(shown) or shown in ("Field", "Greedy"), (label, shown)

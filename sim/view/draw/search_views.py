@@ -329,6 +329,12 @@ def bar_chart(screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, b
     return rows
 
 
+def panel_label(label: str, font: pygame.font.Font, width: int) -> str:
+    """A panel's title in ``width`` px: the strategy's name with its note ("JPSW (weighted jump
+    points)"), or without it where that would be cut off at the panel's edge."""
+    return label if font.size(label)[0] <= width else _short_label(label)
+
+
 def _short_label(label: str) -> str:
     """A strategy's name without its note in brackets ("JPS (jump points)" -> "JPS")."""
     name = label.split(" (")[0]
@@ -401,7 +407,7 @@ def _draw_run(
     lines = panel_lines(run, words, font, cell.w - 12)
     clip = screen.get_clip()
     screen.set_clip(cell)
-    screen.blit(font.render(run.label, True, GOOD), (cell.x + 6, cell.y + 4))
+    screen.blit(font.render(panel_label(run.label, font, cell.w - 12), True, GOOD), (cell.x + 6, cell.y + 4))
     y = cell.y + 4 + font.get_linesize()
     for line in lines:
         screen.blit(font.render(line, True, WARN if run.note else INK), (cell.x + 6, y))
