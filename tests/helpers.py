@@ -420,3 +420,29 @@ def free_pairs(costs: np.ndarray, rng: np.random.Generator, k: int) -> tuple[np.
     """``k`` random starts and goals on passable cells, as ``(k, 2)`` arrays of ``(x, y)``."""
     free = np.argwhere(costs > 0)[:, ::-1]
     return free[rng.integers(len(free), size=k)], free[rng.integers(len(free), size=k)]
+
+
+def learn_query(sp, length=14):
+    """Two cells ``length`` apart that the species can walk between (found by a search)."""
+    grid = sp.grid
+    free = np.argwhere(grid.passable_mask())
+    for y, x in free[len(free) // 3 :: 97]:
+        for dx, dy in ((length, 4), (-length, 5), (4, length), (3, -length)):
+            goal = (int(x + dx), int(y + dy))
+            inside = 0 <= goal[0] < grid.width and 0 <= goal[1] < grid.height
+            if inside and grid.passable(*goal) and grid.search((int(x), int(y)), goal).found:
+                return (int(x), int(y)), goal
+    raise AssertionError("no query")
+
+
+def open_learn(app, sp_key="cow"):
+    """The learn view (E) opened on ``app``, with ``sp_key``'s species picked (S)."""
+    from sim.view.modes.learn import LearnMode
+
+    app.frame(STEP)
+    press(app, pygame.K_e)
+    mode = app.top
+    assert isinstance(mode, LearnMode) and app.paused
+    while app.sim.species[mode.species].key != sp_key:
+        press(app, pygame.K_s)
+    return mode

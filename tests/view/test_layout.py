@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from sim.view.layout import BASE_HEIGHT, Metrics
-from tests.helpers import STEP, click, key, press
+from tests.helpers import STEP, click, key, learn_query, open_learn, press
 
 SIZES = [(1280, 800), (900, 560), (1920, 1080)]
 OVERLAY = [0, 1, 2]
@@ -195,8 +195,6 @@ def test_the_bar_charts_titles_never_run_into_each_other(make_app):
 def test_key_hints_stay_whole_when_a_panel_wraps_them(make_app, size):
     """The learn panel's, the inspector's and the welcome card's key hints break between hints only
     ("End" at a line's end and "1-7 strategy" on the next read as other keys)."""
-    from tests.view.test_learn import _query, open_learn
-
     app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
     resize(app, size)
     app.overlay.level = 2
@@ -217,7 +215,7 @@ def test_key_hints_stay_whole_when_a_panel_wraps_them(make_app, size):
     whole(lines_of("inspector"), ["F follow", "Esc / click ground: deselect", "magenta: closed", "orange: left open"])
     app.top.select(None)
     mode = open_learn(app)
-    start, goal = _query(app.sim.species[mode.species])
+    start, goal = learn_query(app.sim.species[mode.species])
     click(app, start)
     click(app, goal)
     app.frame(STEP)

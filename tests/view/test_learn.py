@@ -11,8 +11,8 @@ import pygame
 import pytest
 
 from sim.pathfinding import PathGrid, find_path
-from sim.view.modes.learn import MIN_TILE, LearnMode
-from tests.helpers import click, press
+from sim.view.modes.learn import MIN_TILE
+from tests.helpers import click, learn_query, open_learn, press
 
 STEP = 1 / 60
 
@@ -37,35 +37,12 @@ def mouse_drag(app, cells, button=1, frames_between=1):
     app.frame(STEP)
 
 
-def _query(sp, length=14):
-    """Two cells ``length`` apart that the species can walk between (found by a search)."""
-    grid = sp.grid
-    free = np.argwhere(grid.passable_mask())
-    for y, x in free[len(free) // 3 :: 97]:
-        for dx, dy in ((length, 4), (-length, 5), (4, length), (3, -length)):
-            goal = (int(x + dx), int(y + dy))
-            inside = 0 <= goal[0] < grid.width and 0 <= goal[1] < grid.height
-            if inside and grid.passable(*goal) and grid.search((int(x), int(y)), goal).found:
-                return (int(x), int(y)), goal
-    raise AssertionError("no query")
-
-
-def open_learn(app, sp_key="cow"):
-    app.frame(STEP)
-    press(app, pygame.K_e)
-    mode = app.top
-    assert isinstance(mode, LearnMode) and app.paused
-    while app.sim.species[mode.species].key != sp_key:
-        press(app, pygame.K_s)
-    return mode
-
-
 def learn_a_query(make_app):
     """The island's learn view with a cow's query clicked in: ``(app, mode, species, start, goal)``."""
     app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
     mode = open_learn(app)
     sp = app.sim.species[mode.species]
-    start, goal = _query(sp)
+    start, goal = learn_query(sp)
     click(app, start)
     click(app, goal)
     return app, mode, sp, start, goal
@@ -153,7 +130,7 @@ def test_painting_a_wall_reruns_and_undo_brings_the_search_back(make_app):
     assert all(sp.grid.passable(*c) for c in cut) and mode.lesson.total == before
 
 
-def test_opening_on_a_selected_animal_takes_its_query(make_app):
+def test_opening_on_a_selected_animal_takes_itslearn_query(make_app):
     app = make_app("maps/island.yaml", counts={"cow": 30, "bird": 0, "water": 0})
     for _ in range(120):
         app.frame(STEP)
@@ -193,7 +170,7 @@ def test_compare_drags_rerun_every_strategy_and_show_a_bar_chart(make_app):
     press(app, pygame.K_c)
     mode = app.top
     sp = app.sim.species[mode.cmp.species]
-    start, goal = _query(sp, 10)
+    start, goal = learn_query(sp, 10)
     click(app, start)
     click(app, goal)
     cmp = mode.cmp
