@@ -12,9 +12,9 @@ in about a second. On a first start:
   one, as do the last three, small: :data:`PROCESS_GROUPS`): one the model's round first (its
   batch search before it), then (unless ``--round-only``) everything else (JPS, traced rounds,
   distance fields, the single-search variants the compare mode uses); two more (``--stage
-  model``, ``--stage paint``) the model's other kernels but the crowd's separation (a window
-  compiles that itself meanwhile; a headless run's model stage after the model's, and before it
-  the round's smoothing, :data:`SMOOTH_STAGE`), which this process then loads (loading takes far
+  model``, ``--stage paint``) the model's other kernels, then the crowd's separation (a window
+  opens once the model's are done; a headless run's model stage has before them the round's
+  smoothing, :data:`SMOOTH_STAGE`), which this process then loads (loading takes far
   less memory than compiling: every process stays under 300 MB), and the brush's, which a
   window's first stroke waits for (it starts when the window opens).
   What the run waits for goes first (:meth:`Kernels.start`);
@@ -118,9 +118,9 @@ def _model_stage(config: Config, jps: bool = False) -> None:
 
 
 def compile_crowd(config: Config, jps: bool = False) -> None:
-    """Compile (or load) the separation a frame runs (the crowd's pass on one thread): what the
-    model's stage leaves out when a window's first start compiles it here, beside that stage,
-    on the core the drawing's compiling leaves (:meth:`Kernels.start`)."""
+    """Compile (or load) the separation a frame runs (the crowd's pass on one thread): a stage of
+    its own after the model's (:meth:`Kernels.start`), or, when that process failed, in the
+    window's process (``Startup.poll``)."""
     sim = rehearsal(config, jps)
     if sim is not None:
         sim.compile_crowd(threaded=False)
@@ -215,12 +215,16 @@ class Background:
 
     def wait_ready(self, timeout: float | None = None) -> bool:
         """Block until the child is ready (or ended); whether it is ready."""
+        return self.wait_until(lambda: self.ready, timeout)
+
+    def wait_until(self, heard: Callable[[], bool], timeout: float | None = None) -> bool:
+        """Block until ``heard()`` (say, a stage's "compiled" line came) or the child ended; ``heard()``."""
         end = None if timeout is None else time.perf_counter() + timeout
-        while not self.ready and not self.done:
+        while not heard() and not self.done:
             if end is not None and time.perf_counter() > end:
                 break
             time.sleep(0.02)
-        return self.ready
+        return heard()
 
     def stop(self) -> None:
         """End the child if it still runs (what it cached so far stays cached)."""
@@ -242,9 +246,10 @@ STAGE_SECONDS = {"model": 4.0, "crowd": 3.0, "drawing": 3.0, "paint": 5.5, "sear
 def first_frame_seconds(headless: bool) -> float:
     """What a first start usually waits for before its first frame, in seconds on the development
     machine (a headless run's search round aside): a window, the model's stage beside the drawing
-    and then the crowd's; a headless run, the drawing and then the smoothing, the model's and the crowd's."""
+    (the crowd's compiles on while it runs); a headless run, the drawing and then the smoothing, the
+    model's and the crowd's."""
     model, crowd, drawing = STAGE_SECONDS[MODEL_STAGE], STAGE_SECONDS[CROWD_STAGE], STAGE_SECONDS["drawing"]
-    return drawing + STAGE_SECONDS[SMOOTH_STAGE] + model + crowd if headless else max(model, drawing + crowd)
+    return drawing + STAGE_SECONDS[SMOOTH_STAGE] + model + crowd if headless else max(model, drawing)
 
 
 class Kernels:
@@ -257,8 +262,9 @@ class Kernels:
 
     Stages and what they mean to the model: ``round``, the compiled search round for the start
     map (else searches are interpreted); ``jps-round``, the round with JPS (else species that
-    choose JPS search with A*: the same costs); ``model``, the model's other kernels, and
-    ``crowd``, its separation (both ready before a first frame); ``paint``, the brush's (a
+    choose JPS search with A*: the same costs); ``model``, the model's other kernels (ready
+    before a first frame), and ``crowd``, its separation (before a headless run's first frame; a
+    window's animals keep their distance once it is ready); ``paint``, the brush's (a
     window's first start compiles them while it runs: nothing is painted before the first
     stroke, which waits for them);
     ``landscape``, the terrain's drawing (else flat colours)."""
@@ -290,8 +296,8 @@ class Kernels:
             if bg is None or (not self.jps and "--round-only" in bg.args):
                 return True
             return bg.ready if self.jps else bg.done or "jps-round" in self.done_stages
-        if stage in (MODEL_STAGE, CROWD_STAGE):  # (the crowd's: here before the model's is waited for, or with it)
-            return self.model_stage is None or self.model_stage.ready
+        if stage in (MODEL_STAGE, CROWD_STAGE):  # (a window's: the model's, then the crowd's while the window runs)
+            return self.model_stage is None or self.model_stage.ready or stage in self.done_stages
         if stage == PAINT_STAGE:  # (None: cached, or a headless run's, which never paints)
             return self.paint_stage is None or self.paint_stage.ready
         if stage == "landscape":
@@ -367,10 +373,12 @@ class Kernels:
         waits for, and its usual seconds.
 
         Two cores, and who waits for what decides the order (not priorities: on a busy machine a
-        process of lower priority starves). A window waits for the model's stage, the crowd's and
-        the drawing (its searches are interpreted meanwhile): the model's stage compiles in another
-        process from the start, the drawing and then the crowd's here beside it; once the window
-        opens, the brush's (a first stroke waits for it: :meth:`ensure`) and the background. A
+        process of lower priority starves). A window waits for the model's stage and the drawing
+        (its searches are interpreted meanwhile, its animals do not keep their distance until the
+        crowd's stage is done): the model's stage and then the crowd's compile in another process
+        from the start, the drawing here beside them, then the background on this core (the round's
+        chain is the longest); once the window opens, the brush's (a first stroke waits for it:
+        :meth:`ensure`). A
         headless run waits for the round too, the longest chain: it compiles on one core from the
         start, the drawing and then the round's smoothing (which the round's process then loads), the
         model's and the crowd's stages (one process) one after the other on the other; it never
@@ -394,14 +402,17 @@ class Kernels:
             self.model_stage = self._stage(SMOOTH_STAGE, MODEL_STAGE, CROWD_STAGE)
             self.model_stage.wait_ready()
         else:
-            self.model_stage = self._stage(MODEL_STAGE)
+            # The crowd's separation after the model's, in the same process: the window opens once the
+            # model's is done and the drawing's compiled here, and its animals keep their distance once
+            # the crowd's is done too, a few seconds later (Simulation.step asks; Startup.poll compiles
+            # it here if that process failed).
+            self.model_stage = self._stage(MODEL_STAGE, CROWD_STAGE)
             compile_view()
-            compile_crowd(self.config, self.jps)  # here, on the drawing's core (the model's stage leaves it out)
-            self.model_stage.wait_ready()
-            # The window opens: the brush's (then the round's smoothing, in the same process) and the round next.
+            self._start_background(headless)  # (on the core the drawing leaves: the round's chain is the longest)
+            self.model_stage.wait_until(lambda: MODEL_STAGE in self.done_stages)
+            # The window opens: the brush's (then the round's smoothing, in the same process).
             self.paint_stage = self._stage(PAINT_STAGE, SMOOTH_STAGE)
-            self._start_background(headless)
-        rehearse_model(self.config, interpreted=True, jps=self.jps, paint=False)
+        rehearse_model(self.config, interpreted=True, jps=self.jps, paint=False, crowd=self.ready(CROWD_STAGE))
 
     def _stage(self, *names: str) -> Background:
         """A process compiling ``names`` in turn."""
@@ -477,9 +488,10 @@ class Kernels:
 ROUND_STAGES = ["searches", "round"]
 #: The stage a first frame waits for (the model's kernels), in a process of its own.
 MODEL_STAGE = "model"
-#: The crowd's separation, which a first frame waits for too: a window's first start compiles it in
-#: the window's process, beside the model's stage, once the drawing is compiled; a headless run's
-#: model stage compiles it after the model's (a window then waits ~2 s less: the two cores share the work).
+#: The crowd's separation: a headless first frame waits for it (its model stage compiles it after
+#: the model's); a window's first start compiles it in the model's process after the model's, while
+#: the window already runs (its animals keep their distance from then on: the window opens ~2 s
+#: sooner; before 2026-12-07 it was compiled in the window's process before the window opened).
 CROWD_STAGE = "crowd"
 #: The round's smoothing (the birds' paths), compiled ahead of the round's process, which then loads
 #: it: first in a headless first start's model stage, after the brush's kernels in a window's brush

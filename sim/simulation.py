@@ -275,7 +275,9 @@ class Simulation(Editing):
             idle = np.array([sp.spec.idle_s for sp in self.species], dtype=np.float64)  # (species, 2) s
             _rest(done, a.species, idle[:, 0], idle[:, 1] - idle[:, 0], self.rng.random(done.size), now,
                   a.state, a.idle_until)  # fmt: skip
-        if dt > 0:  # then they keep their distance (sim.model.crowd)
+        # Then they keep their distance (sim.model.crowd), once its kernels are ready (a window's first
+        # start compiles them in another process while it runs: until then the animals may overlap).
+        if dt > 0 and self.planner.kernels.ready("crowd"):
             t0 = time.perf_counter()
             # (its threads wait in compiled code once that is compiled: sim.prepare's "rest" stage)
             self.crowd.separate(a, self.world.terrain, self._stands, self._layers, self.config.crowd.spacing,

@@ -66,7 +66,8 @@ class Readiness(Protocol):
 class Ready:
     """A :class:`Readiness` that gives the same answers every time: every stage ready but those
     in ``not_ready`` (``"round"``: search interpreted; ``"jps-round"``: A* for species that
-    choose JPS). The default: compiled code compiles on first use in this process."""
+    choose JPS; ``"crowd"``: the animals do not keep their distance). The default: compiled code
+    compiles on first use in this process."""
 
     not_ready: frozenset[str] = frozenset()
 

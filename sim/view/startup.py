@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.pathfinding import runs_without_compiling
-from sim.prepare import PAINT_STAGE, Kernels, rehearse_model
+from sim.prepare import CROWD_STAGE, PAINT_STAGE, Kernels, compile_crowd, rehearse_model
 from sim.simulation import Simulation
 from sim.support.platform import usable_cores
 from sim.view.draw import landscape
@@ -55,6 +55,7 @@ class Startup:
         self.kernels = Kernels(app.config, config_path, jps)
         self.kernels.log = say
         self._switched = False  # the compiled search took over (said once)
+        self._crowd = False  # the crowd's separation is ready (said once)
         if headless:
             self.kernels.start(True, lambda: rehearse_view(app.config, app.screen, True))
         else:
@@ -100,8 +101,9 @@ class Startup:
 
     def window_ready(self) -> None:
         if not self.kernels.ready("round"):
+            overlap = "" if self.kernels.ready(CROWD_STAGE) else " and may overlap"
             say(f"window ready after {self.seconds():.1f} s; until the kernels are compiled, "
-                "the animals search with the interpreted A* (fewer a frame)")  # fmt: skip
+                f"the animals search with the interpreted A* (fewer a frame){overlap}")  # fmt: skip
 
     def poll(self, sim: Simulation) -> None:
         """Once the round is ready, searches are compiled (they ask the kernels each round) and the
@@ -109,6 +111,15 @@ class Startup:
         the flat colours for ~60 s), and drawn once it is."""
         k = self.kernels
         bg = k.background
+        if not self._crowd and k.first_start:  # (a window's first start: the separation compiles while it runs)
+            if not k.ready(CROWD_STAGE) and k.model_stage is not None and k.model_stage.done:  # (its process failed)
+                say("compiling the crowd's separation in another process failed; compiling here")
+                config = self.app.config
+                self.app.files.long_work("compiling the crowd's separation", lambda _r: compile_crowd(config, k.jps))
+                k.here.add(CROWD_STAGE)
+            if k.ready(CROWD_STAGE):
+                self._crowd = True
+                say(f"the crowd's separation ready after {self.seconds():.1f} s: the animals keep their distance")
         if not k.ready("landscape") and k.landscape is None and (bg is None or bg.ready or bg.done):
             k.start_landscape()
         if "landscape" in k.poll():

@@ -222,9 +222,11 @@ def test_the_window_counts_the_cores_this_process_may_use():
 
 @pytest.mark.parametrize("headless", [False, True])
 def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
-    """A window waits for the model's stage, the crowd's and the drawing: the model's stage starts
-    at once in another process, the drawing and then the crowd's compile here beside it; the
-    brush's (a first stroke waits for it) and the background start once the window opens. A
+    """A window waits for the model's stage and the drawing: the model's stage and then the crowd's
+    start at once in another process, the drawing compiles here beside it, then the background (the
+    round's chain, the longest) starts on the core the drawing leaves; the window opens when the
+    model's is done (its animals keep their distance once the crowd's is too) and the brush's stage
+    (a first stroke waits for it) starts. A
     headless run waits for the background's round too, the longest chain: it starts at once,
     the round's smoothing (taken off that chain), the model's and the crowd's stages (one
     process) after the drawing; it never paints, so no brush. Neither loads the brush's kernels
@@ -240,14 +242,28 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
             events.append(("start", "+".join(stages) or "background"))
             self.name, self.ready, self.done, self.started = events[-1][1], False, False, 0.0
 
+            self.log = log
+
         def wait_ready(self, timeout=None):
             events.append(("wait", self.name))
             self.ready = True
             return True
 
+        def wait_until(self, heard, timeout=None):  # the child's "compiled" lines, a stage at a time
+            events.append(("wait", self.name))
+            for stage in self.name.split("+"):
+                if heard():
+                    break
+                self.log(f"  compiled {prepare.STAGES[stage][1]} in 1.0 s")
+            return heard()
+
     monkeypatch.setattr(prepare, "Background", Stage)
     monkeypatch.setattr(prepare, "kernels_cached", lambda config, jps=False, paint=True: False)
-    loaded = lambda *a, **k: events.append(("load", "model" if k.get("paint") is False else "painting"))  # noqa: E731
+
+    def loaded(*a, **k):
+        events.append(("load", "model" if k.get("paint") is False else "painting"))
+        assert k.get("crowd", True) == kernels.ready("crowd")  # (the rehearsal runs no separation before it is ready)
+
     monkeypatch.setattr(prepare, "rehearse_model", loaded)
     monkeypatch.setattr(prepare, "compile_crowd", lambda config, jps=False: events.append(("compile", "crowd")))
     kernels = prepare.Kernels(load_config(ROOT / "config.yaml"))
@@ -258,8 +274,10 @@ def test_a_first_start_compiles_first_what_it_waits_for(monkeypatch, headless):
                           ("wait", "smooth+model+crowd"), ("load", "model")]  # fmt: skip
         assert kernels.ready("paint")  # (nothing compiles it: a stroke compiles what it needs)
     else:
-        assert events == [("start", "model"), ("compile", "drawing"), ("compile", "crowd"), ("wait", "model"),
-                          ("start", "paint+smooth"), ("start", "background"), ("load", "model")]  # fmt: skip
+        assert events == [("start", "model+crowd"), ("compile", "drawing"), ("start", "background"),
+                          ("wait", "model+crowd"), ("start", "paint+smooth"), ("load", "model")]  # fmt: skip
+        assert kernels.ready("model") and not kernels.ready("crowd")  # (the window opens; the separation waits)
+        kernels.model_stage.log(f"  compiled {prepare.STAGES['crowd'][1]} in 1.0 s")  # the crowd's stage ends
         assert not kernels.ready("paint")
         kernels.ensure("paint", lambda *args: said.append(args))  # a first stroke: waits for the brush's stage
         assert events[-1] == ("wait", "paint+smooth") and kernels.ready("paint")

@@ -95,6 +95,23 @@ def test_a_resting_crowd_spreads_to_the_spacing_on_open_ground(spacing):
     assert (spread < 8).all()  # no farther than it takes
 
 
+def test_the_crowd_keeps_its_distance_only_once_its_kernels_are_ready():
+    """A window's first start compiles the separation in another process while it runs: until the
+    kernels say "crowd" is ready, a step moves nobody apart (and compiles nothing here); then it does."""
+    sim = Simulation(config(0.4, idle=STILL), MapData("field", field()), counts={"cow": 20, "bird": 0, "water": 0})
+    a = sim.agents
+    a.pos[:] = a.cell[:] = (11, 9)  # all on one cell
+    sim.planner.kernels = Ready(frozenset({"crowd"}))
+    for _ in range(30):
+        stats = sim.step(STEP)
+        assert stats.crowd_ms == 0.0
+    assert closest_pairs(sim) == 0.0  # still all on one spot
+    sim.planner.kernels = Ready()
+    for _ in range(240):
+        sim.step(STEP)
+    assert closest_pairs(sim) >= 0.4 * 0.98
+
+
 def test_no_push_onto_ground_the_species_cannot_stand_on():
     """A crowd pressed against rock, water and a diagonal gap keeps to its own ground."""
     terrain = field()

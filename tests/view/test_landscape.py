@@ -235,3 +235,38 @@ def test_a_first_start_compiles_the_landscape_once_the_round_is_ready(make_app, 
     Round.ready = True
     app.startup.poll(app.sim)
     assert started == ["sim.view.draw.landscape"]
+
+
+def test_a_window_s_animals_keep_their_distance_once_the_crowd_s_stage_is_done(make_app, monkeypatch):
+    """A window's first start opens before the crowd's separation is compiled (another process,
+    after the model's): until its "compiled" line comes the animals do not keep their distance and
+    nothing compiles it here; if that process fails, the window compiles it itself."""
+    import sim.view.startup as startup
+
+    app = make_app("maps/island.yaml", counts={"cow": 20, "bird": 0, "water": 0})
+    k = app.startup.kernels
+
+    class Compiling:  # the model's process, now compiling the crowd's separation
+        started, ready, done, args = 0.0, False, False, []
+
+    k.first_start, k.model_stage = True, Compiling()
+    k.done_stages["model"] = 1.0
+    assert k.ready("model") and not k.ready("crowd")
+    a = app.sim.agents
+    a.pos[:] = a.pos[0]  # all on one spot
+    app.frame(1 / 60)
+    assert app.sim.stats.crowd_ms == 0.0 and np.ptp(a.pos, axis=0).max() < 0.5  # (nobody pushed apart)
+    k._heard("  compiled the crowd's separation in 3.9 s")
+    assert k.ready("crowd")
+    for _ in range(30):
+        app.frame(1 / 60)
+    assert np.ptp(a.pos, axis=0).max() > 0.5  # pushed apart now
+
+    compiled = []
+    monkeypatch.setattr(startup, "compile_crowd", lambda config, jps=False: compiled.append(jps))
+    k2 = app.startup.kernels = type(k)(app.config)
+    k2.first_start, k2.model_stage = True, Compiling()
+    k2.model_stage.done = True  # it ended without the crowd's stage
+    app.startup._crowd = False
+    app.startup.poll(app.sim)
+    assert compiled == [False] and k2.ready("crowd")
