@@ -55,7 +55,6 @@ class Startup:
         self.kernels = Kernels(app.config, config_path, jps)
         self.kernels.log = say
         self._switched = False  # the compiled search took over (said once)
-        self._crowd = False  # the crowd's separation is ready (said once)
         if headless:
             self.kernels.start(True, lambda: rehearse_view(app.config, app.screen, True))
         else:
@@ -63,6 +62,8 @@ class Startup:
             run_with_progress(app, label, lambda report: self.kernels.start(False, self._view, report), 0.3)
             if not self.kernels.ready("landscape") and self.kernels.background is None:
                 self.kernels.start_landscape()
+        # The crowd's separation ready from the start, or (a window's first start) once said so.
+        self._crowd = self.kernels.ready(CROWD_STAGE)
 
     @property
     def art(self) -> bool:
@@ -111,7 +112,7 @@ class Startup:
         the flat colours for ~60 s), and drawn once it is."""
         k = self.kernels
         bg = k.background
-        if not self._crowd and k.first_start:  # (a window's first start: the separation compiles while it runs)
+        if not self._crowd:  # (a window's first start: the separation compiles while it runs)
             if not k.ready(CROWD_STAGE) and k.model_stage is not None and k.model_stage.done:  # (its process failed)
                 say("compiling the crowd's separation in another process failed; compiling here")
                 config = self.app.config

@@ -276,9 +276,9 @@ def hints(*groups: str, sep: str = "  ") -> str:
     return sep.join(group.replace(" ", KEEP) for group in groups)
 
 
-def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int = 3) -> list[str]:
+def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int | None = 3) -> list[str]:
     """``line`` in lines of at most ``width`` pixels, broken at spaces; a word too long for a
-    line (a path) loses its middle, never its end; past ``max_lines`` the middle of the
+    line (a path) loses its middle, never its end; past ``max_lines`` (None: no limit) the middle of the
     message goes (its start and its reason stay)."""
     from sim.support.checks import cut_middle
 
@@ -290,6 +290,6 @@ def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int = 3) -> l
             lines[-1] += " " + word
         elif word or not lines:  # (a space where the line breaks is dropped, not carried to the next)
             lines.append(word)
-    if len(lines) > max_lines:
+    if max_lines is not None and len(lines) > max_lines:
         lines = [*lines[: max_lines - 2], "…", lines[-1]]
     return lines

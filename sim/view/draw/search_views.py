@@ -233,13 +233,13 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
             "right click or N: new query", "Space play/pause", "← → step", "↑ ↓ speed", "R replay", "Tab one/all",
             "K copy as code", "Esc or C: back"]  # fmt: skip
     state = "playing" if cmp.playing else "done" if cmp.done else "paused"
+    legend = ["closed: magenta", "left open: orange", "jump points: rings"]
     status = [f"replay: each search at its own pace, all ending together ({REPLAY_S / cmp.speed:g} s)", state,
-              "closed: magenta", "left open: orange", "jump points: rings",
-              "times: median of several calls, nothing compiled or built inside the clock"]  # fmt: skip
+              *legend, "times: median of several calls, nothing compiled or built inside the clock"]  # fmt: skip
     lines = _compare_header(text, metrics, cmp, head, keys, status, offer, text_w)
     if cmp.runs and _height(text, lines) > (bottom - area.y) // 2:  # a small window: the panels come first
         keys = [picking, "N new query", "Space play/pause", "R replay", "Tab one/all", "Esc back", "F1 every key"]
-        lines = _compare_header(text, metrics, cmp, head, keys, [state, *status[2:5]], offer, text_w)
+        lines = _compare_header(text, metrics, cmp, head, keys, [state, *legend], offer, text_w)
     chart_h = (len(cmp.runs) + 1) * text.font(small).get_linesize() + 12 if cmp.runs else 0
     top = area.y + 6 + max(_height(text, lines), chart_h) + 6
     pygame.draw.rect(screen, (14, 18, 26), (area.x, area.y, sw, (bottom + 6 - area.y) if cmp.runs else top - area.y))
@@ -282,7 +282,7 @@ def _compare_header(text: Text, metrics, cmp: Comparison, head: list[str], keys:
         for why in cmp.left_out:
             where = offer if "one cost" in why else ""  # (another species helps only there)
             note = f"no panel: {why}{where}"
-            lines += [(line, WARN, small) for line in wrap(text.font(small), note, width, max_lines=len(note.split()))]
+            lines += [(line, WARN, small) for line in wrap(text.font(small), note, width, max_lines=None)]
     return lines
 
 
@@ -382,7 +382,7 @@ def wrapped_words(words: list[str], font: pygame.font.Font, width: int) -> list[
         if lines and font.size(f"{lines[-1]} · {group}")[0] <= width:
             lines[-1] += f" · {group}"
         else:
-            lines += wrap(font, group, width, max_lines=len(group.split()) + 1)  # (never elided)
+            lines += wrap(font, group, width, max_lines=None)
     return lines
 
 
