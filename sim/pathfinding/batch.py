@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 from numpy.typing import NDArray
@@ -64,7 +65,14 @@ class BatchResult:
         return len(self.found)
 
     def path(self, i: int) -> NDArray[np.int32]:
-        """Query ``i``'s path (full or partial) as an ``(n, 2)`` int32 array of ``(x, y)``."""
+        """Query ``i``'s path (full or partial) as an ``(n, 2)`` int32 array of ``(x, y)``; ``i``
+        counts from the end when negative, as a list's index does."""
+        if not isinstance(i, Integral) or isinstance(i, bool):
+            raise TypeError(f"i must be an int, got {i!r}")
+        k = len(self.found)
+        if not -k <= i < k:
+            raise ValueError(f"query {int(i)} is outside the batch of {k} queries")
+        i = int(i) % k
         return as_path(self.paths[self.offsets[i] : self.offsets[i + 1]], self.width)
 
     @classmethod

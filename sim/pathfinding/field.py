@@ -302,7 +302,8 @@ def first_breaks(codes, lut, moves, width, w, h, paths, offsets, out):
 def smooth_all(codes, lut, moves, width, w, paths, offsets):
     """:func:`smooth_core` with its outputs made here: ``(out, out_offsets, ways)``. A straight
     line between two cells has as many cells as the longer axis, never more than the path it
-    replaces: the output fits in the input's size."""
+    replaces: the output fits in the input's size. Only ``out[:out_offsets[-1]]`` (and ``ways``'
+    as many) are the paths: the rest of the buffer is left unwritten."""
     out = np.empty(max(offsets[-1], 1), dtype=np.int32)
     ways = np.zeros(out.size, dtype=np.int8)
     out_offsets = np.zeros(offsets.size, dtype=np.int64)

@@ -259,7 +259,12 @@ class FieldsAndLines(CodedGrid):
                               flat, offsets)  # fmt: skip
 
     def _smooth(self, flat: np.ndarray, offsets: np.ndarray, diag: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return _f.smooth_all(self._codes, self._lut, self.moves(diag), self.width + 2, self.width, flat, offsets)
+        """The paths ``flat`` (batch format) smoothed: ``(cells, offsets, ways)``, the cells exactly
+        the smoothed paths' (``smooth_all`` leaves its buffer's unused tail after them)."""
+        out, out_offsets, ways = _f.smooth_all(self._codes, self._lut, self.moves(diag), self.width + 2, self.width,
+                                               flat, offsets)  # fmt: skip
+        n = int(out_offsets[-1]) if out_offsets.size else 0
+        return out[:n], out_offsets, ways[:n]
 
     def _check_field(self, field: object) -> np.ndarray:
         if not isinstance(field, np.ndarray) or field.dtype != np.float64:

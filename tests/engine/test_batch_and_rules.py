@@ -113,6 +113,23 @@ def test_a_batch_marks_blocked_endpoints_and_start_equals_goal():
     assert b.status[0] != STATUS_FOUND and b.expanded[0] == 0 and len(b.path(0)) == 0
 
 
+def test_a_batch_path_is_indexed_as_a_list_is_with_exact_errors():
+    grid = PathGrid(np.ones((4, 5)))
+    b = grid.search_many(np.array([[0, 0], [1, 1], [4, 3]]), np.array([[4, 3], [1, 1], [0, 0]]))
+    assert pts(b.path(-1)) == pts(b.path(2)) and pts(b.path(-3)) == pts(b.path(0))
+    assert pts(b.path(0)) == pts(grid.search((0, 0), (4, 3)).path)
+    assert pts(b.path(np.int64(1))) == [(1, 1)]
+    for bad in (3, -4, 10**20):
+        with pytest.raises(ValueError, match=rf"^query {bad} is outside the batch of 3 queries$"):
+            b.path(bad)
+    for bad, shown in ((1.0, "1.0"), (True, "True"), ("0", "'0'"), (None, "None")):
+        with pytest.raises(TypeError, match=rf"^i must be an int, got {shown}$"):
+            b.path(bad)
+    empty = grid.search_many(np.zeros((0, 2), np.int64), np.zeros((0, 2), np.int64))
+    with pytest.raises(ValueError, match=r"^query 0 is outside the batch of 0 queries$"):
+        empty.path(0)
+
+
 @pytest.mark.parametrize("algorithm", ["astar", "jps", "jps+"])
 def test_an_empty_batch_is_an_empty_result_not_an_error(algorithm):
     # (a frame where no animal asks: [] has no integer dtype, yet it is a list of no points)

@@ -312,7 +312,7 @@ def test_a_path_pulled_straight_is_legal_and_never_costlier(costs, rule, picks):
         np.concatenate([flat, flat]), np.array([0, flat.size, 2 * flat.size]), diagonal=rule
     )
     want = [y * w + x for x, y in pts(cells)]
-    assert many[offsets[0] : offsets[1]].tolist() == want and many[offsets[1] : offsets[2]].tolist() == want
+    assert many.tolist() == want + want and offsets.tolist() == [0, len(want), 2 * len(want)]  # nothing after them
 
 
 @settings(max_examples=150, deadline=None)
@@ -458,6 +458,19 @@ def test_an_astar_smooths_its_own_batch_like_smooth_many_does():
     cells, offsets = flyer.grid.smooth_many(result.paths, result.offsets, diagonal=flyer.diagonal)
     assert np.array_equal(straight.paths, cells) and np.array_equal(straight.offsets, offsets)
     assert np.array_equal(straight.cost, result.cost) and straight.paths.size <= result.paths.size
+    assert straight.paths.size == straight.offsets[-1] and cells.size == offsets[-1]  # the cells, no unused tail
+
+
+def test_smooth_many_returns_exactly_the_smoothed_cells():
+    # An L-shaped path pulled into a diagonal is shorter than it was: the flat array holds the
+    # smoothed paths and nothing after them (it once kept the buffer's unwritten tail), and an
+    # empty batch of one empty path is empty.
+    grid = PathGrid(np.ones((10, 10)))
+    ell = np.array([0, 1, 2, 3, 13, 23, 33], np.int32)
+    cells, offsets = grid.smooth_many(np.concatenate([ell, ell]), np.array([0, 7, 14]))
+    assert cells.tolist() == [0, 11, 22, 33, 0, 11, 22, 33] and offsets.tolist() == [0, 4, 8]
+    cells, offsets = grid.smooth_many(np.zeros(0, np.int32), np.array([0]))
+    assert cells.size == 0 and offsets.tolist() == [0]
 
 
 @settings(max_examples=40, deadline=None)
