@@ -39,6 +39,7 @@ import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -98,7 +99,13 @@ class RoundResult:
     shape: RoundShape = field(default_factory=lambda: RoundShape((), 0))
 
     def path(self, j: int) -> NDArray[np.int32]:
-        """Request ``j``'s path as flat cells."""
+        """Request ``j``'s path as flat cells (``j`` negative: from the end, as a list's index)."""
+        if not isinstance(j, Integral) or isinstance(j, bool):
+            raise TypeError(f"j must be an int, got {j!r}")
+        k = len(self.status)
+        if not -k <= j < k:
+            raise ValueError(f"request {int(j)} is outside the round of {k} requests")
+        j = int(j) % k
         return self.paths[self.path_at[j] : self.path_at[j] + self.path_n[j]]
 
 
@@ -200,7 +207,9 @@ class SearchRound:
         """:meth:`run` for kinds the one call cannot take: a job per kind (:func:`_job`), a
         large kind's requests cut into pieces for the threads."""
         k = rows.size
-        if k == 1:
+        if k == 0:  # (also with no kinds at all: nothing to group)
+            groups = []
+        elif k == 1:
             groups = [(int(kind_of[0]), np.zeros(1, dtype=np.int64))]
         else:  # the positions of each kind, in request order
             order = np.argsort(kind_of, kind="stable")

@@ -285,3 +285,22 @@ def test_gather_joins_a_rounds_paths_and_refuses_runs_outside_its_cells():
         with pytest.raises(exc) as info:
             gather(*args)
         assert type(info.value) is exc and str(info.value) == message
+
+
+def test_an_empty_round_is_an_empty_answer_and_a_path_is_indexed_as_a_list_is():
+    # (before: a round of no requests and no kinds raised "zip() argument 2 is shorter than argument 1")
+    none = np.zeros((0, 2), np.int32)
+    _terrain, ks = kinds()
+    for given in ([], ks):
+        r = SearchRound(threads=1).run(given, np.zeros(0, np.int64), none, none)
+        assert r.status.size == r.cost.size == r.path_at.size == r.paths.size == 0
+        with pytest.raises(ValueError, match=r"^request 0 is outside the round of 0 requests$"):
+            r.path(0)
+    starts, goals = np.array([[1, 1], [2, 2], [5, 1]]), np.array([[3, 3], [50, 30], [5, 9]])
+    r = SearchRound(threads=1).run(ks, np.array([0, 1, 0]), starts, goals)
+    assert r.path(-1).tolist() == r.path(2).tolist() and r.path(-3).tolist() == r.path(np.int64(0)).tolist()
+    for bad in (3, -4):
+        with pytest.raises(ValueError, match=rf"^request {bad} is outside the round of 3 requests$"):
+            r.path(bad)
+    with pytest.raises(TypeError, match=r"^j must be an int, got 1.0$"):
+        r.path(1.0)
