@@ -178,10 +178,17 @@ def main(argv: list[str] | None = None) -> int:
             result = headless.run(app, args.frames)
             for line in headless.summary_lines(result):
                 print(line)
-            if args.json:
-                headless.write_json(result, args.json)
-            if args.screenshot:
-                headless.save_screenshot(app, args.screenshot)
+            for option, path, write in (
+                ("--json", args.json, lambda p: headless.write_json(result, p)),
+                ("--screenshot", args.screenshot, lambda p: headless.save_screenshot(app, p)),
+            ):
+                if path is None:
+                    continue
+                try:  # (checked before the run; the write itself can still fail: /proc, a full disk)
+                    write(path)
+                except OSError as exc:
+                    print(f"error: {option} {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+                    return 2
         else:
             app.run()
     except KeyboardInterrupt:

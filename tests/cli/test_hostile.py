@@ -168,6 +168,25 @@ def test_bad_options_are_one_line_before_anything_runs(tmp_path, args, message):
     assert "frames:" not in r.stdout  # refused before the run, not after it
 
 
+@pytest.mark.parametrize("option", ["--json", "--screenshot"])
+def test_an_output_that_cannot_be_written_after_the_run_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, option):
+    # The folder is checked before the run, but the write can still fail (/proc as root, a full
+    # disk): one line, not an OSError traceback.
+    import errno
+
+    from sim.view import headless
+
+    def full(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(headless, "write_json" if option == "--json" else "save_screenshot", full)
+    out = tmp_path / "out.file"
+    assert main(["--headless", "--frames", "1", "--map", "tutorial", option, str(out)]) == 2
+    captured = capsys.readouterr()
+    assert "checksum:" in captured.out  # the run's figures came first
+    assert captured.err.splitlines()[-1] == f"error: {option} {out}: cannot write: No space left on device"
+
+
 def test_quoted_values_are_cut_short():
     with pytest.raises(ConfigError) as info:
         parse_config({"seed": "x" * 10_000})
