@@ -11,7 +11,7 @@ from typing import Any
 
 import pygame
 
-from sim.view.draw.panels import DIM, GOOD, INK, KEY, PANEL, WARN, Text, help_pages, status_line, wrap
+from sim.view.draw.panels import DIM, GOOD, INK, KEY, PANEL, WARN, Text, fit_width, help_pages, status_line, wrap
 from sim.view.layout import Frame, Layout, Line
 
 App = Any  # sim.view.app.App (not imported: it imports this module)
@@ -153,6 +153,9 @@ def help_page(app: App) -> None:
     font, pad = app.text.font(size), pad_of(size)
     more = f"   page {app.help_page + 1} of {len(pages)}: ← → turn" if len(pages) > 1 else ""
     title = f"keys and mouse   (F1 or Esc closes){more}"
+    if font.size(title)[0] > region.w - 2 * pad:  # a narrow window: the short form, then cut
+        short = f"keys {app.help_page + 1}/{len(pages)} ← →  Esc" if len(pages) > 1 else "keys  (Esc closes)"
+        title = fit_width(font, short, region.w - 2 * pad)
     app.screen.blit(app.text.render(title, GOOD, size), (region.x + pad, region.y + pad))
     drawn = [title]
     top = region.y + pad + font.get_linesize() + pad
@@ -187,7 +190,8 @@ def message_log(app: App) -> None:
         if len(lines) + len(wrapped) > room:
             break
         lines = wrapped + lines
-    title = [(f"messages: the last {len(app.messages)} (F2 or Esc closes)", GOOD), ("", INK)]
+    heading = f"messages: the last {len(app.messages)} (F2 or Esc closes)"
+    title = [*fit(app.text, [(heading, GOOD)], size, region.w, max_lines=2), ("", INK)]
     body = title + (lines or [("no messages yet", DIM)])
     app.screen.fill(PANEL[:3], region)
     pygame.draw.rect(app.screen, GOOD, region, 1)

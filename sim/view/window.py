@@ -14,6 +14,11 @@ import pygame
 
 os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
 
+#: The smallest window the screen's layout is made for (the config's least ``window.width`` and
+#: ``window.height``). A window dragged smaller is set back to it: below it the parts have no room
+#: (at 1x1 a panel's height came out negative and the frame raised ``pygame.error``).
+MIN_SIZE = (320, 240)
+
 
 class Window:
     """The display surface and its mode. ``surface`` changes when the mode does: read it each frame."""
@@ -45,5 +50,14 @@ class Window:
         return None
 
     def resized(self) -> None:
-        """After the user resized the window: pick up the display surface as it is now."""
-        self.surface = pygame.display.get_surface() or self.surface
+        """After the user resized the window: pick up the display surface as it is now, set back
+        to :data:`MIN_SIZE` where it is smaller."""
+        surface = pygame.display.get_surface() or self.surface
+        w, h = surface.get_size()
+        if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
+            try:
+                flags = 0 if self.headless else pygame.RESIZABLE
+                surface = pygame.display.set_mode((max(w, MIN_SIZE[0]), max(h, MIN_SIZE[1])), flags)
+            except pygame.error:  # (kept as it is: the frame then draws what fits)
+                pass
+        self.surface = surface

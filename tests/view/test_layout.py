@@ -103,6 +103,62 @@ def test_no_two_parts_overlap_and_every_text_fits(make_app, size):
             assert not inspector.rect.collidepoint(x, y), what  # never over the animal it inspects
 
 
+@pytest.mark.parametrize("size", [(320, 240), (640, 360), (1000, 240), (320, 900)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_smallest_windows_the_config_allows_keep_every_text_inside_its_part(make_app, size):
+    # (before: at 320x240 F1 never returned, a help column a turn, until memory ran out; legend rows,
+    # the map picker's and the log's titles and compare's bar chart ran past their parts)
+    app = make_app("maps/island.yaml", counts={"cow": 60, "bird": 30, "water": 20})
+    resize(app, size)
+    for mode, level, message in itertools.product(MODES, OVERLAY, (False, True)):
+        while app.modes[-1] is not app.play:  # back to the play screen
+            app.pop(app.modes[-1])
+        app.show_help = app.show_log = app.welcome.showing = False
+        app.top.select(None)
+        app.top.show_paths, app.top.field_species = False, None
+        app.instruments.enable_heat(False)
+        app.messages.clear()
+        app.overlay.level = level
+        enter(app, mode)
+        if message:
+            app.message(LONG)
+        app.frame(STEP)
+        check(app, f"{size} {mode} overlay={level} message={message}")
+
+
+def test_a_window_dragged_smaller_than_the_least_is_set_back_to_it(make_app):
+    from sim.view.window import MIN_SIZE
+
+    app = make_app("maps/island.yaml", counts={"cow": 20, "bird": 10, "water": 5})
+    for size in ((1, 1), (40, 30), (2000, 60), (60, 1500)):
+        resize(app, size)  # (before: at 1x1 a panel's height came out negative: pygame.error)
+        want = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
+        assert app.screen.get_size() == want, size
+        for mode in MODES:
+            while app.modes[-1] is not app.play:
+                app.pop(app.modes[-1])
+            app.show_help = app.show_log = app.welcome.showing = False
+            enter(app, mode)
+            app.frame(STEP)
+
+
+def test_help_pages_end_however_little_room_there_is():
+    from sim.view.draw.panels import Text, help_pages
+
+    class Table:
+        def __init__(self, title: str, n: int) -> None:
+            self.title, self.n = title, n
+
+        def rows(self) -> list[tuple[str, str]]:
+            return [(f"k{i}", f"does thing {i}") for i in range(self.n)]
+
+    text = Text()
+    tables = [Table(f"mode {n}", n) for n in (1, 5, 7, 8, 9, 30)]  # blocks of 3 to 32 lines
+    for height in (0, 20, 60, 120, 400):
+        pages = help_pages(text, tables, 300, height, 14)
+        rows = [r for page in pages for _x, col in page for r in col if r[2] == "row"]
+        assert [r[0] for r in rows] == [f"k{i}" for t in tables for i in range(t.n)], height  # every row, once
+
+
 def test_the_overlay_takes_at_most_12_percent_of_the_window_compact(make_app):
     app = make_app("maps/island.yaml")
     resize(app, (1280, 800))

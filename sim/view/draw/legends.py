@@ -31,11 +31,16 @@ class Legend:
         """Every line of text it draws, wrapped to ``width`` pixels (the panel's inside)."""
         font = text.font(size)
         out = wrap(font, self.title, width, max_lines=3)
-        out += [label for _c, label in self.rows]
+        out += [piece for _c, label in self.rows for piece in self._row(font, label, size, width)]
         if self.bar is not None:
             out += ["  ".join(self.ticks)] + ([self.unit] if self.unit else [])
         out += [piece for note in self.notes for piece in wrap(font, note, width, max_lines=3)]
         return out
+
+    @staticmethod
+    def _row(font: pygame.font.Font, label: str, size: int, width: int) -> list[str]:
+        """A row's label in lines that fit beside its swatch in ``width`` pixels (the panel's inside)."""
+        return wrap(font, label, width - _swatch(size) - _pad(size), max_lines=3)
 
     def size(self, text: Text, size: int, width: int) -> tuple[int, int]:
         """The panel's size when it may be at most ``width`` pixels wide."""
@@ -43,7 +48,9 @@ class Legend:
         inner = width - 2 * pad
         swatch = _swatch(size)
         widths = [font.size(t)[0] for t in wrap(font, self.title, inner, max_lines=3)]
-        widths += [swatch + pad + font.size(label)[0] for _c, label in self.rows]
+        widths += [
+            swatch + pad + font.size(t)[0] for _c, label in self.rows for t in self._row(font, label, size, inner)
+        ]
         widths += [font.size(n)[0] for note in self.notes for n in wrap(font, note, inner, max_lines=3)]
         if self.bar is not None:
             widths += [font.size("  ".join(self.ticks))[0], font.size(self.unit)[0], 12 * size]
@@ -62,8 +69,9 @@ class Legend:
         for colour, label in self.rows:
             box = pygame.Rect(x, y + 2, sw, ls - 4)
             _swatch_box(screen, box, colour)
-            screen.blit(text.render(label, INK, size), (box.right + pad, y))
-            y += ls
+            for t in self._row(font, label, size, inner):  # (beside its swatch; wrapped in a narrow column)
+                screen.blit(text.render(t, INK, size), (box.right + pad, y))
+                y += ls
         if self.bar is not None:
             bar = pygame.Rect(x, y + 2, inner, ls - 4)
             for i in range(bar.w):

@@ -125,7 +125,10 @@ def help_pages(text: Text, tables: list[KeyTable], width: int, height: int, size
             if len(lines) <= left:
                 columns[-1].extend(lines)
                 break
-            if left < 6 or (len(lines) <= 8 and left < len(lines)):  # a short block, or little room: next column
+            # A short block, or little room: the next column, unless this one is still empty (a window
+            # so small that a short block fits no column: then it is split like a long one; moving it on
+            # from an empty column looped for ever, a column a turn, until memory ran out).
+            if columns[-1] and (left < 6 or (len(lines) <= 8 and left < len(lines))):
                 columns.append([])
                 continue
             columns[-1].extend(lines[:left])
@@ -213,6 +216,8 @@ def map_picker(screen: pygame.Surface, text: Text, box: pygame.Rect, sections: l
     screen.fill(PANEL[:3], box)
     pygame.draw.rect(screen, GOOD, box, 1)
     title = "Choose a map (↑ ↓ Enter, or click; Esc closes)"
+    if font.size(title)[0] > box.w - 2 * pad:  # a narrow window: the short form, then cut
+        title = fit_width(font, "Maps (↑ ↓ Enter; Esc)", box.w - 2 * pad)
     screen.blit(text.render(title, GOOD, size), (box.x + pad, box.y + pad))
     drawn = [title]
     entries = [(h, p) for h, previews in sections for p in previews]

@@ -303,6 +303,9 @@ def bar_chart(screen: pygame.Surface, font: pygame.font.Font, cmp: Comparison, b
     line = font.get_linesize()
     label_w = max(font.size(_short_label(r.label))[0] for r in cmp.runs) + 8
     col_w = (box.w - label_w) // 2
+    widest = max(font.size(t)[0] for r in cmp.runs for t in (f"{r.result.expanded}", f"{r.result.cost:.1f}", "no path"))
+    if col_w < widest + 6:  # too narrow for a number beside its bar: no chart (the panels show the figures)
+        return []
     heads = list(zip(chart_titles(font, col_w), (0, 1), strict=True))
     rows = ["   ".join(title for title, _ in heads)]
     for title, i in heads:
