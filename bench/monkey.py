@@ -42,7 +42,7 @@ NAMED = [f"F{i}" for i in range(1, 13)] + [
 ]  # fmt: skip
 KEYS = sorted({getattr(pygame, f"K_{c}") for c in "abcdefghijklmnopqrstuvwxyz0123456789"}
               | {getattr(pygame, f"K_{n}") for n in NAMED})  # fmt: skip
-SIZES = ((200, 150), (320, 200), (900, 560), (1280, 800), (1920, 1080))
+SIZES = ((1, 1), (200, 150), (320, 240), (640, 360), (320, 900), (900, 560), (1280, 800), (1920, 1080))
 
 
 def _events(rng: random.Random, size: tuple[int, int]) -> list[pygame.event.Event]:
@@ -99,6 +99,8 @@ def run(seed: int, frames: int, config_path: Path | None = None) -> bool:
         for f in range(frames):
             for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
                 for e in _events(rng, app.screen.get_size()):
+                    if e.type == pygame.VIDEORESIZE:  # the window manager's part: the window is that size now
+                        pygame.display.set_mode(e.size)  # (on SDL's dummy driver a posted event alone sizes nothing)
                     posted.append(e)
                     pygame.event.post(e)
             try:
