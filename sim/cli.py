@@ -173,27 +173,32 @@ def main(argv: list[str] | None = None) -> int:
     _say_start(app)
     try:
         if args.headless:
-            from sim.view import headless
-
-            result = headless.run(app, args.frames)
-            for line in headless.summary_lines(result):
-                print(line)
-            for option, path, write in (
-                ("--json", args.json, lambda p: headless.write_json(result, p)),
-                ("--screenshot", args.screenshot, lambda p: headless.save_screenshot(app, p)),
-            ):
-                if path is None:
-                    continue
-                try:  # (checked before the run; the write itself can still fail: /proc, a full disk)
-                    write(path)
-                except OSError as exc:
-                    print(f"error: {option} {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-                    return 2
-        else:
-            app.run()
+            return _headless(app, args)
+        app.run()
     except KeyboardInterrupt:
         print("astar-island: interrupted", file=sys.stderr)
         return 130
+    return 0
+
+
+def _headless(app, args: argparse.Namespace) -> int:
+    """A headless run: its figures on stdout, then ``--json`` and ``--screenshot`` written; exit status."""
+    from sim.view import headless
+
+    result = headless.run(app, args.frames)
+    for line in headless.summary_lines(result):
+        print(line)
+    for option, path, write in (
+        ("--json", args.json, lambda p: headless.write_json(result, p)),
+        ("--screenshot", args.screenshot, lambda p: headless.save_screenshot(app, p)),
+    ):
+        if path is None:
+            continue
+        try:  # (checked before the run; the write itself can still fail: /proc, a full disk)
+            write(path)
+        except OSError as exc:
+            print(f"error: {option} {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     return 0
 
 
