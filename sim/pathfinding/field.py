@@ -171,8 +171,11 @@ def steps_core(dist, codes, lut, moves, width, out):
 def follow_core(steps, starts, max_len, paths, offsets):
     """Walk ``steps`` from each ``(x, y)`` in ``starts`` to the goal (at most ``max_len`` cells);
     the cells (``y * W + x``, start first) go to ``paths[offsets[i]:offsets[i + 1]]``. Returns the
-    number of cells written; a start with no step and not at the goal gets an empty path."""
+    number of cells written; a start with no step and not at the goal gets an empty path. With
+    ``paths`` empty it only counts: the offsets say how large ``paths`` must be (sized for every
+    walk's worst case, a crowd's buffer could be the crowd times the map)."""
     w = steps.shape[1]
+    write = paths.size > 0
     n = 0
     for i in range(starts.shape[0]):
         offsets[i] = n
@@ -180,7 +183,8 @@ def follow_core(steps, starts, max_len, paths, offsets):
         y = starts[i, 1]
         length = 0
         while length < max_len:
-            paths[n] = y * w + x
+            if write:
+                paths[n] = y * w + x
             n += 1
             length += 1
             k = steps[y, x]

@@ -34,6 +34,10 @@ from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, DIAGONAL_RULES, DX, DY
 from sim.pathfinding.workspace import workspace
 
 _RULE_NAMES = {rule: name for name, rule in DIAGONAL_RULES.items()}  # the kernels' numbers -> names
+#: :meth:`FieldGrowth.paths` walks a crowd once into a buffer sized for every walk's worst case (each
+#: as long as ``max_len`` or the map) while that is at most this many cells (64 MB); past it, it walks
+#: twice: once to count, once into a buffer of exactly that size.
+WALK_BUFFER_CELLS = 1 << 24
 
 #: ``(dx, dy)`` of each direction index :meth:`FieldsAndLines.field_steps` returns.
 STEPS: tuple[tuple[int, int], ...] = tuple((int(dx), int(dy)) for dx, dy in zip(DX, DY, strict=True))
@@ -381,8 +385,12 @@ class FieldGrowth:
         cap = grid.cells if max_len is None else int(check_count("max_len", max_len, 1) or 1)
         reached = np.isfinite(self.field[pts[:, 1], pts[:, 0]])
         on = np.ascontiguousarray(pts[reached])
-        cells = np.empty(on.shape[0] * min(cap, grid.cells), dtype=np.int32)
         part = np.zeros(on.shape[0] + 1, dtype=np.int64)
+        worst = on.shape[0] * min(cap, grid.cells)
+        if worst > WALK_BUFFER_CELLS:  # (100,000 walkers on 512x512: 98 GiB): count first, then walk into that
+            _f.follow_core(steps, on, cap, np.zeros(0, dtype=np.int32), part)
+            worst = int(part[-1])
+        cells = np.empty(worst, dtype=np.int32)
         n = _f.follow_core(steps, on, cap, cells, part)
         lengths = np.zeros(pts.shape[0], dtype=np.int64)
         lengths[reached] = np.diff(part)

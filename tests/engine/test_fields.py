@@ -209,12 +209,33 @@ def test_a_grown_fields_paths_for_a_crowd_are_descends_paths(costs, rule, pick, 
         growth.grow(3)
     assert np.array_equal(growth.steps, grid.field_steps(growth.field, diagonal=rule))
     starts = np.array([(x, y) for y in range(h) for x in range(w)], dtype=np.int32)
-    for max_len in (None, cut):
-        cells, offsets = growth.paths(starts, max_len=max_len)
+    import sim.pathfinding.fieldgrid as fieldgrid
+
+    kept = fieldgrid.WALK_BUFFER_CELLS
+    for max_len, buffer in itertools.product((None, cut), (kept, 0)):  # (0: counted first, then walked)
+        fieldgrid.WALK_BUFFER_CELLS = buffer
+        try:
+            cells, offsets = growth.paths(starts, max_len=max_len)
+        finally:
+            fieldgrid.WALK_BUFFER_CELLS = kept
         assert offsets.shape == (starts.shape[0] + 1,) and offsets[0] == 0 and offsets[-1] == cells.size
         for i, (x, y) in enumerate(starts.tolist()):
             want = [cy * w + cx for cx, cy in grid.descend(growth.field, (x, y), diagonal=rule)]
             assert cells[offsets[i] : offsets[i + 1]].tolist() == want[: max_len or len(want)]
+
+
+def test_a_crowd_of_100000_walks_down_a_field_on_a_512_map_in_a_buffer_of_its_paths_size():
+    # (before: a buffer for every walk's worst case, 100,000 x 262,144 cells: "Unable to allocate 98.4 GiB")
+    grid = PathGrid(np.ones((512, 512)))
+    growth = grid.grow_field((256, 256))
+    while not growth.done:
+        growth.grow(1 << 20)
+    starts = np.random.default_rng(0).integers(0, 512, size=(100_000, 2))
+    cells, offsets = growth.paths(starts)
+    # on one cost the field's path has max(|dx|, |dy|) steps: one cell more
+    want = np.maximum(np.abs(starts[:, 0] - 256), np.abs(starts[:, 1] - 256)) + 1
+    assert np.array_equal(np.diff(offsets), want) and cells.size == want.sum()
+    assert cells[offsets[-2]] == starts[-1, 1] * 512 + starts[-1, 0] and cells[offsets[-1] - 1] == 256 * 512 + 256
 
 
 def test_two_fields_grow_side_by_side_and_a_zero_budget_settles_nothing():
