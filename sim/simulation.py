@@ -176,6 +176,20 @@ class Simulation(Editing):
         self._spawn(self.counts, map_data)
 
     # ------------------------------------------------------------------ setup
+    @property
+    def observer(self) -> SearchObserver:
+        """Hears about every batch of searches (:class:`~sim.model.observe.SearchObserver`); set
+        ``None`` to hear nothing again."""
+        return self._observer
+
+    @observer.setter
+    def observer(self, observer: SearchObserver | None) -> None:
+        if observer is None:
+            observer = SearchObserver()
+        elif not isinstance(observer, SearchObserver):
+            raise TypeError(f"observer must be a SearchObserver (sim.model.observe) or None, got {short(observer)}")
+        self._observer = observer
+
     def config_counts(self, total: int | None = None) -> dict[str, int]:
         return species_counts(self.config, total)
 

@@ -63,8 +63,17 @@ class SearchObserver:
 
     #: Ask the model for every expanded cell (``SearchBatch.trace``); costs a write per expansion.
     wants_trace: bool = False
-    #: Whether :meth:`searched` wants to hear at all (if not, no batch is even built).
+    #: Whether :meth:`searched` wants to hear at all (if not, no batch is even built); true for a
+    #: subclass that overrides :meth:`searched` and does not set it.
     listening: bool = False
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        # A subclass that overrides searched() wants to hear it, unless it says otherwise itself:
+        # one that forgot ``listening = True`` heard nothing, silently.
+        super().__init_subclass__(**kwargs)
+        said = next(c for c in cls.__mro__ if "listening" in c.__dict__)
+        if said is SearchObserver and "searched" in cls.__dict__:
+            cls.listening = True
 
     def searched(self, batch: SearchBatch) -> None:
         """Called once per batch of searches, right after they ran."""

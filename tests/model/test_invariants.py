@@ -290,3 +290,29 @@ def test_a_stroke_costs_what_the_map_holds_not_what_it_names():
         tracemalloc.stop()
     assert peak_island < 100 * 2**20, peak_island
     assert peak_big < 12 * 2048 * 2048, peak_big  # a dozen bytes a cell: the mask, the difference rows
+
+
+def test_an_observer_that_overrides_searched_hears_every_search_and_none_silences_it():
+    # (before: a subclass that overrode searched() but not ``listening`` heard nothing, silently;
+    # None or a string was taken and raised AttributeError at the next map load)
+    from sim.model.observe import SearchObserver
+
+    class Counting(SearchObserver):
+        def __init__(self) -> None:
+            self.heard = 0
+
+        def searched(self, batch) -> None:
+            self.heard += len(batch.agents)
+
+    sim = Simulation(CONFIG, load_map(ROOT / "maps" / "tutorial.yaml"), counts={"cow": 20, "bird": 10, "water": 10})
+    ears = Counting()
+    sim.observer = ears
+    for _ in range(240):
+        sim.step(1 / 60)
+    assert sim.totals["searches"] > 0 and ears.heard == sim.totals["searches"]
+    sim.observer = None  # back to hearing nothing
+    assert type(sim.observer) is SearchObserver and not sim.observer.listening
+    with pytest.raises(TypeError, match=r"^observer must be a SearchObserver \(sim.model.observe\) or None, got 'x'$"):
+        sim.observer = "x"
+    sim.load_map(load_map(ROOT / "maps" / "river.yaml"))
+    sim.step(1 / 60)
