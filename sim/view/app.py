@@ -247,7 +247,10 @@ class App:
         """One frame: events, update, draw, flip. Returns its wall time in ms."""
         t0 = time.perf_counter()
         self.live.poll()
-        for e in pygame.event.get():
+        events = pygame.event.get()
+        if self.window.too_small():  # (the window's new size is there before its event: nothing may draw at it)
+            self._resized()
+        for e in events:
             self.handle(e)
         for mode in self.modes:
             mode.after_events()

@@ -49,6 +49,11 @@ class Window:
         self.fullscreen = not self.fullscreen
         return None
 
+    def too_small(self) -> bool:
+        """Whether the display is smaller than :data:`MIN_SIZE` (a window manager's resize, not handled yet)."""
+        w, h = (pygame.display.get_surface() or self.surface).get_size()
+        return w < MIN_SIZE[0] or h < MIN_SIZE[1]
+
     def resized(self) -> None:
         """After the user resized the window: pick up the display surface as it is now, set back
         to :data:`MIN_SIZE` where it is smaller."""
