@@ -21,7 +21,7 @@ from sim.model.agents import Agents, State
 from sim.model.crowd import Crowd
 from sim.model.editing import Editing
 from sim.model.herds import Herd, Herds
-from sim.model.observe import SearchObserver
+from sim.model.observe import Observed, SearchObserver
 from sim.model.planner import Planner
 from sim.model.scheduler import SearchBudget, SearchQueue
 from sim.model.species import SPECIES, SpeciesRuntime, search_choice
@@ -136,7 +136,7 @@ def check_map(config: Config, map_data: MapData, counts: dict[str, int] | None =
     fit_counts(species, map_data, wanted, config.source)
 
 
-class Simulation(Editing):
+class Simulation(Editing, Observed):
     """The island and its animals. ``clock`` is the search budget's clock (see :mod:`sim.model.scheduler`)."""
 
     def __init__(
@@ -176,20 +176,6 @@ class Simulation(Editing):
         self._spawn(self.counts, map_data)
 
     # ------------------------------------------------------------------ setup
-    @property
-    def observer(self) -> SearchObserver:
-        """Hears about every batch of searches (:class:`~sim.model.observe.SearchObserver`); set
-        ``None`` to hear nothing again."""
-        return self._observer
-
-    @observer.setter
-    def observer(self, observer: SearchObserver | None) -> None:
-        if observer is None:
-            observer = SearchObserver()
-        elif not isinstance(observer, SearchObserver):
-            raise TypeError(f"observer must be a SearchObserver (sim.model.observe) or None, got {short(observer)}")
-        self._observer = observer
-
     def config_counts(self, total: int | None = None) -> dict[str, int]:
         return species_counts(self.config, total)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.pathfinding import SearchResult
+from sim.support.checks import short
 
 
 @dataclass
@@ -103,3 +104,22 @@ class Round:
     trace: dict  # species index -> (row positions, trace cells, trace offsets) of its batch
     species_ms: dict  # species index -> wall ms of its batch
     ms: float  # wall ms of the whole round
+
+
+class Observed:
+    """The model's ``observer``: who hears about every batch of searches (a :class:`SearchObserver`);
+    set ``None`` to hear nothing again, anything else is a ``TypeError``."""
+
+    _observer: SearchObserver
+
+    @property
+    def observer(self) -> SearchObserver:
+        return self._observer
+
+    @observer.setter
+    def observer(self, observer: SearchObserver | None) -> None:
+        if observer is None:
+            observer = SearchObserver()
+        elif not isinstance(observer, SearchObserver):
+            raise TypeError(f"observer must be a SearchObserver (sim.model.observe) or None, got {short(observer)}")
+        self._observer = observer
