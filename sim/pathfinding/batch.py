@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 from numpy.typing import NDArray
 
 from sim.pathfinding import kernel as _k
+from sim.pathfinding.checks import check_index
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.paths import as_path
 from sim.pathfinding.workspace import run_split, workspace
@@ -67,12 +67,8 @@ class BatchResult:
     def path(self, i: int) -> NDArray[np.int32]:
         """Query ``i``'s path (full or partial) as an ``(n, 2)`` int32 array of ``(x, y)``; ``i``
         counts from the end when negative, as a list's index does."""
-        if not isinstance(i, Integral) or isinstance(i, bool):
-            raise TypeError(f"i must be an int, got {i!r}")
         k = len(self.found)
-        if not -k <= i < k:
-            raise ValueError(f"query {int(i)} is outside the batch of {k} queries")
-        i = int(i) % k
+        i = check_index("i", i, k, "query", f"the batch of {k} queries")
         return as_path(self.paths[self.offsets[i] : self.offsets[i + 1]], self.width)
 
     @classmethod

@@ -77,6 +77,17 @@ def check_count(name: str, value: object, lo: int) -> int | None:
     return n
 
 
+def check_index(name: str, i: object, k: int, label: str, where: str) -> int:
+    """``i`` as a position among ``k`` (negative: from the end, as a list's index), or an exact
+    ``TypeError`` (not an int) or ``ValueError`` ("``label`` 5 is outside ``where``")."""
+    if not isinstance(i, Integral) or isinstance(i, bool):
+        raise TypeError(f"{name} must be an int, got {i!r}")
+    n = int(i)
+    if not -k <= n < k:
+        raise ValueError(f"{label} {n} is outside {where}")
+    return n % k
+
+
 def _short(value: object, limit: int = 80) -> str:
     """``value`` for a one-line message: an array by its dtype and shape (a numpy repr runs over
     lines), anything else by a repr of at most ``limit`` characters on one line."""

@@ -39,7 +39,6 @@ import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from numbers import Integral
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -48,7 +47,7 @@ from numpy.typing import NDArray
 
 from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import MIN_SPLIT
-from sim.pathfinding.checks import _short, points_array
+from sim.pathfinding.checks import _short, check_index, points_array
 from sim.pathfinding.clock import monotonic_s as _now_s
 from sim.pathfinding.common import NO_LANDMARKS, STATUS_FOUND, STATUS_OTHER_REGION
 from sim.pathfinding.compiled import KernelParams
@@ -100,12 +99,8 @@ class RoundResult:
 
     def path(self, j: int) -> NDArray[np.int32]:
         """Request ``j``'s path as flat cells (``j`` negative: from the end, as a list's index)."""
-        if not isinstance(j, Integral) or isinstance(j, bool):
-            raise TypeError(f"j must be an int, got {j!r}")
         k = len(self.status)
-        if not -k <= j < k:
-            raise ValueError(f"request {int(j)} is outside the round of {k} requests")
-        j = int(j) % k
+        j = check_index("j", j, k, "request", f"the round of {k} requests")
         return self.paths[self.path_at[j] : self.path_at[j] + self.path_n[j]]
 
 

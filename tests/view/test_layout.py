@@ -71,10 +71,9 @@ def check(app, what: str) -> None:
         assert not a.rect.colliderect(b.rect), (what, a.name, a.rect, b.name, b.rect)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_no_two_parts_overlap_and_every_text_fits(make_app, size):
-    app = make_app("maps/island.yaml", counts={"cow": 60, "bird": 30, "water": 20})
-    resize(app, size)
+def every_screen(app):
+    """Each mode with the overlay off, compact and detailed, with and without a message: put on
+    the screen and drawn, one after another; yields ``(mode, overlay level, message?)``."""
     for mode, level, message in itertools.product(MODES, OVERLAY, (False, True)):
         while app.modes[-1] is not app.play:  # back to the play screen
             app.pop(app.modes[-1])
@@ -88,6 +87,14 @@ def test_no_two_parts_overlap_and_every_text_fits(make_app, size):
         if message:
             app.message(LONG)
         app.frame(STEP)
+        yield mode, level, message
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_two_parts_overlap_and_every_text_fits(make_app, size):
+    app = make_app("maps/island.yaml", counts={"cow": 60, "bird": 30, "water": 20})
+    resize(app, size)
+    for mode, level, message in every_screen(app):
         what = f"{size} {mode} overlay={level} message={message}"
         check(app, what)
         names = [p.name for p in app.plan.placed]
@@ -109,19 +116,7 @@ def test_the_smallest_windows_the_config_allows_keep_every_text_inside_its_part(
     # the map picker's and the log's titles and compare's bar chart ran past their parts)
     app = make_app("maps/island.yaml", counts={"cow": 60, "bird": 30, "water": 20})
     resize(app, size)
-    for mode, level, message in itertools.product(MODES, OVERLAY, (False, True)):
-        while app.modes[-1] is not app.play:  # back to the play screen
-            app.pop(app.modes[-1])
-        app.show_help = app.show_log = app.welcome.showing = False
-        app.top.select(None)
-        app.top.show_paths, app.top.field_species = False, None
-        app.instruments.enable_heat(False)
-        app.messages.clear()
-        app.overlay.level = level
-        enter(app, mode)
-        if message:
-            app.message(LONG)
-        app.frame(STEP)
+    for mode, level, message in every_screen(app):
         check(app, f"{size} {mode} overlay={level} message={message}")
 
 
