@@ -520,3 +520,17 @@ def test_compare_mode_shows_astar_with_landmarks(make_app):
     assert runs["A*"].expanded < octile["A*"].expanded
     assert cmp.left_out[0] == "JPS has its own heuristic (landmarks: A* and greedy only; E)"
     assert not any(label.startswith("JPS") for label in runs)
+
+
+def test_the_heat_maps_colours_are_the_ramps_and_a_window_coloured_alone_is_the_same():
+    """Drawn each frame for the cells on screen only (a 2048x2048 map's heat map, coloured whole, took
+    280 ms a frame) and through a 256-step table of the ramp: the window's colours are the whole map's
+    at those cells, and each is the ramp's own colour within one step."""
+    heat = (np.random.default_rng(3).random((60, 90)) ** 4 * 40).astype(np.float32)
+    heat[heat < 0.2] = 0
+    rgb, alpha = fields.heat_colours(heat)
+    win_rgb, win_alpha = fields.heat_colours(heat[10:40, 20:70], float(heat.max()))
+    assert np.array_equal(win_rgb, rgb[10:40, 20:70]) and np.array_equal(win_alpha, alpha[10:40, 20:70])
+    scale = np.log1p(heat.astype(np.float64)) / np.log1p(float(heat.max()))
+    assert np.abs(rgb.astype(int) - fields.ramp(scale)).max() <= 2  # (a channel moves at most ~1.4 a step)
+    assert np.array_equal(alpha > 0, heat > 0.05) and alpha.max() <= 240 and alpha[heat > 0.05].min() >= 70
