@@ -302,8 +302,8 @@ def _gfh(state: SearchState, cell: tuple[int, int]) -> str:
 def _open_list(state: SearchState, nxt: tuple[int, int], most: int = 5) -> list[str]:
     """The head of the open list, least F first (the kernel's next first; ties as the kernel breaks them)."""
     ys, xs = np.nonzero(state.open)
-    f = state.f[ys, xs]
     h = state.h[ys, xs]
+    f = state.g_weight * state.g[ys, xs] + state.h_weight * h  # (state.f for these cells: it makes every cell's)
     order = np.lexsort((h, f))[: most + 1]
     rows = [(int(xs[i]), int(ys[i]), float(f[i])) for i in order if (int(xs[i]), int(ys[i])) != nxt][: most - 1]
     out = [f"{(x, y)} F {v:.2f}" for x, y, v in rows]
