@@ -257,3 +257,20 @@ def test_astar_with_landmarks_is_a_strategy_with_its_own_h(make_app):
     with contextlib.redirect_stdout(out):
         press(app, pygame.K_k)
     assert 'heuristic="landmarks"' in out.getvalue()
+
+
+def test_the_landmarks_table_is_made_behind_the_progress_screen_once(make_app, monkeypatch):
+    """Key 7 makes the landmarks' table as long work (a progress screen in a window: ~5 s on a 2048x2048
+    map, where the window stood still), once for the grid as it is, not at every step or drag."""
+    app, _mode, sp, _start, _goal = learn_a_query(make_app)
+    asked = []
+    run = app.files.long_work
+    monkeypatch.setattr(app.files, "long_work", lambda label, work: (asked.append(label), run(label, work))[1])
+    press(app, pygame.K_7)
+    assert asked == ["learning the map's landmarks"]
+    assert sp.grid.landmarks() is sp.grid.landmarks()  # made: the grid keeps it
+    press(app, pygame.K_END)
+    press(app, pygame.K_HOME)
+    press(app, pygame.K_1)
+    press(app, pygame.K_7)
+    assert asked == ["learning the map's landmarks"]  # (the same grid, the same rule: not again)

@@ -81,6 +81,7 @@ class LearnMode(Mode):
         self.mouse = QueryMouse(self)
         self._shown: tuple[int, int] | None = None  # the current cell last frame (the view follows it as it moves)
         self._revision = -1
+        self._learned: tuple[int, int, str] | None = None  # the grid, revision and rule whose landmarks are made
         self._was = (self.app.cam.tile, self.app.cam.x, self.app.cam.y)  # the view to go back to
         self._wall()
         if selected is not None:
@@ -114,7 +115,15 @@ class LearnMode(Mode):
     # ---------------------------------------------------------------- running
     def run(self, to_end: bool = False) -> None:
         self._revision = self.app.sim.world.revision
-        self.lesson.rerun(self.grid, self._revision, to_end=to_end)
+        grid, options = self.grid, self.lesson.options
+        learned = (id(grid), self._revision, options.diagonal)
+        if options.heuristic == "landmarks" and self._learned != learned:
+            # Their table, made here behind a progress screen: ~5 s on a 2048x2048 map, where the search
+            # below made it with the window standing still. (Kept by the grid: at once after the first.)
+            rule = options.diagonal
+            self.app.files.long_work("learning the map's landmarks", lambda _r: grid.landmarks(diagonal=rule))
+            self._learned = learned
+        self.lesson.rerun(grid, self._revision, to_end=to_end)
 
     def state(self) -> SearchState | None:
         if not self.lesson.ready or self.lesson.note:
