@@ -73,8 +73,10 @@ def _header_value(path: Path, lines: list[str], i: int, key: str) -> str:
 def read_map(path: str | Path) -> np.ndarray:
     """Read a ``.map`` file into an array of single characters (dtype ``<U1``), indexed ``[y, x]``."""
     path = Path(path)
-    text = read_text(path, MapFormatError, encoding="ascii")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # (A byte-order mark, which some editors put first, and spaces or tabs at a row's end are
+    # dropped: no terrain is written with them. Any other character is named where it stands.)
+    text = read_text(path, MapFormatError, encoding="utf-8-sig")
+    lines = [line.rstrip(" \t") for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     kind = _header_value(path, lines, 0, "type")
     if kind != "octile":
         raise MapFormatError(f"{path}:1: map type {kind[:30]!r} is not supported; only 'type octile' grids are")

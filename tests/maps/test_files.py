@@ -259,6 +259,27 @@ def test_movingai_map_loads_with_the_terrain_mapping():
     assert set(np.unique(m.terrain).tolist()) <= {T.GRASS, T.ROCK, T.FOREST, T.SWAMP, T.WATER}
 
 
+def test_a_moving_ai_map_saved_with_a_byte_order_mark_crlf_or_trailing_spaces_reads_as_the_plain_one(tmp_path):
+    # (before: a byte-order mark was "not ASCII text (byte 0xef)", a row with trailing spaces
+    # "row has 6 characters, the header says 3"; neither writes any terrain)
+    plain = tmp_path / "plain.map"
+    plain.write_bytes(b"type octile\nheight 2\nwidth 3\nmap\n.T.\n.@W\n")
+    want = load_map(plain).terrain
+    for name, raw in (("bom.map", b"\xef\xbb\xbf" + plain.read_bytes()),
+                      ("crlf.map", plain.read_bytes().replace(b"\n", b"\r\n")),
+                      ("spaces.map", b"type octile  \nheight 2\nwidth 3\t\nmap \n.T. \n.@W\t \n\n")):  # fmt: skip
+        (tmp_path / name).write_bytes(raw)
+        assert np.array_equal(load_map(tmp_path / name).terrain, want), name
+    other = tmp_path / "other.map"
+    other.write_bytes("type octile\nheight 1\nwidth 3\nmap\n.\u00e9.\n".encode())
+    with pytest.raises(MapError, match=r"other.map:5: unknown terrain character 'é' at x=1$"):
+        load_map(other)
+    inside = tmp_path / "inside.map"
+    inside.write_bytes(b"type octile\nheight 1\nwidth 3\nmap\n. .\n")  # (a space inside a row is not dropped)
+    with pytest.raises(MapError, match=r"inside.map:5: unknown terrain character ' ' at x=1$"):
+        load_map(inside)
+
+
 @pytest.mark.skipif(not (SHARED / "icecrown.map").exists(), reason="Moving AI suite not present")
 def test_movingai_swamp_and_water_import():
     m = load_map(SHARED / "icecrown.map")
