@@ -41,10 +41,15 @@ def _f(default: Any, *, lo: float | None = None, hi: float | None = None, colour
     return field(default=default, metadata=meta)
 
 
+#: The smallest window, in pixels: the least ``window.width`` and ``window.height``, and the size a
+#: window dragged smaller is set back to (``sim.view.window``).
+MIN_WINDOW = (320, 240)
+
+
 @dataclass(frozen=True)
 class WindowConfig:
-    width: int = _f(1280, lo=320, hi=10000)  # pixels
-    height: int = _f(800, lo=240, hi=10000)
+    width: int = _f(1280, lo=MIN_WINDOW[0], hi=10000)  # pixels
+    height: int = _f(800, lo=MIN_WINDOW[1], hi=10000)
     fps_cap: int = _f(144, lo=0, hi=1000)  # 0 = uncapped
     tile_px: int = _f(8, lo=1, hi=64)  # zoom for maps too large to show whole (pixels per cell)
 

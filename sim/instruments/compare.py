@@ -134,6 +134,9 @@ class Comparison:
     playing: bool = True
     speed: float = 1.0  # replay speed: 1 = every search's replay takes REPLAY_S seconds
     left_out: list[str] = field(default_factory=list)  # the strategies with no panel here, and why
+    #: The cells worth showing, ``(c0, r0, c1, r1)`` (exclusive ends): everything a strategy touched and
+    #: the endpoints, padded; made with the runs (found again every frame, it cost 20 ms on 2048x2048).
+    region: tuple[int, int, int, int] | None = None
 
     def run(self, grid: PathGrid, straight: bool = False) -> None:
         """Search the query with every strategy that applies here and restart the replay
@@ -154,6 +157,7 @@ class Comparison:
         # (all at once: the replay's steps go with the runs, one each, whatever happened above)
         alone = _strategy(self.runs[self.shown]) if self.shown is not None and self.shown < len(self.runs) else None
         self.runs, self.left_out, self.steps, self.playing = runs, left_out, [0.0] * len(runs), True
+        self.region = touched_region(runs, self.start, self.goal, (grid.height, grid.width))
         # The strategy shown alone stays so if it still runs, else all are (another diagonal rule can
         # take JPS's panels away: an index past the runs broke the drawing).
         shown = [k for k, run in enumerate(runs) if _strategy(run) == alone]
@@ -165,7 +169,7 @@ class Comparison:
         arrow key that stepped the replay raised an error.)"""
         if species is not None:
             self.species = species
-        self.runs, self.steps, self.start, self.goal, self.shown = [], [], None, None, None
+        self.runs, self.steps, self.start, self.goal, self.shown, self.region = [], [], None, None, None, None
 
     def not_here(self, grid: PathGrid, algorithm: str) -> str:
         """Why ``algorithm`` cannot search this grid with these options ("" when it can)."""
@@ -293,3 +297,18 @@ class Comparison:
 
     def cycle_heuristic(self) -> None:
         self.heuristic = HEURISTICS[(HEURISTICS.index(self.heuristic) + 1) % len(HEURISTICS)]
+
+
+def touched_region(runs: list[StrategyRun], start: tuple[int, int], goal: tuple[int, int],
+                   shape: tuple[int, int], pad: int = 3) -> tuple[int, int, int, int]:  # fmt: skip
+    """``(c0, r0, c1, r1)``: the cells any of ``runs`` touched (``record != 0``), ``start`` and ``goal``,
+    padded by ``pad`` cells within a grid of ``shape`` (``(H, W)``)."""
+    h, w = shape
+    touched = np.zeros(shape, dtype=bool)
+    for run in runs:
+        touched |= run.record != 0
+    ys, xs = np.nonzero(touched)
+    xs = np.append(xs, [start[0], goal[0]])
+    ys = np.append(ys, [start[1], goal[1]])
+    return (max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad),
+            min(w, int(xs.max()) + pad + 1), min(h, int(ys.max()) + pad + 1))  # fmt: skip

@@ -12,12 +12,14 @@ import os
 
 import pygame
 
+from sim.config import MIN_WINDOW
+
 os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
 
 #: The smallest window the screen's layout is made for (the config's least ``window.width`` and
 #: ``window.height``). A window dragged smaller is set back to it: below it the parts have no room
 #: (at 1x1 a panel's height came out negative and the frame raised ``pygame.error``).
-MIN_SIZE = (320, 240)
+MIN_SIZE = MIN_WINDOW
 
 
 class Window:
@@ -59,7 +61,7 @@ class Window:
         to :data:`MIN_SIZE` where it is smaller."""
         surface = pygame.display.get_surface() or self.surface
         w, h = surface.get_size()
-        if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
+        if self.too_small():
             try:
                 flags = 0 if self.headless else pygame.RESIZABLE
                 surface = pygame.display.set_mode((max(w, MIN_SIZE[0]), max(h, MIN_SIZE[1])), flags)

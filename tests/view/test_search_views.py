@@ -8,7 +8,7 @@ import numpy as np
 import pygame
 import pytest
 
-from sim.instruments import fields
+from sim.instruments import compare, fields
 from sim.instruments.recorder import HEAT_TIME_S
 from sim.model.agents import Outcome, State
 from sim.pathfinding import PathGrid, find_path
@@ -479,8 +479,6 @@ def test_compare_calls_each_strategys_kernel_before_its_clock(monkeypatch):
     """A kernel's first call in a process loads it from numba's cache (15-150 ms): compare mode
     makes that call untimed, on a tiny grid, once per strategy and options, so a panel's time
     is its search's. The timed search is the real grid's, after the tiny one."""
-    from sim.instruments import compare
-
     monkeypatch.setattr(compare, "_WARMED", set())
     calls: list[tuple[int, str]] = []
     search, field = PathGrid.search, PathGrid.distance_field
@@ -534,3 +532,21 @@ def test_the_heat_maps_colours_are_the_ramps_and_a_window_coloured_alone_is_the_
     scale = np.log1p(heat.astype(np.float64)) / np.log1p(float(heat.max()))
     assert np.abs(rgb.astype(int) - fields.ramp(scale)).max() <= 2  # (a channel moves at most ~1.4 a step)
     assert np.array_equal(alpha > 0, heat > 0.05) and alpha.max() <= 240 and alpha[heat > 0.05].min() >= 70
+
+
+def test_a_comparisons_region_is_every_cell_a_strategy_touched_and_follows_the_query():
+    """Made with the runs (not found again every frame): the cells any strategy touched or the
+    endpoints, padded by 3 within the grid; a new query has its own; no query, none."""
+    costs = np.ones((20, 30))
+    costs[5:15, 12] = 0.0
+    grid = PathGrid(costs)
+    cmp = compare.Comparison(species=0, start=(2, 10), goal=(27, 10))
+    for start, goal in (((2, 10), (27, 10)), ((25, 2), (28, 3))):
+        cmp.start, cmp.goal = start, goal
+        cmp.run(grid)
+        ys, xs = np.nonzero(np.any([r.record != 0 for r in cmp.runs], axis=0))
+        xs, ys = np.append(xs, [start[0], goal[0]]), np.append(ys, [start[1], goal[1]])
+        want = (max(0, xs.min() - 3), max(0, ys.min() - 3), min(30, xs.max() + 4), min(20, ys.max() + 4))
+        assert cmp.region == tuple(int(v) for v in want), (start, goal)
+    cmp.clear()
+    assert cmp.region is None

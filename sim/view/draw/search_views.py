@@ -186,44 +186,6 @@ def _fit(region: tuple[int, int, int, int], box: pygame.Rect) -> tuple[float, py
     return scale, pygame.Rect(box.x + (box.w - w) // 2, box.y + (box.h - h) // 2, w, h)
 
 
-_region_kept: list[tuple[list[StrategyRun], tuple, tuple[int, int, int, int]]] = []
-
-
-def compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The cells worth showing: everything any strategy touched, plus the endpoints, padded. Kept
-    while the runs and the query are the same ones (a frame of a 2048x2048 map's replay spent 20 ms
-    finding it again)."""
-    key = (cmp.start, cmp.goal, shape)
-    if (
-        _region_kept
-        and _region_kept[0][1] == key
-        and len(_region_kept[0][0]) == len(cmp.runs)
-        and all(a is b for a, b in zip(_region_kept[0][0], cmp.runs, strict=True))
-    ):
-        return _region_kept[0][2]
-    region = _compare_region(cmp, shape)
-    _region_kept[:] = [(list(cmp.runs), key, region)]
-    return region
-
-
-def _compare_region(cmp: Comparison, shape: tuple[int, int]) -> tuple[int, int, int, int]:
-    h, w = shape
-    touched = np.zeros(shape, dtype=bool)
-    for run in cmp.runs:
-        touched |= run.record != 0
-    ys, xs = np.nonzero(touched)
-    assert cmp.start is not None and cmp.goal is not None  # (a query was run)
-    xs = np.append(xs, [cmp.start[0], cmp.goal[0]])
-    ys = np.append(ys, [cmp.start[1], cmp.goal[1]])
-    pad = 3
-    return (
-        max(0, int(xs.min()) - pad),
-        max(0, int(ys.min()) - pad),
-        min(w, int(xs.max()) + pad + 1),
-        min(h, int(ys.max()) + pad + 1),
-    )
-
-
 class Panel(NamedTuple):
     """A strategy's panel as drawn: its run, its rectangle, where its map went and at what scale
     (px per cell), and the cells it shows (``c0, r0, c1, r1``): what a click or a drag hits."""
@@ -282,7 +244,8 @@ def draw_compare(screen: pygame.Surface, text: Text, view: WorldView, cmp: Compa
         header += bar_chart(screen, text.font(small), cmp, chart)
     if cmp.start is None or cmp.goal is None or not cmp.runs:
         return [], header
-    region = region or compare_region(cmp, view.sim.world.terrain.shape)
+    region = region or cmp.region
+    assert region is not None  # (set with the runs)
     c0, r0, c1, r1 = region
     terrain = view.terrain.base.subsurface((c0, r0, c1 - c0, r1 - r0))
     area = pygame.Rect(area.x + 8, top, sw - 16, bottom - top)
