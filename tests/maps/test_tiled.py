@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from sim.maps import MapError, list_maps, load_map, resolve_map
 from sim.maps.tiled import write_tiled
+from sim.maps.tiled.model import MAX_CHUNKS
 from sim.world.geometry import CellRect
 from sim.world.terrain import Terrain
 from tests.conftest import ROOT
@@ -255,9 +256,6 @@ def test_a_json_map_may_use_an_xml_tileset_and_an_empty_map_says_so(tiled):
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("pytiled/layer_tests/infinite_map/map.tmx", ":2: infinite maps are not supported; in Tiled, untick Map > Map Properties > Infinite"),  # noqa: E501
-        ("pytiled/layer_tests/infinite_map/map.json", ": infinite maps are not supported; in Tiled, untick Map > Map Properties > Infinite"),  # noqa: E501
-        ("pytiled/layer_tests/infinite_map_b64/map.tmx", ":2: infinite maps are not supported"),
         ("pytiled/map_tests/hexagonal/map.tmx", ":2: hexagonal maps are not supported, only orthogonal ones"),
         ("pytiled/map_tests/hexagonal/map.json", ": hexagonal maps are not supported, only orthogonal ones"),
         ("tiled-examples/isometric_grass_and_water.tmx", ":2: isometric maps are not supported, only orthogonal ones"),
@@ -419,6 +417,119 @@ def test_spawn_objects_with_an_unknown_species_name_the_line(tmp_path):
     (tmp_path / "s.tmx").write_text(text)
     with pytest.raises(MapError, match=r"s\.tmx:11: unknown species 'cows' in 'spawn' \(did you mean 'cow'\?\)"):
         load_map(tmp_path / "s.tmx")
+
+
+# ------------------------------------------------------------------ infinite maps
+INFINITE = ["infinite_map/map.tmx", "infinite_map/map.json", "infinite_map_b64/map.tmx", "infinite_map_b64/map.json"]
+
+
+def reference_infinite(path: Path) -> np.ndarray:
+    """The gids [y, x] of an infinite map's one tile layer by pytiled-parser, cut to the smallest
+    rectangle that holds every tile (the chunks laid by this test, not by the reader under test)."""
+    (layer,) = pytiled_parser.parse_map(path).layers
+    cells = {}
+    for chunk in layer.chunks:
+        for dy, row in enumerate(chunk.data):
+            for dx, gid in enumerate(row):
+                if gid & MASK:
+                    cells[(chunk.coordinates.x + dx, chunk.coordinates.y + dy)] = gid & MASK
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    out = np.zeros((max(ys) - min(ys) + 1, max(xs) - min(xs) + 1), np.int64)
+    for (x, y), gid in cells.items():
+        out[y - min(ys), x - min(xs)] = gid
+    return out
+
+
+@pytest.mark.parametrize("name", INFINITE)
+def test_infinite_maps_tiled_wrote_read_like_the_reference(tiled, name):
+    for ts in ("tileset.tsx", "tileset.json"):
+        give_terrains(tiled / "pytiled" / "layer_tests" / "all_layer_types" / ts, by_id)
+    path = tiled / "pytiled" / "layer_tests" / name
+    m = load_map(path)
+    gids = reference_infinite(path)
+    assert m.terrain.shape == gids.shape == (6, 8)  # the chunks are 8 rows; their last two are empty
+    assert (m.terrain == (gids - 1) % 7).all()
+
+
+def infinite_tmx(chunks: dict[tuple[int, int], list[list[int]]], encoding: str = "csv", objects: str = "") -> str:
+    """An infinite .tmx map (tile 1 water, tile 2 rock) with ``chunks``: (x, y) -> rows of gids."""
+    parts = []
+    for (x, y), rows in chunks.items():
+        flat = [g for row in rows for g in row]
+        body = ",".join(map(str, flat)) if encoding == "csv" else b64(flat, zlib.compress)
+        parts.append(f'   <chunk x="{x}" y="{y}" width="{len(rows[0])}" height="{len(rows)}">{body}</chunk>\n')
+    attrs = 'encoding="csv"' if encoding == "csv" else 'encoding="base64" compression="zlib"'
+    text = tmx("\n" + "".join(parts) + "  ", attrs, width=30, height=20).replace('infinite="0"', 'infinite="1"')
+    return text.replace("</map>", f' <objectgroup id="2" name="spawn">\n{objects} </objectgroup>\n</map>')
+
+
+# Two chunks left of and above Tiled's origin, one right of it; a rock (2) in a sea of water (1).
+WATER_ROCK = {(-4, -2): [[1, 1, 1, 1], [1, 1, 2, 1]], (0, -2): [[1, 1, 0, 0], [2, 1, 0, 0]]}
+
+
+@pytest.mark.parametrize("encoding", ["csv", "base64"])
+def test_an_infinite_map_is_the_smallest_rectangle_with_every_tile_and_spawn_moves_with_it(tmp_path, encoding):
+    # The spawn area is drawn in pixels from Tiled's origin: cells (-3, -2) and (-2, -2) there.
+    obj = '  <object id="1" type="cow" x="-48" y="-32" width="32" height="16"/>\n'
+    (tmp_path / "inf.tmx").write_text(infinite_tmx(WATER_ROCK, encoding, obj))
+    m = load_map(tmp_path / "inf.tmx")
+    w, r = Terrain.WATER, Terrain.ROCK
+    assert m.terrain.tolist() == [[w, w, w, w, w, w], [w, w, r, w, r, w]]
+    assert m.spawn["cow"] == [CellRect(1, 0, 3, 1)]  # x0, y0, x1, y1
+
+
+def test_an_infinite_json_map_reads_like_the_same_tmx(tmp_path):
+    (tmp_path / "inf.tmx").write_text(infinite_tmx(WATER_ROCK))
+    tmx_map = load_map(tmp_path / "inf.tmx")
+    doc = {
+        "type": "map", "orientation": "orthogonal", "infinite": True, "width": 30, "height": 20,
+        "tilewidth": 16, "tileheight": 16,
+        "tilesets": [{"firstgid": 1, "name": "t", "tilewidth": 16, "tileheight": 16, "tilecount": 2,
+                      "tiles": [{"id": 0, "type": "water"}, {"id": 1, "type": "rock"}]}],
+        "layers": [{"type": "tilelayer", "name": "L", "width": 30, "height": 20, "startx": -4, "starty": -2,
+                    "chunks": [{"x": x, "y": y, "width": len(rows[0]), "height": len(rows),
+                                "data": [g for row in rows for g in row]} for (x, y), rows in WATER_ROCK.items()]}],
+    }  # fmt: skip
+    (tmp_path / "inf.tmj").write_text(json.dumps(doc))
+    assert (load_map(tmp_path / "inf.tmj").terrain == tmx_map.terrain).all()
+
+
+@pytest.mark.parametrize(
+    ("chunks", "message"),
+    [
+        ({(0, 0): [[0, 0]]}, ":2: the infinite map has no tiles in its visible tile layers"),
+        ({(-3000, 0): [[1]], (0, 0): [[1]]}, ":2: the infinite map's tiles span 3001x1 (from (-3000, 0) to (0, 0)), "
+                                               "larger than the limit 2048x2048"),
+        ({(-5, 7): [[1, 0, 1]]}, ": cell (1, 0) ((-4, 7) in Tiled): no visible tile layer has a tile here"),
+        ({(1 << 31, 0): [[1]]}, ":9: <chunk> 'x' must be at most 1073741824, got 2147483648"),
+    ],
+)  # fmt: skip
+def test_infinite_maps_that_cannot_be_used_get_one_line(tmp_path, chunks, message):
+    path = tmp_path / "inf.tmx"
+    path.write_text(infinite_tmx(chunks))
+    with pytest.raises(MapError) as info:
+        load_map(path)
+    assert str(info.value).startswith(f"{path}{message}")
+    assert "\n" not in str(info.value)
+
+
+def test_chunks_in_a_map_that_is_not_infinite_and_too_many_chunks_are_refused(tmp_path):
+    path = tmp_path / "finite.tmx"
+    path.write_text(infinite_tmx(WATER_ROCK).replace('infinite="1"', 'infinite="0"'))
+    with pytest.raises(MapError, match="layer 'L' is stored in chunks, but the map is not infinite"):
+        load_map(path)
+    many = {(x, 0): [[1]] for x in range(MAX_CHUNKS + 1)}
+    path.write_text(infinite_tmx(many))
+    with pytest.raises(MapError, match=f"layer 'L': the map's tile layers hold more than {MAX_CHUNKS:,} chunks"):
+        load_map(path)
+
+
+def test_an_infinite_map_converts_to_a_finite_one_and_back_exactly(tmp_path):
+    (tmp_path / "inf.tmx").write_text(infinite_tmx(WATER_ROCK))
+    m = load_map(tmp_path / "inf.tmx")
+    write_tiled(tmp_path / "out.tmx", m.name, m.terrain, m.description, m.spawn)
+    back = load_map(tmp_path / "out.tmx")
+    assert (back.terrain == m.terrain).all() and back.spawn == m.spawn
 
 
 # ------------------------------------------------------------------ picker, names, convert

@@ -50,13 +50,25 @@ class Tileset:
 
 
 @dataclass
+class Chunk:
+    """A piece of an infinite map's layer: raw gids ``[y, x]`` whose first cell is ``(x, y)``
+    in the map's tile coordinates (negative left of and above the map's origin)."""
+
+    x: int
+    y: int
+    raw: np.ndarray
+
+
+@dataclass
 class Layer:
     """A visible tile layer: raw gids ``[y, x]`` (flip flags in the top bits), bottom layer
-    first in a map; :attr:`gids` without the flags."""
+    first in a map; :attr:`gids` without the flags. An infinite map's layers are read as
+    :attr:`chunks` first and laid into one grid by :func:`place_chunks`."""
 
     name: str
     raw: np.ndarray
     where: str  # for messages: "island.tmx:12" or "island.tmj: layers[0]"
+    chunks: list[Chunk] = field(default_factory=list)
 
     @property
     def gids(self) -> np.ndarray:
@@ -75,6 +87,9 @@ class TiledDoc:
     properties: dict[str, Any] = field(default_factory=dict)  # the map's custom properties
     lines: dict[str, int] = field(default_factory=dict)  # property or "spawn.<species>" -> line
     spawn: dict[str, list[list[int]]] = field(default_factory=dict)  # species -> [x, y, w, h] cells
+    #: Where cell (0, 0) is in Tiled's tile coordinates: (0, 0) but for an infinite map, whose
+    #: grid is the smallest rectangle holding all its tiles (:func:`place_chunks`).
+    origin: tuple[int, int] = (0, 0)
 
 
 def tile_terrain(props: dict[str, Any], cls: str | None, where: str) -> int:
@@ -100,6 +115,9 @@ def terrain_table(tiles: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
 MAX_GID = 0x0FFFFFFF
 #: Tilesets one map may use, its own and external ones together.
 MAX_TILESETS = 256
+#: Chunks one infinite map may hold, all layers together: four layers of the largest map in
+#: Tiled's default chunks of 16x16 tiles, twice over.
+MAX_CHUNKS = 2 * 4 * (2048 // 16) ** 2
 #: Decoded tile-layer data one map file may hold, all layers together (4 bytes a cell): four
 #: layers of the largest map. Checked before each layer is decoded or decompressed.
 MAX_LAYER_BYTES = 4 * 4 * 2048 * 2048
@@ -117,6 +135,7 @@ class Reading:
     external: Callable[[Reading, Path, int | None, str, int], Tileset]
     layer_bytes: int = 0
     tilesets: int = 0
+    chunks: int = 0
     cache: dict[str, Tileset | MapError] = field(default_factory=dict)
 
     def count_tilesets(self, n: int, at: str) -> None:
@@ -124,6 +143,13 @@ class Reading:
         self.tilesets += n
         if self.tilesets > MAX_TILESETS:
             raise MapError(f"{at}: more than {MAX_TILESETS} tilesets")
+
+    def take_chunk(self, width: int, height: int) -> None:
+        """Room for one more chunk of an infinite map's layer (as :meth:`take_layer`)."""
+        self.chunks += 1
+        if self.chunks > MAX_CHUNKS:
+            raise LayerDataError(f"the map's tile layers hold more than {MAX_CHUNKS:,} chunks in all")
+        self.take_layer(width, height)
 
     def take_layer(self, width: int, height: int) -> None:
         """Room for one more decoded layer, or a ``LayerDataError``-like ``MapError`` text."""
@@ -133,6 +159,52 @@ class Reading:
                 f"the map's tile layers hold more than {MAX_LAYER_BYTES // 4:,} tiles in all; "
                 "merge or delete layers in Tiled"
             )
+
+
+#: A chunk's corner may be at most this many tiles from the origin (Tiled keeps them within int32).
+MAX_CHUNK_OFFSET = 1 << 30
+
+
+def place_chunks(doc: TiledDoc, reading: Reading, at: str) -> None:
+    """An infinite map's layers as one grid: the smallest rectangle holding every tile of
+    its visible tile layers (Tiled's map size is only where the editor started), each
+    chunk laid where it belongs; the spawn areas moved with it. ``at`` names the file."""
+    boxes = []
+    for layer in doc.layers:
+        for c in layer.chunks:
+            ys, xs = np.nonzero(c.raw & np.uint32(GID_MASK))
+            if xs.size:
+                x, y = c.x + int(xs.min()), c.y + int(ys.min())
+                boxes.append((x, y, c.x + int(xs.max()) + 1, c.y + int(ys.max()) + 1))
+    if not boxes:
+        raise MapError(f"{at}: the infinite map has no tiles in its visible tile layers")
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    width, height = x1 - x0, y1 - y0
+    if width > reading.max_size[0] or height > reading.max_size[1]:
+        raise MapError(
+            f"{at}: the infinite map's tiles span {width}x{height} (from ({x0}, {y0}) to ({x1 - 1}, {y1 - 1})), "
+            f"larger than the limit {reading.max_size[0]}x{reading.max_size[1]}"
+        )
+    reading.layer_bytes = 0  # the chunks are let go as each layer is laid: count the grids instead
+    for layer in doc.layers:
+        try:
+            reading.take_layer(width, height)
+        except LayerDataError as exc:
+            raise MapError(f"{at}: {exc}") from None
+        raw = np.zeros((height, width), np.uint32)
+        for c in layer.chunks:  # a chunk may reach past the tiles (its empty cells): clipped
+            h, w = c.raw.shape
+            cx0, cy0 = max(c.x, x0), max(c.y, y0)
+            cx1, cy1 = min(c.x + w, x1), min(c.y + h, y1)
+            if cx0 < cx1 and cy0 < cy1:
+                raw[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] = c.raw[cy0 - c.y : cy1 - c.y, cx0 - c.x : cx1 - c.x]
+        layer.raw, layer.chunks = raw, []
+    doc.width, doc.height, doc.origin = width, height, (x0, y0)
+    for areas in doc.spawn.values():
+        for area in areas:
+            area[0] -= x0
+            area[1] -= y0
 
 
 def compose(doc: TiledDoc, path: object) -> np.ndarray:
@@ -146,7 +218,9 @@ def compose(doc: TiledDoc, path: object) -> np.ndarray:
     if missing.size:
         y, x = divmod(int(missing[0]), doc.width)
         more = f" (and {missing.size - 1} more cells)" if missing.size > 1 else ""
-        raise MapError(f"{path}: cell ({x}, {y}){more}: {_why_none(doc, firsts, x, y)}")
+        ox, oy = doc.origin
+        tiled = f" (({x + ox}, {y + oy}) in Tiled)" if doc.origin != (0, 0) else ""
+        raise MapError(f"{path}: cell ({x}, {y}){tiled}{more}: {_why_none(doc, firsts, x, y)}")
     return out
 
 

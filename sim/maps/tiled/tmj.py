@@ -12,15 +12,20 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sim.maps.data import MapError
 from sim.maps.tiled.layers import LayerDataError, gids_from_base64, gids_from_numbers
 from sim.maps.tiled.model import (
+    MAX_CHUNK_OFFSET,
     MAX_GID,
     MAX_LAYER_BYTES,
+    Chunk,
     Layer,
     Reading,
     TiledDoc,
     Tileset,
+    place_chunks,
     sheet_of,
     terrain_table,
     tile_terrain,
@@ -118,10 +123,11 @@ def read_tmj(path: Path, reading: Reading) -> TiledDoc:
     if kind != "map":
         hint = ": open a map that uses it" if kind == "tileset" else ""
         raise MapError(f"{path}: type: this is a Tiled {short(kind, 30)[1:-1]}, not a map{hint}")
-    check_shape(path, None, data.get("orientation", "orthogonal"), bool(data.get("infinite", False)))
+    check_shape(path, None, data.get("orientation", "orthogonal"))
+    infinite = _get(data, "infinite", bool, path, "", default=False)
     max_size = reading.max_size
     width, height = _size(data, "width", path), _size(data, "height", path)
-    if width > max_size[0] or height > max_size[1]:
+    if not infinite and (width > max_size[0] or height > max_size[1]):
         raise MapError(f"{path}: map is {width}x{height}, larger than the limit {max_size[0]}x{max_size[1]}")
     tile_size = (
         _size(data, "tilewidth", path, hi=MAX_TILE_PIXELS),
@@ -131,7 +137,9 @@ def read_tmj(path: Path, reading: Reading) -> TiledDoc:
     reading.count_tilesets(len(entries), f"{path}: tilesets")  # before any is read
     tilesets = [_tileset(ts, path, f"tilesets[{i}].", reading) for i, ts in enumerate(entries)]
     doc = TiledDoc(width, height, tile_size, sorted(tilesets, key=lambda t: t.firstgid), [])
-    _walk_layers(_list(data, "layers", path, ""), path, doc, reading, "layers", visible=True)
+    _walk_layers(_list(data, "layers", path, ""), path, doc, reading, "layers", visible=True, infinite=infinite)
+    if infinite:
+        place_chunks(doc, reading, str(path))
     doc.properties = properties(data, path, "")
     return doc
 
@@ -234,18 +242,21 @@ def _tile_id(value: object, path: Path, key: str) -> int:
     return value
 
 
-def _walk_layers(layers: list[dict], path: Path, doc: TiledDoc, reading: Reading, at: str, visible: bool) -> None:
+def _walk_layers(layers: list[dict], path: Path, doc: TiledDoc, reading: Reading, at: str, visible: bool,
+                 infinite: bool) -> None:  # fmt: skip
     for i, layer in enumerate(layers):
         key = f"{at}[{i}]"
         shown = visible and _get(layer, "visible", bool, path, key + ".", default=True)
         kind = layer.get("type")
         if kind == "tilelayer":
-            if "chunks" in layer:
-                raise MapError(f"{path}: {key}: layer is stored in chunks (an infinite map); not supported")
+            if "chunks" in layer and not infinite:
+                raise MapError(f"{path}: {key}: layer is stored in chunks, but the map is not infinite")
             if shown:
-                doc.layers.append(_layer(layer, path, doc, reading, key))
+                read = _chunked_layer if infinite else _layer
+                doc.layers.append(read(layer, path, doc, reading, key))
         elif kind == "group":
-            _walk_layers(_list(layer, "layers", path, key + "."), path, doc, reading, key + ".layers", shown)
+            inner = _list(layer, "layers", path, key + ".")
+            _walk_layers(inner, path, doc, reading, key + ".layers", shown, infinite)
         elif kind == "objectgroup" and str(layer.get("name", "")).strip().lower() == "spawn":
             _spawn_objects(layer, path, doc, key)
 
@@ -256,18 +267,44 @@ def _layer(layer: dict, path: Path, doc: TiledDoc, reading: Reading, key: str) -
     h = _get(layer, "height", int, path, key + ".", default=doc.height)
     if (w, h) != (doc.width, doc.height):
         raise MapError(f"{path}: {key}: layer {short(name)} is {w}x{h}, the map is {doc.width}x{doc.height}")
-    encoding = layer.get("encoding", "csv")
     try:
         reading.take_layer(w, h)  # before anything is decoded
-        if encoding == "base64":
-            gids = gids_from_base64(_get(layer, "data", str, path, key + "."), str(layer.get("compression", "")), w, h)
-        elif encoding == "csv":  # in JSON, "csv" means a plain array of numbers
-            gids = gids_from_numbers(_get(layer, "data", list, path, key + "."), w, h)
-        else:
-            raise LayerDataError(f"unknown encoding {short(encoding, 20)}; Tiled writes csv or base64")
+        gids = _gids(layer, layer, path, key, w, h)
     except LayerDataError as exc:
         raise MapError(f"{path}: {key}.data: layer {short(name)}: {exc}") from None
     return Layer(name, gids, f"{path.name}: {key}")
+
+
+def _gids(layer: dict, held: dict, path: Path, key: str, w: int, h: int) -> np.ndarray:
+    """The gids in ``held["data"]`` (the layer's or one chunk's; ``key`` names ``held``) in the
+    layer's encoding."""
+    encoding = layer.get("encoding", "csv")
+    if encoding == "base64":
+        return gids_from_base64(_get(held, "data", str, path, key + "."), str(layer.get("compression", "")), w, h)
+    if encoding == "csv":  # in JSON, "csv" means a plain array of numbers
+        return gids_from_numbers(_get(held, "data", list, path, key + "."), w, h)
+    raise LayerDataError(f"unknown encoding {short(encoding, 20)}; Tiled writes csv or base64")
+
+
+def _chunked_layer(layer: dict, path: Path, doc: TiledDoc, reading: Reading, key: str) -> Layer:
+    """A layer of an infinite map: its ``chunks``, each where it belongs (laid into one grid by
+    :func:`~.model.place_chunks` once every layer is read)."""
+    name = str(layer.get("name", ""))
+    out = Layer(name, np.zeros((0, 0), np.uint32), f"{path.name}: {key}")
+    chunks = _list(layer, "chunks", path, key + ".")
+    if not chunks and "data" in layer:  # not as Tiled writes it: the layer's data is one chunk
+        chunks = [{"data": layer["data"], "x": 0, "y": 0, "width": _size(layer, "width", path, key + "."),
+                   "height": _size(layer, "height", path, key + ".")}]  # fmt: skip
+    for i, chunk in enumerate(chunks):
+        at = f"{key}.chunks[{i}]." if "chunks" in layer else f"{key}."
+        x, y = (_size(chunk, k, path, at, lo=-MAX_CHUNK_OFFSET, hi=MAX_CHUNK_OFFSET) for k in ("x", "y"))
+        w, h = _size(chunk, "width", path, at), _size(chunk, "height", path, at)
+        try:
+            reading.take_chunk(w, h)  # before anything is decoded
+            out.chunks.append(Chunk(x, y, _gids(layer, chunk, path, at[:-1], w, h)))
+        except LayerDataError as exc:
+            raise MapError(f"{path}: {at}data: layer {short(name)}: {exc}") from None
+    return out
 
 
 def _spawn_objects(group: dict, path: Path, doc: TiledDoc, key: str) -> None:

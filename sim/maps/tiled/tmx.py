@@ -9,9 +9,23 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sim.maps.data import MapError
 from sim.maps.tiled.layers import LayerDataError, gids_from_base64, gids_from_csv, gids_from_numbers
-from sim.maps.tiled.model import MAX_GID, Layer, Reading, TiledDoc, Tileset, sheet_of, terrain_table, tile_terrain
+from sim.maps.tiled.model import (
+    MAX_CHUNK_OFFSET,
+    MAX_GID,
+    Chunk,
+    Layer,
+    Reading,
+    TiledDoc,
+    Tileset,
+    place_chunks,
+    sheet_of,
+    terrain_table,
+    tile_terrain,
+)
 from sim.maps.tiled.xml import Element, parse_xml
 from sim.support.checks import parse_whole, short
 from sim.support.files import read_text
@@ -24,10 +38,11 @@ def read_tmx(path: Path, reading: Reading) -> TiledDoc:
     if root.tag != "map":
         what = "a tileset (.tsx), not a map: open a map that uses it" if root.tag == "tileset" else "not a Tiled map"
         raise MapError(f"{path}:{root.line}: {what} (its root element is <{short(root.tag, 30)[1:-1]}>)")
-    check_shape(path, root.line, root.attrib.get("orientation", "orthogonal"), root.attrib.get("infinite") == "1")
+    check_shape(path, root.line, root.attrib.get("orientation", "orthogonal"))
+    infinite = root.attrib.get("infinite", "0") == "1"
     max_size = reading.max_size
     width, height = _int(root, "width", path, 1, MAX_GID), _int(root, "height", path, 1, MAX_GID)
-    if width > max_size[0] or height > max_size[1]:
+    if not infinite and (width > max_size[0] or height > max_size[1]):
         raise MapError(
             f"{path}:{root.line}: map is {width}x{height}, larger than the limit {max_size[0]}x{max_size[1]}"
         )
@@ -36,19 +51,19 @@ def read_tmx(path: Path, reading: Reading) -> TiledDoc:
     reading.count_tilesets(len(elements), f"{path}:{root.line}")  # before any is read
     tilesets = sorted((_tileset(el, path, reading) for el in elements), key=lambda t: t.firstgid)
     doc = TiledDoc(width, height, tile_size, tilesets, [])
-    _walk_layers(root, path, doc, reading, visible=True)
+    _walk_layers(root, path, doc, reading, visible=True, infinite=infinite)
+    if infinite:
+        place_chunks(doc, reading, f"{path}:{root.line}")
     props, lines = properties(root, path)
     doc.properties, doc.lines = props, {**doc.lines, **lines}
     return doc
 
 
-def check_shape(path: Path, line: int | None, orientation: Any, infinite: bool) -> None:
-    """Only finite orthogonal maps: say so, and how to change it in Tiled."""
+def check_shape(path: Path, line: int | None, orientation: Any) -> None:
+    """Only orthogonal maps: say so."""
     at = f"{path}:{line}" if line else str(path)
     if orientation != "orthogonal":
         raise MapError(f"{at}: {short(orientation, 30)[1:-1]} maps are not supported, only orthogonal ones")
-    if infinite:
-        raise MapError(f"{at}: infinite maps are not supported; in Tiled, untick Map > Map Properties > Infinite")
 
 
 def _int(el: Element, name: str, path: Path, lo: int, hi: int, default: int | None = None) -> int:
@@ -152,15 +167,16 @@ def _tileset_body(el: Element, path: Path, firstgid: int, where: str) -> Tileset
     return Tileset(firstgid, el.attrib.get("name", ""), *terrain_table(tiles), where, sheet)
 
 
-def _walk_layers(parent: Element, path: Path, doc: TiledDoc, reading: Reading, visible: bool) -> None:
+def _walk_layers(parent: Element, path: Path, doc: TiledDoc, reading: Reading, visible: bool,
+                 infinite: bool) -> None:  # fmt: skip
     """Tile layers bottom first (the file's order), through groups; spawn areas from object groups."""
     for el in parent.children:
         shown = visible and el.attrib.get("visible", "1") != "0"
         if el.tag == "layer":
             if shown:
-                doc.layers.append(_layer(el, path, doc, reading))
+                doc.layers.append(_chunked_layer(el, path, reading) if infinite else _layer(el, path, doc, reading))
         elif el.tag == "group":
-            _walk_layers(el, path, doc, reading, shown)
+            _walk_layers(el, path, doc, reading, shown, infinite)
         elif el.tag == "objectgroup" and el.attrib.get("name", "").strip().lower() == "spawn":
             _spawn_objects(el, path, doc)
 
@@ -175,21 +191,55 @@ def _layer(el: Element, path: Path, doc: TiledDoc, reading: Reading) -> Layer:
     if data is None:
         raise MapError(f"{path}:{el.line}: layer {short(name)} has no <data>")
     if data.find("chunk") is not None:
-        raise MapError(f"{path}:{data.line}: layer {short(name)} is stored in chunks (an infinite map); not supported")
-    encoding = data.attrib.get("encoding", "")
+        raise MapError(
+            f"{path}:{data.line}: layer {short(name)} is stored in chunks, but the map is not infinite "
+            '(<map infinite="1">)'
+        )
     try:
         reading.take_layer(w, h)  # before anything is decoded
-        if encoding == "csv":
-            gids = gids_from_csv(data.text, w, h)
-        elif encoding == "base64":
-            gids = gids_from_base64(data.text, data.attrib.get("compression", ""), w, h)
-        elif encoding == "":
-            gids = gids_from_numbers(data.gids or [], w, h)
-        else:
-            raise LayerDataError(f"unknown encoding {short(encoding, 20)}; Tiled writes csv or base64")
+        gids = _gids(data, data, w, h)
     except LayerDataError as exc:
         raise MapError(f"{path}:{data.line}: layer {short(name)}: {exc}") from None
     return Layer(name, gids, f"{path.name}:{el.line}")
+
+
+def _gids(data: Element, held: Element, w: int, h: int) -> np.ndarray:
+    """The gids ``held`` (the ``<data>`` or one of its ``<chunk>``s) in ``data``'s encoding."""
+    encoding = data.attrib.get("encoding", "")
+    if encoding == "csv":
+        return gids_from_csv(held.text, w, h)
+    if encoding == "base64":
+        return gids_from_base64(held.text, data.attrib.get("compression", ""), w, h)
+    if encoding == "":
+        return gids_from_numbers(held.gids or [], w, h)
+    raise LayerDataError(f"unknown encoding {short(encoding, 20)}; Tiled writes csv or base64")
+
+
+def _chunked_layer(el: Element, path: Path, reading: Reading) -> Layer:
+    """A layer of an infinite map: its ``<chunk>``s, each where it belongs (laid into one grid
+    by :func:`~.model.place_chunks` once every layer is read)."""
+    name = el.attrib.get("name", "")
+    data = el.find("data")
+    if data is None:
+        raise MapError(f"{path}:{el.line}: layer {short(name)} has no <data>")
+    layer = Layer(name, np.zeros((0, 0), np.uint32), f"{path.name}:{el.line}")
+    if not data.findall("chunk") and (data.text.strip() or data.gids):  # not as Tiled writes it: one chunk
+        w, h = _int(el, "width", path, 1, MAX_GID), _int(el, "height", path, 1, MAX_GID)
+        try:
+            reading.take_chunk(w, h)
+            layer.chunks.append(Chunk(0, 0, _gids(data, data, w, h)))
+        except LayerDataError as exc:
+            raise MapError(f"{path}:{data.line}: layer {short(name)}: {exc}") from None
+    for chunk in data.findall("chunk"):
+        x = _int(chunk, "x", path, -MAX_CHUNK_OFFSET, MAX_CHUNK_OFFSET)
+        y = _int(chunk, "y", path, -MAX_CHUNK_OFFSET, MAX_CHUNK_OFFSET)
+        w, h = _int(chunk, "width", path, 1, MAX_GID), _int(chunk, "height", path, 1, MAX_GID)
+        try:
+            reading.take_chunk(w, h)  # before anything is decoded
+            layer.chunks.append(Chunk(x, y, _gids(data, chunk, w, h)))
+        except LayerDataError as exc:
+            raise MapError(f"{path}:{chunk.line}: layer {short(name)}: {exc}") from None
+    return layer
 
 
 def _spawn_objects(group: Element, path: Path, doc: TiledDoc) -> None:

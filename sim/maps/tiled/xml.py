@@ -35,7 +35,7 @@ class Element:
     line: int
     children: list[Element] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
-    gids: array | None = None  # <data> without encoding: its <tile gid="..."/> children (uint32)
+    gids: array | None = None  # <data> (or <chunk>) without encoding: its <tile gid="..."/> children (uint32)
 
     @property
     def text(self) -> str:
@@ -66,7 +66,7 @@ class _Builder:
 
     def start(self, tag: str, attrib: dict[str, str]) -> None:
         parent = self.stack[-1] if self.stack else None
-        if parent is not None and parent.tag == "data" and tag == "tile":
+        if parent is not None and parent.tag in ("data", "chunk") and tag == "tile":
             self._tile_gid(parent, attrib.get("gid", "0"))
             self.stack.append(parent)  # its end pops this again
             return
