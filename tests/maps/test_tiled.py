@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 import zlib
@@ -522,6 +523,35 @@ def test_chunks_in_a_map_that_is_not_infinite_and_too_many_chunks_are_refused(tm
     path.write_text(infinite_tmx(many))
     with pytest.raises(MapError, match=f"layer 'L': the map's tile layers hold more than {MAX_CHUNKS:,} chunks"):
         load_map(path)
+
+
+def test_the_shipped_lagoon_saved_as_an_infinite_map_loads_identically(tmp_path):
+    """lagoon.tmx's two layers (CSV, and base64+zlib in a group) cut into 16x16 chunks laid from
+    (-37, -21), its spawn rectangles moved the same: terrain, art layers and spawn are unchanged."""
+    shutil.copy(ROOT / "maps" / "terrain.tsx", tmp_path)
+    finite = load_map(ROOT / "maps" / "lagoon.tmx")
+    text = (ROOT / "maps" / "lagoon.tmx").read_text().replace('infinite="0"', 'infinite="1"')
+    ox, oy = -37, -21
+    datas = list(re.finditer(r"<data [^>]*>.*?</data>", text, re.S))
+    assert len(datas) == len(finite.art.layers) == 2
+    for m, raw in reversed(list(zip(datas, finite.art.layers, strict=True))):
+        chunks = []
+        for cy in range(oy - oy % 16 - 16, oy + raw.shape[0] + 16, 16):
+            for cx in range(ox - ox % 16 - 16, ox + raw.shape[1] + 16, 16):
+                block = np.zeros((16, 16), np.uint32)
+                ys, xs = np.mgrid[cy - oy : cy - oy + 16, cx - ox : cx - ox + 16]
+                inside = (xs >= 0) & (xs < raw.shape[1]) & (ys >= 0) & (ys < raw.shape[0])
+                block[inside] = raw[ys[inside], xs[inside]]
+                if block.any():
+                    chunks.append(f'<chunk x="{cx}" y="{cy}" width="16" height="16">{b64(block.ravel())}</chunk>')
+        text = text[: m.start()] + '<data encoding="base64">' + "\n".join(chunks) + "</data>" + text[m.end() :]
+    moved = re.sub(r'(<object [^>]*?) x="(\d+)" y="(\d+)"',
+                   lambda m: f'{m[1]} x="{int(m[2]) + ox * 16}" y="{int(m[3]) + oy * 16}"', text)  # fmt: skip
+    assert moved.count('x="-') >= 2
+    (tmp_path / "lagoon.tmx").write_text(moved)
+    infinite = load_map(tmp_path / "lagoon.tmx")
+    assert (infinite.terrain == finite.terrain).all() and infinite.spawn == finite.spawn
+    assert all((a == b).all() for a, b in zip(infinite.art.layers, finite.art.layers, strict=True))
 
 
 def test_an_infinite_map_converts_to_a_finite_one_and_back_exactly(tmp_path):
