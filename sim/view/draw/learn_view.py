@@ -47,7 +47,7 @@ def draw_state(screen: pygame.Surface, text: Text, cam: Camera, state: SearchSta
     rgb[closed] = CLOSED
     rgb[open_] = OPEN
     alpha = np.where(closed, 140, np.where(open_, 150, 0)).astype(np.uint8)
-    surf = pygame.transform.scale(cells_surface(rgb, alpha), ((c1 - c0) * tile, (r1 - r0) * tile))
+    surf = pygame.transform.scale(cells_surface(rgb, alpha, screen), ((c1 - c0) * tile, (r1 - r0) * tile))
     screen.blit(surf, (ox, oy))
     _grid_lines(screen, cam, c0, r0, c1, r1)
     _outline(screen, cam, closed, c0, r0, CLOSED)
