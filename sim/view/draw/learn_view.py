@@ -132,12 +132,14 @@ def _jump_lines(screen: pygame.Surface, cam: Camera, state: SearchState, c0: int
     diagonal-then-straight run), an arrowhead at the parent's end, rings on the points."""
     w = state.width
     ys, xs = np.nonzero(state.parent >= 0)
+    ps = state.parent[ys, xs]
+    pxs, pys = ps % w, ps // w
+    # Only the lines that may cross the window (a line from off screen may): a map of 2048x2048 cells
+    # reaches thousands of jump points, each a Python step to draw.
+    seen = (np.maximum(xs, pxs) >= c0 - 1) & (np.minimum(xs, pxs) <= c1) & \
+           (np.maximum(ys, pys) >= r0 - 1) & (np.minimum(ys, pys) <= r1)  # fmt: skip
     t = cam.tile
-    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-        p = int(state.parent[y, x])
-        px, py = p % w, p // w
-        if max(x, px) < c0 - 1 or min(x, px) > c1 or max(y, py) < r0 - 1 or min(y, py) > r1:
-            continue
+    for x, y, px, py in zip(xs[seen].tolist(), ys[seen].tolist(), pxs[seen].tolist(), pys[seen].tolist(), strict=True):
         d = min(abs(x - px), abs(y - py))
         turn = (px + d * np.sign(x - px), py + d * np.sign(y - py))
         pts = [cam.to_screen(x, y), cam.to_screen(*turn), cam.to_screen(px, py)]
@@ -151,9 +153,12 @@ def _jump_lines(screen: pygame.Surface, cam: Camera, state: SearchState, c0: int
         left = (tip[0] - ux * head - uy * head * 0.5, tip[1] - uy * head + ux * head * 0.5)
         right = (tip[0] - ux * head + uy * head * 0.5, tip[1] - uy * head - ux * head * 0.5)
         pygame.draw.polygon(screen, JUMP, (tip, left, right))
-    if t < NUMBERS_AT:  # the jump points as rings (from 32 px their numbers mark them)
-        for y, x in zip(*np.nonzero(state.open | state.closed), strict=True):
-            pygame.draw.circle(screen, (0, 0, 0), cam.to_screen(int(x), int(y)), max(4, t * 0.4), max(2, t // 10))
+    if t < NUMBERS_AT:  # the jump points as rings (from 32 px their numbers mark them), those on screen
+        y0, x0 = max(r0 - 1, 0), max(c0 - 1, 0)  # (a ring round a cell just off screen shows in part)
+        points = state.open[y0 : r1 + 1, x0 : c1 + 1] | state.closed[y0 : r1 + 1, x0 : c1 + 1]
+        for y, x in zip(*np.nonzero(points), strict=True):
+            pygame.draw.circle(screen, (0, 0, 0), cam.to_screen(int(x) + x0, int(y) + y0), max(4, t * 0.4),
+                               max(2, t // 10))  # fmt: skip
 
 
 def _scans(screen: pygame.Surface, cam: Camera, scans: JumpScans, step: int) -> None:
@@ -259,7 +264,7 @@ def panel_lines(les: Lesson, state: SearchState | None, species: str) -> list[tu
     what = "settled" if les.algorithm == "field" else "expanded"
     mode = "playing" if les.playing else "paused" if not state.done else "done"
     lines.append((f"{what} {state.step} of {state.total}   {mode}, {les.speed}/s", INK))
-    lines.append((f"open {int(state.open.sum())}   closed {int(state.closed.sum())}", INK))
+    lines.append((f"open {np.count_nonzero(state.open)}   closed {np.count_nonzero(state.closed)}", INK))
     if les.algorithm == "field":
         lines.append(("grown from G until it settles S: one field serves every start", DIM))
     else:
@@ -307,7 +312,7 @@ def _open_list(state: SearchState, nxt: tuple[int, int], most: int = 5) -> list[
     order = np.lexsort((h, f))[: most + 1]
     rows = [(int(xs[i]), int(ys[i]), float(f[i])) for i in order if (int(xs[i]), int(ys[i])) != nxt][: most - 1]
     out = [f"{(x, y)} F {v:.2f}" for x, y, v in rows]
-    more = int(state.open.sum()) - 1 - len(rows)
+    more = ys.size - 1 - len(rows)
     if more > 0:
         out.append(f"… {more} more on the open list")
     return out
