@@ -54,11 +54,8 @@ from sim.model.observe import SearchObserver
 from sim.model.planner import Ready
 from sim.pathfinding import BatchResult, runs_without_compiling, set_first_use, warm_up
 from sim.simulation import Simulation
-from sim.support.lifeline import PARENT_VAR
+from sim.support.lifeline import PARENT_VAR, READY
 from sim.world.terrain import Terrain
-
-#: The line a child prints when what its parent waits for is compiled and cached.
-READY = "ready"
 
 
 def rehearsal(config: Config, jps: bool = False) -> Simulation | None:
@@ -311,7 +308,7 @@ class Kernels:
         has not ended: one that failed leaves its stage to whoever needs it, :meth:`ensure`)."""
         for stage in stages:
             if stage == "landscape":  # (compiled after the round: waiting for its process to start counts)
-                if not self.landscape_ready and (self.landscape is None or not self.landscape.done):
+                if not self.landscape_ready and (self.landscape is None or not self.landscape.ready):
                     return True
                 continue
             proc = self.paint_stage if stage == PAINT_STAGE else self.background
@@ -444,9 +441,10 @@ class Kernels:
         self.landscape = Background("sim.view.draw.landscape", [], log=self.log)
 
     def poll(self) -> list[str]:
-        """What became ready since the last poll: ``"landscape"`` when its process is done."""
+        """What became ready since the last poll: ``"landscape"`` when its process says so (it goes on
+        with the paths view's kernel) or has ended (one that failed leaves it to this process)."""
         news = []
-        if not self.landscape_ready and self.landscape is not None and self.landscape.done:
+        if not self.landscape_ready and self.landscape is not None and (self.landscape.ready or self.landscape.done):
             self.landscape_ready = True
             news.append("landscape")
         return news

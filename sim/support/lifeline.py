@@ -15,6 +15,9 @@ import time
 
 #: The environment variable that names the process a child must not outlive.
 PARENT_VAR = "ASTAR_ISLAND_PARENT"
+#: The line a child prints when what its parent waits for is compiled and cached (it may go on
+#: with more): ``sim.prepare.Background.ready``.
+READY = "ready"
 
 
 def watch_parent(poll_s: float = 0.25) -> None:

@@ -31,6 +31,7 @@ import time
 import numpy as np
 from numba import njit
 
+from sim.support.lifeline import READY
 from sim.world.terrain import Terrain
 
 #: How many cells around a changed cell can look different (blending, relief, water depth).
@@ -347,10 +348,15 @@ def rehearse() -> None:
 
 
 def main() -> int:
-    """``python -m sim.view.draw.landscape``: compile the landscape's kernel into numba's cache."""
+    """``python -m sim.view.draw.landscape``: compile the landscape's kernel into numba's cache, and
+    the paths view's (:mod:`.path_lines`: wanted later, if at all)."""
+    from sim.view.draw import path_lines  # (this process's job; the module imports nothing of the landscape)
+
     t0 = time.perf_counter()
     rehearse()
     print(f"  compiled the landscape in {time.perf_counter() - t0:.1f} s (cached for later starts)", flush=True)
+    print(READY, flush=True)  # (the window draws the landscape from now on)
+    path_lines.rehearse()
     return 0
 
 

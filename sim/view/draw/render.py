@@ -7,6 +7,8 @@ cached until the camera or the terrain changes, so a still view costs one blit.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pygame
 from numba import njit
@@ -21,6 +23,7 @@ from sim.view.camera import Camera
 from sim.view.draw.gait import Gait
 from sim.view.draw.landscape import MARGIN, PHASES, landscape
 from sim.view.draw.map_art import ArtError, TileArt
+from sim.view.draw.path_lines import draw_path_lines, ring_offsets
 from sim.view.draw.sprites import SHADOW, TILE_BITS, Pixels, SpriteBank, draw_dots, draw_sprites, render_animals
 from sim.world.geometry import CellRect
 from sim.world.terrain import Terrain
@@ -633,10 +636,18 @@ class WorldView:
         return [sp.key for sp in species] + [sp.key + SHADOW for sp in species if sp.kind.facts.flight > 0]
 
     def draw_paths(self, screen: pygame.Surface, only: int | None = None, width: int = 1) -> None:
+        """The paths still to walk, each from its animal through its cells to a ring at its goal:
+        every walking animal's (P) in one compiled pass, or animal ``only``'s ``width`` pixels wide."""
         a = self.sim.agents
         cam = self.cam
         w = self.sim.world.width
         rows = np.flatnonzero(a.state == State.WALKING) if only is None else np.array([only])
+        if only is None and width == 1 and screen.get_bitsize() == 32:
+            colours = np.array([screen.map_rgb(sp.spec.colour) for sp in self.sim.species], np.uint32)
+            with Pixels(screen) as img:
+                draw_path_lines(img, rows, a.paths, a.path_pos, a.path_len, a.pos, a.goal, a.species, colours, w,
+                                cam.tile, cam.x, cam.y, _ring(max(2, cam.tile // 3)))  # fmt: skip
+            return
         for i in rows:
             lo, hi = max(0, a.path_pos[i] - 1), a.path_len[i]
             if hi - lo < 1:
@@ -659,6 +670,12 @@ class WorldView:
         rect = pygame.draw.circle(screen, (0, 0, 0), (px, py), r + 1, 2)
         pygame.draw.circle(screen, colour, (px, py), r, 1)
         self.dirty.append(rect)
+
+
+@functools.lru_cache(maxsize=8)
+def _ring(radius: int) -> np.ndarray:
+    """A goal's ring in the paths view: its pixels, made once a radius."""
+    return ring_offsets(radius)
 
 
 def _dense(pos: np.ndarray, cam: Camera, screen: pygame.Surface, per_sprite: int) -> bool:
