@@ -22,7 +22,7 @@ def draw_path_lines(img, rows, paths, path_pos, path_len, pos, goal, species, co
     (``(k, 2)`` offsets ``(dx, dy)``: :func:`ring_offsets`) round its goal, in ``colours[species[i]]``;
     an animal with no cell left is skipped. Cells are ``tile`` pixels, the screen's corner at
     ``(cam_x, cam_y)``; a point's pixel is its coordinates cut to whole numbers, as ``pygame.draw``
-    takes them. Returns the pixels written (those on screen)."""
+    takes them. Returns how many pixels it wrote (those on screen; where two segments join, twice)."""
     written = 0
     h, w = img.shape
     for i in rows:

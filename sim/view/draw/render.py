@@ -646,7 +646,7 @@ class WorldView:
             colours = np.array([screen.map_rgb(sp.spec.colour) for sp in self.sim.species], np.uint32)
             with Pixels(screen) as img:
                 draw_path_lines(img, rows, a.paths, a.path_pos, a.path_len, a.pos, a.goal, a.species, colours, w,
-                                cam.tile, cam.x, cam.y, _ring(max(2, cam.tile // 3)))  # fmt: skip
+                                int(cam.tile), float(cam.x), float(cam.y), _ring(max(2, cam.tile // 3)))  # fmt: skip
             return
         for i in rows:
             lo, hi = max(0, a.path_pos[i] - 1), a.path_len[i]
