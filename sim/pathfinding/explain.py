@@ -114,10 +114,11 @@ class SearchState:
 
     @property
     def next(self) -> Point | None:
-        """The cell the search takes off the open list next (None once it has ended)."""
-        if self.step == 0:
-            return self.start
-        return self._xy(int(self.order[self.step])) if self.step < self.total else None
+        """The cell the search takes off the open list next (None once it has ended: a search that
+        expands nothing, from a blocked start or with the start the goal, has ended at step 0)."""
+        if self.step >= self.total:
+            return None
+        return self.start if self.step == 0 else self._xy(int(self.order[self.step]))
 
     @property
     def done(self) -> bool:

@@ -112,6 +112,13 @@ def test_unreachable_and_blocked():
     assert s.status == "unreachable" and s.total == 10 and s.next is None and not s.result.found
     b = grid.search_state((2, 0), (4, 4), 3)
     assert b.total == 0 and b.status == "unreachable" and not b.open.any()
+    # A search that expands nothing has ended at step 0: nothing comes off the open list next
+    # (`next` named the blocked start; the learn view's "K: copy as code" printed it so).
+    for step in (0, 3):
+        blocked = grid.search_state((2, 0), (4, 4), step)
+        there = grid.search_state((1, 1), (1, 1), step)
+        assert blocked.done and blocked.next is None and blocked.current is None
+        assert there.done and there.next is None and there.status == "found" and there.result.cost == 0.0
     assert isinstance(s, SearchState)
 
 
