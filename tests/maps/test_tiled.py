@@ -514,6 +514,24 @@ def test_infinite_maps_that_cannot_be_used_get_one_line(tmp_path, chunks, messag
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(("flag", "error"), [(True, None), (1, None), (False, "not infinite"), (0, "not infinite"),
+                                             ("yes", "infinite: expected true or false, got 'yes'"),
+                                             (2, "infinite: expected true or false, got 2")])  # fmt: skip
+def test_a_json_maps_infinite_flag_is_true_or_false_or_one_or_zero(tmp_path, flag, error):
+    chunk = {"x": -1, "y": 0, "width": 1, "height": 1, "data": [2]}
+    doc = {
+        "type": "map", "orientation": "orthogonal", "infinite": flag, "width": 3, "height": 3, "tilewidth": 16,
+        "tileheight": 16, "layers": [{"type": "tilelayer", "name": "L", "chunks": [chunk]}],
+        "tilesets": [{"firstgid": 1, "name": "t", "tilecount": 2, "tiles": [{"id": 1, "type": "rock"}]}],
+    }  # fmt: skip
+    (tmp_path / "m.tmj").write_text(json.dumps(doc))
+    if error is None:
+        assert load_map(tmp_path / "m.tmj").terrain.tolist() == [[Terrain.ROCK]]
+    else:
+        with pytest.raises(MapError, match=error):
+            load_map(tmp_path / "m.tmj")
+
+
 def test_chunks_in_a_map_that_is_not_infinite_and_too_many_chunks_are_refused(tmp_path):
     path = tmp_path / "finite.tmx"
     path.write_text(infinite_tmx(WATER_ROCK).replace('infinite="1"', 'infinite="0"'))

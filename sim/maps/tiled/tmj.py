@@ -124,7 +124,10 @@ def read_tmj(path: Path, reading: Reading) -> TiledDoc:
         hint = ": open a map that uses it" if kind == "tileset" else ""
         raise MapError(f"{path}: type: this is a Tiled {short(kind, 30)[1:-1]}, not a map{hint}")
     check_shape(path, None, data.get("orientation", "orthogonal"))
-    infinite = _get(data, "infinite", bool, path, "", default=False)
+    raw = data.get("infinite", False)
+    if not isinstance(raw, (bool, int)) or raw not in (False, True):  # (0 and 1: other tools' exports)
+        raise MapError(f"{path}: infinite: expected true or false, got {short(raw)}")
+    infinite = bool(raw)
     max_size = reading.max_size
     width, height = _size(data, "width", path), _size(data, "height", path)
     if not infinite and (width > max_size[0] or height > max_size[1]):
