@@ -23,7 +23,7 @@ import time
 import traceback
 import zlib
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
+from xml.sax.saxutils import escape, quoteattr
 
 from hypothesis import strategies as st
 
@@ -82,6 +82,17 @@ def layer_data(draw, w: int, h: int) -> tuple[str, object, str]:
 
 
 @st.composite
+def chunk(draw, encoding: str, compression: str) -> dict:
+    """One chunk of an infinite map's layer (its data in the layer's encoding), sometimes hostile."""
+    cw, ch = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    enc, data, _ = draw(layer_data(cw, ch))
+    if (enc == "base64") != (encoding == "base64"):  # the layer's encoding is the chunk's
+        data = sometimes(draw, [1] * (cw * ch), scalars) if encoding != "base64" else sometimes(draw, "", texts)
+    return {"x": sometimes(draw, draw(st.integers(-8, 8)), ints), "y": sometimes(draw, draw(st.integers(-8, 8)), ints),
+            "width": sometimes(draw, cw, ints), "height": sometimes(draw, ch, ints), "data": data}  # fmt: skip
+
+
+@st.composite
 def document(draw) -> dict:
     """A Tiled map as a dict (the JSON layout; :func:`to_tmx` writes the same as XML)."""
     w, h = draw(st.integers(1, 6)), draw(st.integers(1, 6))
@@ -97,9 +108,13 @@ def document(draw) -> dict:
         kind = "tilelayer" if i == 0 else sometimes(draw, "objectgroup", st.sampled_from(["tilelayer", "group"]))
         if kind == "tilelayer":
             encoding, data, compression = draw(layer_data(w, h))
-            layers.append({"type": kind, "name": sometimes(draw, "ground", texts), "width": sometimes(draw, w, ints),
-                           "height": h, "encoding": encoding, "data": data, "compression": compression,
-                           "visible": sometimes(draw, True, scalars)})  # fmt: skip
+            layer = {"type": kind, "name": sometimes(draw, "ground", texts), "width": sometimes(draw, w, ints),
+                     "height": h, "encoding": encoding, "data": data, "compression": compression,
+                     "visible": sometimes(draw, True, scalars)}  # fmt: skip
+            if draw(st.booleans()):  # an infinite map's layout (the map says it is one, or sometimes not)
+                del layer["data"]
+                layer["chunks"] = [draw(chunk(encoding, compression)) for _ in range(draw(st.integers(0, 3)))]
+            layers.append(layer)
         elif kind == "group":
             layers.append({"type": kind, "name": "g", "layers": []})
         else:
@@ -108,12 +123,13 @@ def document(draw) -> dict:
                            for k in ("x", "y", "width", "height")}}
                        for _ in range(draw(st.integers(0, 2)))]  # fmt: skip
             layers.append({"type": kind, "name": "spawn", "objects": objects})
+    chunked = any("chunks" in layer for layer in layers)  # (then the map is infinite, but sometimes)
     props = [{"name": draw(st.sampled_from(["name", "description", "animals.cow", "animals.goat", "x"])),
               "type": draw(st.sampled_from(["string", "int", "float", "bool"])), "value": draw(scalars)}
              for _ in range(draw(st.integers(0, 2)))]  # fmt: skip
     return {"type": "map", "orientation": sometimes(draw, "orthogonal", st.sampled_from(["hexagonal", 5])),
             "width": sometimes(draw, w, ints), "height": h, "tilewidth": sometimes(draw, 16, ints),
-            "tileheight": 16, "infinite": sometimes(draw, False, st.just(True)), "tilesets": tilesets,
+            "tileheight": 16, "infinite": sometimes(draw, chunked, st.just(not chunked)), "tilesets": tilesets,
             "layers": layers, "properties": props}  # fmt: skip
 
 
@@ -142,14 +158,19 @@ def to_tmx(doc: dict) -> str:
         out.append("</tileset>")
     for layer in doc["layers"]:
         if layer["type"] == "tilelayer":
-            data = layer["data"]
             enc = layer["encoding"]
+            held = layer.get("chunks", [None])  # (None: the layer's own data)
+            text = ""
+            for c in held:
+                data = layer["data"] if c is None else c["data"]
+                body = "".join(f"<tile gid={_attr(g)}/>" for g in data) if enc == "plain" and isinstance(data, list) \
+                    else _text(data)  # fmt: skip
+                text += body if c is None else (f"<chunk x={_attr(c['x'])} y={_attr(c['y'])} width={_attr(c['width'])} "
+                                                f"height={_attr(c['height'])}>{body}</chunk>")  # fmt: skip
             if enc == "plain":
-                body = "".join(f"<tile gid={_attr(g)}/>" for g in data)
                 out.append(f"<layer name={_attr(layer['name'])} width={_attr(layer['width'])} "
-                           f"height={_attr(layer['height'])}><data>{body}</data></layer>")  # fmt: skip
+                           f"height={_attr(layer['height'])}><data>{text}</data></layer>")  # fmt: skip
                 continue
-            text = data if isinstance(data, str) else ",".join(map(str, data))
             out.append(f"<layer name={_attr(layer['name'])} width={_attr(layer['width'])} "
                        f"height={_attr(layer['height'])}><data encoding={_attr(enc)} "
                        f"compression={_attr(layer['compression'])}>{text}</data></layer>")  # fmt: skip
@@ -163,6 +184,13 @@ def to_tmx(doc: dict) -> str:
             out.append('<group name="g"/>')
     out.append("</map>")
     return "\n".join(out)
+
+
+def _text(data: object) -> str:
+    """Layer data as XML text: CSV of a list, a string as it is (escaped: hostile text may hold markup)."""
+    if isinstance(data, list):
+        return ",".join(map(str, data))
+    return escape(str(data))
 
 
 def to_tmj(doc: dict) -> str:
