@@ -273,7 +273,7 @@ class FieldRun:
         closed.reshape(-1)[self.order[:step]] = True
         g = np.where(closed, self.dist, np.inf)
         parent = np.full((h, w), -1, np.int32)
-        ys, xs = np.nonzero(closed & (self.steps >= 0))
+        ys, xs = np.divmod(np.flatnonzero(closed & (self.steps >= 0)), w)  # (faster than 2-D np.nonzero)
         d = self.steps[ys, xs]
         parent[ys, xs] = (ys + _SY[d]) * w + xs + _SX[d]
         open_ = np.zeros((h, w), np.bool_)

@@ -131,7 +131,7 @@ def _jump_lines(screen: pygame.Surface, cam: Camera, state: SearchState, c0: int
     """JPS: a line from each jump point to the point it was reached from (through the turn of a
     diagonal-then-straight run), an arrowhead at the parent's end, rings on the points."""
     w = state.width
-    ys, xs = np.nonzero(state.parent >= 0)
+    ys, xs = np.divmod(np.flatnonzero(state.parent >= 0), w)  # (2-D np.nonzero: 14x slower on a sparse map)
     ps = state.parent[ys, xs]
     pxs, pys = ps % w, ps // w
     # Only the lines that may cross the window (a line from off screen may): a map of 2048x2048 cells
@@ -306,7 +306,7 @@ def _gfh(state: SearchState, cell: tuple[int, int]) -> str:
 
 def _open_list(state: SearchState, nxt: tuple[int, int], most: int = 5) -> list[str]:
     """The head of the open list, least F first (the kernel's next first; ties as the kernel breaks them)."""
-    ys, xs = np.nonzero(state.open)
+    ys, xs = np.divmod(np.flatnonzero(state.open), state.width)  # (2-D np.nonzero: 14x slower, 7 ms on 2048x2048)
     h = state.h[ys, xs]
     f = state.g_weight * state.g[ys, xs] + state.h_weight * h  # (state.f for these cells: it makes every cell's)
     order = np.lexsort((h, f))[: most + 1]
