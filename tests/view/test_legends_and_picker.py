@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pygame
+import pytest
 
 from tests.helpers import STEP, key
 
@@ -60,3 +62,23 @@ def test_the_picker_shows_headings_thumbnails_sizes_and_why_a_map_does_not_load(
     key(pygame.K_RETURN)
     app.frame(STEP)
     assert app.sim.world.name == "Island"
+
+
+@pytest.mark.parametrize("width", [120, 333, 64, 40])
+def test_a_legends_colour_bar_shows_each_colour_in_its_columns(width):
+    # Column i of the bar is colours[i * n // w] (drawn once a bar and size now; a line a column before).
+    from sim.view.draw.legends import Legend
+    from sim.view.draw.panels import Text
+
+    pygame.font.init()
+    colours = np.array([(10 * k, 255 - 7 * k, (31 * k) % 256) for k in range(20)], np.uint8)
+    legend = Legend("t", bar=colours, ticks=["0", "1"], unit="u")
+    screen = pygame.Surface((width + 60, 200), 0, 32)
+    text = Text()
+    rect = pygame.Rect(5, 5, width + 20, 150)
+    legend.draw(screen, rect, text, 13)
+    pixels = pygame.surfarray.array3d(screen)
+    pad, ls = max(4, 13 // 2), text.font(13).get_linesize()
+    x0, y0, inner = rect.x + pad, rect.y + pad + ls + 2, rect.w - 2 * pad  # the bar, under the title's line
+    for i in range(1, inner - 1):  # (its border is black)
+        assert tuple(pixels[x0 + i, y0 + (ls - 4) // 2]) == tuple(colours[i * len(colours) // inner])

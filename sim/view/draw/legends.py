@@ -74,9 +74,7 @@ class Legend:
                 y += ls
         if self.bar is not None:
             bar = pygame.Rect(x, y + 2, inner, ls - 4)
-            for i in range(bar.w):
-                c = self.bar[min(len(self.bar) - 1, i * len(self.bar) // max(1, bar.w))]
-                pygame.draw.line(screen, (int(c[0]), int(c[1]), int(c[2])), (bar.x + i, bar.y), (bar.x + i, bar.bottom))
+            screen.blit(_bar_surface(self.bar, bar.w, bar.h + 1), bar.topleft)
             pygame.draw.rect(screen, (0, 0, 0), bar, 1)
             y += ls
             n = len(self.ticks)
@@ -92,6 +90,23 @@ class Legend:
             for t in wrap(font, note, inner, max_lines=3):
                 screen.blit(text.render(t, DIM, size), (x, y))
                 y += ls
+
+
+_bars: dict[tuple[bytes, int, int], pygame.Surface] = {}
+
+
+def _bar_surface(colours: np.ndarray, w: int, h: int) -> pygame.Surface:
+    """A colour bar ``w`` x ``h`` pixels: column ``i`` in ``colours[i * n // w]`` (``n`` colours, RGB
+    rows). Made once a bar and size (a line a column took ~1 ms a frame of Python)."""
+    key = (np.ascontiguousarray(colours, np.uint8).tobytes(), w, h)
+    surf = _bars.get(key)
+    if surf is None:
+        n = len(colours)
+        row = np.asarray(colours, np.uint8)[np.minimum(n - 1, np.arange(w) * n // max(1, w))]
+        surf = pygame.surfarray.make_surface(np.ascontiguousarray(np.repeat(row[:, None, :], max(h, 1), axis=1)))
+        _bars.clear()  # (one bar on screen at a time)
+        _bars[key] = surf
+    return surf
 
 
 def _pad(size: int) -> int:
