@@ -308,7 +308,7 @@ class Kernels:
         has not ended: one that failed leaves its stage to whoever needs it, :meth:`ensure`)."""
         for stage in stages:
             if stage == "landscape":  # (compiled after the round: waiting for its process to start counts)
-                if not self.landscape_ready and (self.landscape is None or not self.landscape.ready):
+                if not self.landscape_ready and (self.landscape is None or not self._landscape_over()):
                     return True
                 continue
             proc = self.paint_stage if stage == PAINT_STAGE else self.background
@@ -440,11 +440,17 @@ class Kernels:
         self.log("compiling the landscape in another process; flat colours until then")
         self.landscape = Background("sim.view.draw.landscape", [], log=self.log)
 
+    def _landscape_over(self) -> bool:
+        """Whether the landscape's process has said its kernel is cached (it goes on with the paths
+        view's) or has ended (one that failed leaves the landscape to this process)."""
+        assert self.landscape is not None
+        return self.landscape.ready or self.landscape.done
+
     def poll(self) -> list[str]:
-        """What became ready since the last poll: ``"landscape"`` when its process says so (it goes on
-        with the paths view's kernel) or has ended (one that failed leaves it to this process)."""
+        """What became ready since the last poll: ``"landscape"`` once its process is over with it
+        (:meth:`_landscape_over`)."""
         news = []
-        if not self.landscape_ready and self.landscape is not None and (self.landscape.ready or self.landscape.done):
+        if not self.landscape_ready and self.landscape is not None and self._landscape_over():
             self.landscape_ready = True
             news.append("landscape")
         return news

@@ -275,3 +275,24 @@ def test_a_window_s_animals_keep_their_distance_once_the_crowd_s_stage_is_done(m
     app.startup._crowd = False
     app.startup.poll(app.sim)
     assert compiled == [False] and k2.ready("crowd")
+
+
+def test_the_landscape_is_drawn_once_its_process_says_ready_and_a_failed_one_keeps_no_one_waiting(make_app):
+    """The landscape's process says READY once the landscape is cached and goes on with the paths view's
+    kernel: the window draws the landscape at once. A process that failed (ended, never ready) leaves the
+    landscape to the window's own process, and nothing waits for it (the frame cap goes back up)."""
+    from types import SimpleNamespace
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 0, "bird": 0, "water": 0})
+    k = app.startup.kernels
+    k.landscape_ready = False
+    app.view.terrain.set_art(False)
+    k.landscape = SimpleNamespace(ready=True, done=False)  # said READY, still compiling the paths view
+    assert not k.compiling("landscape")
+    app.frame(1 / 60)
+    assert app.view.terrain.look == "landscape" and k.landscape_ready
+    k.landscape_ready = False
+    k.landscape = SimpleNamespace(ready=False, done=True)  # failed
+    assert not k.compiling("landscape")
+    k.landscape = SimpleNamespace(ready=False, done=False)  # still at the landscape
+    assert k.compiling("landscape")
