@@ -532,6 +532,24 @@ def test_a_json_maps_infinite_flag_is_true_or_false_or_one_or_zero(tmp_path, fla
             load_map(tmp_path / "m.tmj")
 
 
+@pytest.mark.parametrize("suffix", [".tmx", ".tmj"])
+def test_an_infinite_maps_layer_written_without_chunks_is_one_chunk_at_the_origin(tmp_path, suffix):
+    # Not as Tiled writes it (other tools may): the layer's own data, its width and height, from (0, 0).
+    path = tmp_path / ("m" + suffix)
+    if suffix == ".tmx":
+        path.write_text(tmx("1,2,2,1", width=2, height=2).replace('infinite="0"', 'infinite="1"'))
+    else:
+        path.write_text(json.dumps({
+            "type": "map", "orientation": "orthogonal", "infinite": True, "width": 9, "height": 9, "tilewidth": 16,
+            "tileheight": 16,
+            "layers": [{"type": "tilelayer", "name": "L", "width": 2, "height": 2, "data": [1, 2, 2, 1]}],
+            "tilesets": [{"firstgid": 1, "name": "t", "tilecount": 2, "tiles": [{"id": 0, "type": "water"},
+                                                                                {"id": 1, "type": "rock"}]}],
+        }))  # fmt: skip
+    w, r = Terrain.WATER, Terrain.ROCK
+    assert load_map(path).terrain.tolist() == [[w, r], [r, w]]
+
+
 def test_chunks_in_a_map_that_is_not_infinite_and_too_many_chunks_are_refused(tmp_path):
     path = tmp_path / "finite.tmx"
     path.write_text(infinite_tmx(WATER_ROCK).replace('infinite="1"', 'infinite="0"'))

@@ -223,22 +223,17 @@ def _chunked_layer(el: Element, path: Path, reading: Reading) -> Layer:
     if data is None:
         raise MapError(f"{path}:{el.line}: layer {short(name)} has no <data>")
     layer = Layer(name, np.zeros((0, 0), np.uint32), f"{path.name}:{el.line}")
-    if not data.findall("chunk") and (data.text.strip() or data.gids):  # not as Tiled writes it: one chunk
-        w, h = _int(el, "width", path, 1, MAX_GID), _int(el, "height", path, 1, MAX_GID)
-        try:
-            reading.take_chunk(w, h)
-            layer.chunks.append(Chunk(0, 0, _gids(data, data, w, h)))
-        except LayerDataError as exc:
-            raise MapError(f"{path}:{data.line}: layer {short(name)}: {exc}") from None
-    for chunk in data.findall("chunk"):
-        x = _int(chunk, "x", path, -MAX_CHUNK_OFFSET, MAX_CHUNK_OFFSET)
-        y = _int(chunk, "y", path, -MAX_CHUNK_OFFSET, MAX_CHUNK_OFFSET)
-        w, h = _int(chunk, "width", path, 1, MAX_GID), _int(chunk, "height", path, 1, MAX_GID)
+    pieces = [(c, _int(c, "x", path, -MAX_CHUNK_OFFSET, MAX_CHUNK_OFFSET),
+               _int(c, "y", path, -MAX_CHUNK_OFFSET, MAX_CHUNK_OFFSET), c) for c in data.findall("chunk")]  # fmt: skip
+    if not pieces and (data.text.strip() or data.gids):  # not as Tiled writes it: the layer's data is one chunk
+        pieces = [(data, 0, 0, el)]
+    for held, x, y, sized in pieces:  # (``sized``: the element with the width and height)
+        w, h = _int(sized, "width", path, 1, MAX_GID), _int(sized, "height", path, 1, MAX_GID)
         try:
             reading.take_chunk(w, h)  # before anything is decoded
-            layer.chunks.append(Chunk(x, y, _gids(data, chunk, w, h)))
+            layer.chunks.append(Chunk(x, y, _gids(data, held, w, h)))
         except LayerDataError as exc:
-            raise MapError(f"{path}:{chunk.line}: layer {short(name)}: {exc}") from None
+            raise MapError(f"{path}:{held.line}: layer {short(name)}: {exc}") from None
     return layer
 
 
