@@ -304,7 +304,8 @@ class Simulation(Editing, Observed):
         distance field (see :mod:`sim.model.herds`). Returns the herd, or None when ``goal`` is no
         cell they may stand on or nobody comes."""
         # A row of ``agents.cell`` (a numpy pair) is as good a goal as a tuple.
-        if not (isinstance(goal, tuple | list | np.ndarray) and np.ndim(goal) == 1 and len(goal) == 2):
+        pair = goal.ndim == 1 if isinstance(goal, np.ndarray) else isinstance(goal, tuple | list)
+        if not (pair and len(goal) == 2):  # (np.ndim of a ragged list is numpy's own ValueError)
             raise TypeError(f"goal must be an (x, y) tuple of whole numbers, got {short(goal)}")
         goal = (
             whole_number("goal x", goal[0], -MAX_COORDINATE, MAX_COORDINATE),

@@ -97,6 +97,18 @@ def _short(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def as_array(name: str, a: object, what: str) -> np.ndarray:
+    """``a`` as a numpy array (an array is kept as it is); a sequence numpy cannot make one array of
+    (rows of different lengths, a point inside a point) is a ``TypeError`` saying ``name`` must be
+    ``what``, not numpy's own message."""
+    if isinstance(a, np.ndarray):
+        return a
+    try:
+        return np.asarray(a)
+    except (ValueError, TypeError, OverflowError):
+        raise TypeError(f"{name} must be {what}, got {_short(a)}") from None
+
+
 def _check_out_array(name: str, a: object, ndim: int) -> np.ndarray:
     """An output array the caller gives: int32, ``ndim``-D, writeable (exact errors otherwise)."""
     if not isinstance(a, np.ndarray) or a.dtype != np.int32 or a.ndim != ndim:
@@ -152,7 +164,7 @@ def _padded(s, t, width, height):
 def points_array(name: str, a: object) -> np.ndarray:
     """``a`` as a (k, 2) int array of (x, y) points, its dtype kept (exact errors otherwise; ``[]``
     or an empty (0, 2) array of any dtype is no points, int64)."""
-    arr = a if isinstance(a, np.ndarray) else np.asarray(a)
+    arr = as_array(name, a, "a (k, 2) array of int (x, y) points")
     if arr.size == 0 and arr.shape in ((0,), (0, 2)):  # no points: [] or np.empty((0, 2)), of any dtype
         return np.empty((0, 2), np.int64)
     if arr.dtype.kind not in "iu":

@@ -16,6 +16,7 @@ from numbers import Integral
 
 import numpy as np
 
+from sim.pathfinding.checks import _short, as_array
 from sim.pathfinding.compiled import GridArgs
 from sim.pathfinding.jps import EMPTY_BLOCKS, PLANES, build_blocks
 from sim.pathfinding.jpsplus import build_table, repair_table
@@ -46,7 +47,7 @@ def check_array(name: str, a: object) -> np.ndarray:
     if not isinstance(a, np.ndarray):
         if name == "costs":
             raise TypeError(f"costs must be a numpy array, not {type(a).__name__}")
-        a = np.asarray(a)
+        a = as_array(name, a, "a 2-D numpy array of numbers")
     check_2d(name, a)
     if a.shape[0] == 0 or a.shape[1] == 0:
         raise ValueError(f"{name} must not be empty, got shape {a.shape}")
@@ -77,6 +78,19 @@ def _blocked_to_zero(values: np.ndarray, name: str) -> np.ndarray:
     return out
 
 
+def _check_codes(codes: object) -> np.ndarray:
+    """A 2-D numpy array of integer (or bool) codes, ``[y, x]`` (exact errors otherwise)."""
+    c = as_array("codes", codes, "a 2-D numpy integer array")
+    if c.dtype.kind not in "biu":
+        raise TypeError(f"codes must be a 2-D numpy integer array, got dtype {c.dtype}")
+    if c.ndim != 2:
+        raise ValueError(f"codes must be 2-D (indexed [y, x]), got {c.ndim}-D with shape {c.shape}")
+    if c.shape[0] == 0 or c.shape[1] == 0:
+        raise ValueError(f"codes must not be empty, got shape {c.shape}")
+    check_shape("codes", c.shape)
+    return c
+
+
 def _code_dtype(n: int) -> type:
     return np.uint8 if n <= 256 else np.uint16 if n <= 65536 else np.uint32
 
@@ -101,9 +115,11 @@ class CodedGrid:
     def from_codes(cls, codes: np.ndarray, lut: np.ndarray):
         """A grid whose cell ``(x, y)`` costs ``lut[codes[y, x]]`` (0, or any value that is not a
         finite number > 0, is blocked; so is a code outside ``0 .. len(lut) - 1``)."""
-        if np.ndim(codes) == 2:
-            check_shape("codes", np.shape(codes))
-        lut = np.asarray(lut, dtype=np.float64).reshape(1, -1)
+        codes = _check_codes(codes)
+        given, lut = lut, as_array("lut", lut, "a non-empty 1-D numpy array of multipliers")
+        if lut.dtype.kind not in "biuf" or lut.ndim != 1 or lut.size == 0:
+            raise TypeError(f"lut must be a non-empty 1-D numpy array of multipliers, got {_short(given)}")
+        lut = lut.astype(np.float64).reshape(1, -1)
         table = np.concatenate(([0.0], _blocked_to_zero(lut, "lut")[0]))  # code c is stored as c + 1
         grid = cls.__new__(cls)
         grid._shift = 1
@@ -276,6 +292,7 @@ class CodedGrid:
 
     def update_codes(self, x0: int, y0: int, codes: np.ndarray) -> None:
         """Overwrite cells with codes of this grid's table (as given to :meth:`from_codes`)."""
+        x0, y0, codes = _check_int("x0", x0), _check_int("y0", y0), _check_codes(codes)
         self._check_fits(x0, y0, codes.shape)
         self._write(x0, y0, self._stored(codes, self._lut.size))
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.pathfinding.checks import as_array
 from sim.pathfinding.grid import check_2d
 from sim.pathfinding.options import check_diagonal
 from sim.pathfinding.rules import eight_connected
@@ -331,7 +332,7 @@ class Regions:
 
 def label_regions(costs: np.ndarray, diagonal: str = "no-corner-cutting") -> tuple[np.ndarray, int]:
     """Region ids (``[y, x]``; 0 = impassable, 1..n regions) and the count n, from scratch."""
-    a = np.asarray(costs)
+    a = as_array("costs", costs, "a 2-D numpy array of numbers")
     check_2d("costs", a, bools=True)  # (an empty grid has no regions: 0, as it always had)
     regions = Regions(a > 0, diagonal)
     return regions.labels, regions.next_label - 1

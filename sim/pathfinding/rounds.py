@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 
 from sim.pathfinding.astar import AStar, ChangeCursor
 from sim.pathfinding.batch import MIN_SPLIT
-from sim.pathfinding.checks import _short, check_index, points_array
+from sim.pathfinding.checks import _short, as_array, check_index, points_array
 from sim.pathfinding.clock import monotonic_s as _now_s
 from sim.pathfinding.common import NO_LANDMARKS, STATUS_FOUND, STATUS_OTHER_REGION
 from sim.pathfinding.compiled import KernelParams
@@ -371,7 +371,7 @@ def gather(cells: np.ndarray, at: np.ndarray, n: np.ndarray, pos: np.ndarray) ->
     (a :class:`RoundResult`'s paths: ``gather(r.paths, r.path_at, r.path_n, pos)``). ``at``, ``n``
     and ``pos`` are 1-D integer arrays (lists are made ones); every run must lie inside ``cells``
     and every position index ``n``: else an exact ``ValueError``/``TypeError``."""
-    cells = cells if isinstance(cells, np.ndarray) else np.asarray(cells)
+    cells = as_array("cells", cells, "a 1-D numpy integer array")
     if cells.ndim != 1:
         raise ValueError(f"cells must have shape (m,), got {cells.shape}")
     at, n, pos = _int_vector("at", at), _int_vector("n", n), _int_vector("pos", pos)

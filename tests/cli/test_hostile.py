@@ -19,7 +19,7 @@ import yaml
 from sim.cli import main
 from sim.config import ConfigError, parse_config
 from sim.maps import MapError, load_map
-from sim.pathfinding import AStar, PathGrid, find_path
+from sim.pathfinding import AStar, PathGrid, find_path, gather, label_regions
 from sim.support.files import parse_yaml
 from tests.conftest import ROOT
 from tests.helpers import assert_file_refused, assert_one_line, raises_exactly, run_cli
@@ -252,6 +252,31 @@ def test_multipliers_too_large_to_add_up_safely_are_refused():
          "node_budget must be >= 0, got -1"),
         (lambda g: g.search_many(np.zeros((1, 2), int), np.zeros((1, 2), int), node_budget=1.5), TypeError,
          "node_budget must be an int or None, got 1.5"),
+        # Ragged or nested sequences numpy cannot make one array of: ours, not numpy's message.
+        (lambda g: g.search_many([[0, 0], [1]], [[1, 1], [2, 2]]), TypeError,
+         "starts must be a (k, 2) array of int (x, y) points, got [[0, 0], [1]]"),
+        (lambda g: g.search_many([[1, 1]], [[0, (0, 1)]]), TypeError,
+         "goals must be a (k, 2) array of int (x, y) points, got [[0, (0, 1)]]"),
+        (lambda g: g.update(0, 0, [[1, 1], [1]]), TypeError,
+         "patch must be a 2-D numpy array of numbers, got [[1, 1], [1]]"),
+        (lambda g: label_regions([[1, 1], [1]]), TypeError,
+         "costs must be a 2-D numpy array of numbers, got [[1, 1], [1]]"),
+        (lambda g: gather([[1], [1, 2]], [0], [1], [0]), TypeError,
+         "cells must be a 1-D numpy integer array, got [[1], [1, 2]]"),
+        (lambda g: PathGrid.from_codes([[0, 1], [1]], [1.0]), TypeError,
+         "codes must be a 2-D numpy integer array, got [[0, 1], [1]]"),
+        (lambda g: PathGrid.from_codes(np.zeros((2, 2)), [1.0]), TypeError,
+         "codes must be a 2-D numpy integer array, got dtype float64"),
+        (lambda g: PathGrid.from_codes(np.zeros(4, int), [1.0]), ValueError,
+         "codes must be 2-D (indexed [y, x]), got 1-D with shape (4,)"),
+        (lambda g: PathGrid.from_codes(np.zeros((2, 2), int), None), TypeError,
+         "lut must be a non-empty 1-D numpy array of multipliers, got None"),
+        (lambda g: PathGrid.from_codes(np.zeros((2, 2), int), "ab"), TypeError,
+         "lut must be a non-empty 1-D numpy array of multipliers, got 'ab'"),
+        (lambda g: PathGrid.from_codes(np.zeros((2, 2), int), [[1.0], [1.0, 2.0]]), TypeError,
+         "lut must be a non-empty 1-D numpy array of multipliers, got [[1.0], [1.0, 2.0]]"),
+        (lambda g: PathGrid.from_codes(np.zeros((3, 3), np.uint8), [1.0]).update_codes(0, 0, np.ones((1, 1))),
+         TypeError, "codes must be a 2-D numpy integer array, got dtype float64"),
         (lambda g: AStar("island"), TypeError, "world must be a 2-D integer array of terrain ids or have terrain, "
          "revision and changes_since (like sim.world.World), got 'island'"),
     ],
@@ -293,6 +318,8 @@ def test_the_scripting_api_refuses_bad_arguments_with_exact_errors_and_keeps_its
          "terrain must be a terrain id from 0 to 6, a name or None, got [1]"),
         (lambda: sim.call_herd("cow", "ab"), TypeError, "goal must be an (x, y) tuple of whole numbers, got 'ab'"),
         (lambda: sim.call_herd("cow", ("a", 1)), TypeError, "goal x must be a whole number, got 'a'"),
+        (lambda: sim.call_herd("cow", ((1, 2), 3)), TypeError, "goal x must be a whole number, got (1, 2)"),
+        (lambda: sim.call_herd("cow", (3, [])), TypeError, "goal y must be a whole number, got []"),
         (lambda: sim.call_herd("cow", (3, 3), math.nan), ValueError, "radius must be a finite number >= 0, got nan"),
     ]  # fmt: skip
     config, tutorial = sim.config, sim.map
