@@ -146,6 +146,8 @@ def test_a_window_dragged_smaller_than_the_least_is_set_back_to_it(make_app):
 def test_help_pages_end_however_little_room_there_is():
     from sim.view.draw.panels import Text, help_pages
 
+    pygame.font.init()  # (run alone, no other test has done it)
+
     class Table:
         def __init__(self, title: str, n: int) -> None:
             self.title, self.n = title, n
@@ -159,6 +161,47 @@ def test_help_pages_end_however_little_room_there_is():
         pages = help_pages(text, tables, 300, height, 14)
         rows = [r for page in pages for _x, col in page for r in col if r[2] == "row"]
         assert [r[0] for r in rows] == [f"k{i}" for t in tables for i in range(t.n)], height  # every row, once
+
+
+def test_a_keys_wrapped_lines_stay_in_one_column():
+    """A block goes on in the next column between two keys, never inside one key's wrapped lines
+    (the help at 1280x800 showed the end of Esc's line at the top of the next column)."""
+    from sim.view.draw.panels import Text, help_pages
+
+    pygame.font.init()
+
+    class Table:
+        def __init__(self, title: str, n: int) -> None:
+            self.title, self.n = title, n
+
+        def rows(self) -> list[tuple[str, str]]:  # descriptions of 1 to 4 lines at this width
+            return [(f"k{i}", " ".join(["word"] * (3 + 9 * (i % 4)))) for i in range(self.n)]
+
+    tables = [Table(f"mode {n}", n) for n in (3, 11, 17, 30)]
+    for height in (0, 100, 150, 200, 260, 333, 400, 555, 700):
+        pages = help_pages(Text(), tables, 700, height, 14)
+        for page in pages:
+            for _x, col in page:
+                for before, line in zip([("", "", "title", 0), *col], col, strict=False):
+                    if line[2] == "row" and not line[0]:  # the next line of a key's entry
+                        assert before[2] == "row", (height, col)
+        rows = [r[0] for page in pages for _x, col in page for r in col if r[2] == "row" and r[0]]
+        assert rows == [f"k{i}" for t in tables for i in range(t.n)], height  # every key, once, in order
+
+
+def test_keys_wrap_between_alternatives_and_go_on_indented():
+    from sim.view.draw.panels import Text, wrap_keys
+
+    pygame.font.init()
+    font = Text().font(14)
+    width = font.size("arrows / W A S")[0]  # (a word-by-word wrap left "D" alone, read as a key)
+    assert wrap_keys(font, "arrows / W A S D", width) == ["arrows /", " W A S D"]
+    assert wrap_keys(font, ", (comma)  . (period)", width) == [", (comma)", " . (period)"]
+    assert wrap_keys(font, "ctrl+Y / ctrl+shift+Z", width) == ["ctrl+Y /", " ctrl+shift+Z"]
+    assert wrap_keys(font, "F1 / H", width) == ["F1 / H"]
+    for keys in ("middle or shift+right drag", "a b c d e f g h i j k l m n o p q r s t u v w x y z " * 3):
+        lines = wrap_keys(font, keys, width)
+        assert len(lines) <= 3 and all(font.size(line)[0] <= width for line in lines), lines
 
 
 def test_the_overlay_takes_at_most_12_percent_of_the_window_compact(make_app):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -102,7 +103,8 @@ def help_pages(text: Text, tables: list[KeyTable], width: int, height: int, size
     """Every mode's keys as pages of columns that fit ``width`` x ``height`` pixels at font ``size``:
     each page a list of ``(x, column)``. As many columns a page as ~350 px (at 14 px text) allow;
     descriptions wrap to the column; a mode's block goes on in the next column (titled "continued")
-    where the column ends, and a block of a few rows is not split."""
+    where the column ends, between two keys (a key's wrapped lines stay together), and a block of a
+    few rows is not split."""
     font = text.font(size)
     ls = font.get_linesize()
     rows_fit = max(6, (height - 2 * ls) // ls)
@@ -113,26 +115,38 @@ def help_pages(text: Text, tables: list[KeyTable], width: int, height: int, size
     for table in tables:
         rows = table.rows()
         key_w = min(int(cw * 0.4), max((font.size(k)[0] for k, _ in rows), default=0) + gap)
-        lines: list[HelpRow] = [(table.title, "", "title", key_w)]
+        entries: list[list[HelpRow]] = [[(table.title, "", "title", key_w)]]  # one a key: its wrapped lines
         for k, d in rows:  # keys too wide for their column wrap too: nothing is cut
-            keys = wrap(font, k, key_w - gap, max_lines=3)
+            keys = wrap_keys(font, k, key_w - gap)
             does = wrap(font, d, max(40, cw - key_w - gap), max_lines=4)
-            for i in range(max(len(keys), len(does))):
-                lines.append((keys[i] if i < len(keys) else "", does[i] if i < len(does) else "", "row", key_w))
-        lines.append(("", "", "gap", key_w))
-        while lines:
+            entries.append([(keys[i] if i < len(keys) else "", does[i] if i < len(does) else "", "row", key_w)
+                            for i in range(max(len(keys), len(does)))])  # fmt: skip
+        entries.append([("", "", "gap", key_w)])
+        while entries:
             left = rows_fit - len(columns[-1])
-            if len(lines) <= left:
-                columns[-1].extend(lines)
+            total = sum(len(e) for e in entries)
+            if total <= left:
+                columns[-1].extend(line for e in entries for line in e)
                 break
             # A short block, or little room: the next column, unless this one is still empty (a window
             # so small that a short block fits no column: then it is split like a long one; moving it on
             # from an empty column looped for ever, a column a turn, until memory ran out).
-            if columns[-1] and (left < 6 or (len(lines) <= 8 and left < len(lines))):
+            if columns[-1] and (left < 6 or (total <= 8 and left < total)):
                 columns.append([])
                 continue
-            columns[-1].extend(lines[:left])
-            lines = [(f"{table.title} (continued)", "", "title", key_w), *lines[left:]]
+            take, used = 0, 0  # whole entries that fit (an entry cut in two read as two keys' worth)
+            while take < len(entries) and used + len(entries[take]) <= left:
+                used += len(entries[take])
+                take += 1
+            if take <= 1 and columns[-1]:  # no key would be left under the title: all to the next column
+                columns.append([])
+                continue
+            if take == 0:  # an entry longer than an empty column (a tiny window): cut it
+                first = entries[0]
+                entries = [first[:left], first[left:], *entries[1:]]
+                take = 1
+            columns[-1].extend(line for e in entries[:take] for line in e)
+            entries = [[(f"{table.title} (continued)", "", "title", key_w)], *entries[take:]]
             columns.append([])
     columns = [c for c in columns if c]
     return [[(k * (cw + gap), col) for k, col in enumerate(columns[i : i + ncols])]
@@ -279,6 +293,24 @@ def hints(*groups: str, sep: str = "  ") -> str:
     """Key hints (``"K code"``, ``"F1 keys"``) on one line, ``sep`` apart, each kept whole when the
     line wraps: "End" at a line's end and "1-7 strategy" on the next read as other hints."""
     return sep.join(group.replace(" ", KEEP) for group in groups)
+
+
+def wrap_keys(font: pygame.font.Font, keys: str, width: int, max_lines: int = 3) -> list[str]:
+    """Key names in lines of at most ``width`` pixels, broken between alternatives first (after
+    " /" and " or", at two spaces: "arrows /" over "W A S D", not "arrows / W A S" over "D", which
+    read as a key of its own), then at spaces; the lines after the first indented by a space, so
+    they read as the same keys."""
+    if font.size(keys)[0] <= width:
+        return [keys]
+    lines: list[str] = []
+    for part in re.split(r"(?<= /) |(?<= or) |  ", keys):
+        if lines and font.size(lines[-1] + " " + part)[0] <= width:
+            lines[-1] += " " + part
+        else:
+            lines.extend(wrap(font, part, width - (font.size(" ")[0] if lines else 0), max_lines=None))
+    if len(lines) > max_lines:
+        lines = wrap(font, keys, width - font.size(" ")[0], max_lines=max_lines)
+    return [lines[0], *(" " + line for line in lines[1:])]
 
 
 def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int | None = 3) -> list[str]:
