@@ -274,3 +274,30 @@ def test_the_landmarks_table_is_made_behind_the_progress_screen_once(make_app, m
     press(app, pygame.K_1)
     press(app, pygame.K_7)
     assert asked == ["learning the map's landmarks"]  # (the same grid, the same rule: not again)
+
+
+def test_a_cells_g_h_and_f_never_overlap_at_any_zoom_that_shows_them():
+    """At 32 px a cell, "2.5" and "9.3" side by side read as "2.59.3": H then goes a line lower,
+    still clear of F and inside the cell (the digits' ink, a pixel apart at least)."""
+    from sim.view.draw.learn_view import NUMBERS_AT, label_spots
+    from sim.view.draw.panels import Text
+
+    pygame.font.init()
+    text = Text()
+
+    def ink(label: str, size: int, at: tuple[int, int]) -> pygame.Rect:
+        return text.render(label, (0, 0, 0), size).get_bounding_rect().move(at)
+
+    values = ["0.8", "2.5", "9.3", "12", "140", "1234"]
+    for t in range(NUMBERS_AT, 97, 4):
+        small, big = max(8, t // 4 - 1), max(10, int(t * 0.34))
+        f_label = text.render("12.3", (0, 0, 0), big)
+        f_ink = f_label.get_bounding_rect().move(0, t - f_label.get_height())  # (as _numbers places F)
+        for gv in values:
+            for hv in values:
+                gs, hs = text.font(small).size(gv), text.font(small).size(hv)
+                g_at, h_at = label_spots(t, gs, hs)
+                g_ink, h_ink = ink(gv, small, g_at), ink(hv, small, h_at)
+                assert not g_ink.inflate(2, 2).colliderect(h_ink), (t, gv, hv, g_ink, h_ink)
+                assert not h_ink.inflate(2, 2).colliderect(f_ink.move(h_ink.x - f_ink.x, 0)), (t, gv, hv)
+                assert h_ink.left >= 0 and h_ink.right <= t, (t, gv, hv)

@@ -25,6 +25,7 @@ NEXT: Colour = (255, 255, 255)
 CURRENT: Colour = (255, 90, 40)
 PATH: Colour = (90, 235, 255)
 ARROW: Colour = (20, 16, 24)
+ARROW_UNDER_NUMBERS: Colour = (246, 244, 236)  # where the cells' numbers show: black digits read over it
 JUMP: Colour = (225, 195, 255)  # pale violet: not the next ring's white
 SCAN: Colour = (250, 250, 210)
 FORCED: Colour = (255, 60, 60)
@@ -59,9 +60,15 @@ def draw_state(screen: pygame.Surface, text: Text, cam: Camera, state: SearchSta
     else:
         _arrows(screen, cam, state, c0, r0, c1, r1)
     if state.done and state.result.found and len(state.result.path) > 1:
-        pts = [cam.to_screen(int(x), int(y)) for x, y in state.result.path]
-        pygame.draw.lines(screen, (0, 0, 0), False, pts, max(4, tile // 4 + 2))
-        pygame.draw.lines(screen, PATH, False, pts, max(2, tile // 4))
+        if tile >= NUMBERS_AT:  # a frame a cell: a line through the cells hid their numbers
+            edge = max(2, tile // 12)
+            for x, y in state.result.path.tolist():
+                px, py = round(x * tile - cam.x), round(y * tile - cam.y)
+                pygame.draw.rect(screen, PATH, (px + 1, py + 1, tile - 1, tile - 1), edge)
+        else:
+            pts = [cam.to_screen(int(x), int(y)) for x, y in state.result.path]
+            pygame.draw.lines(screen, (0, 0, 0), False, pts, max(4, tile // 4 + 2))
+            pygame.draw.lines(screen, PATH, False, pts, max(2, tile // 4))
     if tile >= NUMBERS_AT:
         _numbers(screen, text, cam, state, c0, r0, c1, r1)
     cur, nxt = state.current, state.next
@@ -116,14 +123,15 @@ def _arrows(screen: pygame.Surface, cam: Camera, state: SearchState, c0: int, r0
     ux, uy = dx / norm, dy / norm
     length = t * 0.36
     head = max(3.0, t * 0.16)
+    colour = ARROW_UNDER_NUMBERS if t >= NUMBERS_AT else ARROW
     for x, y, a, b in zip((xs + c0).tolist(), (ys + r0).tolist(), ux.tolist(), uy.tolist(), strict=True):
         cx, cy = cam.to_screen(x, y)
         tail = (cx - a * length * 0.55, cy - b * length * 0.55)
         tip = (cx + a * length, cy + b * length)
-        pygame.draw.line(screen, ARROW, tail, tip, max(1, t // 16))
+        pygame.draw.line(screen, colour, tail, tip, max(1, t // 16))
         left = (tip[0] - a * head - b * head * 0.6, tip[1] - b * head + a * head * 0.6)
         right = (tip[0] - a * head + b * head * 0.6, tip[1] - b * head - a * head * 0.6)
-        pygame.draw.polygon(screen, ARROW, (tip, left, right))
+        pygame.draw.polygon(screen, colour, (tip, left, right))
 
 
 def _jump_lines(screen: pygame.Surface, cam: Camera, state: SearchState, c0: int, r0: int, c1: int,
@@ -194,13 +202,30 @@ def _numbers(screen: pygame.Surface, text: Text, cam: Camera, state: SearchState
     show_g = state.g_weight > 0 and show_h  # (Dijkstra, the field: F is G, shown once)
     for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
         px, py = round((c0 + x) * t - cam.x), round((r0 + y) * t - cam.y)
-        if show_g:
-            screen.blit(text.render(_short(g[y, x]), (0, 0, 0), small), (px + 2, py + 1))
-        if show_h:
-            label = text.render(_short(h[y, x]), (0, 0, 0), small)
-            screen.blit(label, (px + t - label.get_width() - 2, py + 1))
+        g_label = text.render(_short(g[y, x]), (0, 0, 0), small) if show_g else None
+        h_label = text.render(_short(h[y, x]), (0, 0, 0), small) if show_h else None
+        g_at, h_at = label_spots(t, g_label.get_size() if g_label else None, h_label.get_size() if h_label else None)
+        if g_label is not None:
+            screen.blit(g_label, (px + g_at[0], py + g_at[1]))
+        if h_label is not None:
+            screen.blit(h_label, (px + h_at[0], py + h_at[1]))
         label = text.render(_short(f[y, x], 100), (0, 0, 0), big)
         screen.blit(label, (px + (t - label.get_width()) // 2, py + t - label.get_height()))
+
+
+Size = tuple[int, int]
+
+
+def label_spots(t: int, g: Size | None, h: Size | None) -> tuple[Size, Size]:
+    """Where G's and H's labels (their ``(w, h)`` sizes in px, None: not shown) go in a cell of ``t``
+    px, from its top-left corner: G top left, H top right, or a line lower where the two would
+    touch (two decimals each in a small cell read as one number: "2.59.3")."""
+    g_at = (2, 1)
+    if h is None:
+        return g_at, (0, 0)
+    left = g[0] + 2 if g is not None else 0
+    below = h[1] - 2 if left + 3 + h[0] > t - 2 else 0
+    return g_at, (t - h[0] - 2, 1 + below)
 
 
 def _short(v: float, decimals_below: float = 10) -> str:
