@@ -73,6 +73,7 @@ def test_the_learn_view_replays_the_engines_search_step_by_step(make_app):
     # Every strategy: the same counts as the engine gives for it
     for n in range(1, 7):
         press(app, pygame.K_0 + n)
+        assert app.messages.shown().text.startswith(f"{les.label}:")  # the hint names what now runs
         les.to_end()
         state = mode.state()
         if les.algorithm == "field":

@@ -175,6 +175,8 @@ class LearnMode(Mode):
             les.strategy = e.key - pygame.K_1
         self.run()
         les.playing = True
+        if les.ready:  # (replaces the query's hint, which named the strategy before)
+            self.app.message(f"{les.label}: Space pauses, arrows step, drag S or G, paint walls")
 
     def change_weight(self, e: pygame.event.Event) -> None:
         les = self.lesson
