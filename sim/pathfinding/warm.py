@@ -19,6 +19,7 @@ program that must repeat exactly, or a test, wants). The demo compiles its own w
 
 from __future__ import annotations
 
+import atexit
 import os
 import subprocess
 import sys
@@ -160,6 +161,19 @@ def _start(kind: tuple) -> subprocess.Popen | None:
         )  # fmt: skip
     except OSError:
         return None
+
+
+@atexit.register
+def _leave_compiling() -> None:
+    """At exit, leave the background compiles running (they fill the cache for the next process),
+    on purpose: without Python's "ResourceWarning: subprocess N is still running", which a user's
+    script printed at its end when its first search had been answered while a kernel compiled.
+    (``Popen`` has no "detach"; a return code set by hand is what stops its warning. The process,
+    orphaned, is reaped by the system when it ends.)"""
+    with _lock:
+        for proc in _compiling.values():
+            if proc is not None and proc.poll() is None:
+                proc.returncode = 0
 
 
 def wait_for_background(timeout: float | None = None) -> None:
