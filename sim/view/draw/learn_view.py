@@ -69,13 +69,14 @@ def draw_state(screen: pygame.Surface, text: Text, cam: Camera, state: SearchSta
             pts = [cam.to_screen(int(x), int(y)) for x, y in state.result.path]
             pygame.draw.lines(screen, (0, 0, 0), False, pts, max(4, tile // 4 + 2))
             pygame.draw.lines(screen, PATH, False, pts, max(2, tile // 4))
-    if tile >= NUMBERS_AT:
-        _numbers(screen, text, cam, state, c0, r0, c1, r1)
     cur, nxt = state.current, state.next
     if cur is not None:
         _ring(screen, cam, cur, CURRENT, max(3, tile // 8))
     if nxt is not None and not state.done:
-        _ring(screen, cam, nxt, NEXT, max(2, tile // 10), inset=max(2, tile // 8))
+        # (at the cell's edge where the numbers show: inset, as at smaller zooms, it crossed them)
+        _ring(screen, cam, nxt, NEXT, max(2, tile // 10), inset=0 if tile >= NUMBERS_AT else max(2, tile // 8))
+    if tile >= NUMBERS_AT:  # (over the rings: a ring drawn over them hid the current cell's G and H)
+        _numbers(screen, text, cam, state, c0, r0, c1, r1)
     font = text.font(max(10, int(tile * 0.55)))
     for p, colour, letter in ((start, START, "S"), (goal, GOAL, "G")):
         _marker(screen, font, cam.to_screen(*p), max(6.0, tile * 0.42), colour, letter)
