@@ -104,7 +104,10 @@ def test_a_broken_tileset_image_is_refused_in_words(tmp_path, sheet):
     with pytest.raises(ArtError, match=r"t\.png is 100000x100000 pixels"):
         TileArt(m.art, m.terrain, m.terrain, {})
     (tmp_path / "t.png").write_bytes(b"not an image")
-    with pytest.raises(ArtError, match=r"t\.png cannot be read"):
+    with pytest.raises(ArtError, match=r"t\.png: not a PNG, JPEG, GIF or BMP file whose size its header says"):
+        TileArt(m.art, m.terrain, m.terrain, {})
+    (tmp_path / "t.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    with pytest.raises(ArtError, match=r"t\.png: not a PNG"):  # (a header cut short)
         TileArt(m.art, m.terrain, m.terrain, {})
     (tmp_path / "t.png").unlink()
     with pytest.raises(ArtError, match=r"t\.png cannot be read"):
@@ -145,3 +148,52 @@ def test_t_cycles_the_looks_and_a_map_without_tiles_says_so(make_app):
     app.frame(1 / 60)
     assert layer.look == "landscape"
     assert "no tileset image" in app.messages.shown().text
+
+
+def _jpeg_with_size(tmp_path, w: int, h: int) -> bytes:
+    """A real JPEG (pygame's) with its frame header's size set to ``w`` x ``h``."""
+    image = pygame.Surface((16, 8))
+    image.fill((40, 160, 60))
+    pygame.image.save(image, str(tmp_path / "x.jpg"))
+    data = bytearray((tmp_path / "x.jpg").read_bytes())
+    i = 2
+    while data[i + 1] not in (0xC0, 0xC1, 0xC2):  # to the frame header, segment by segment
+        i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+    data[i + 5 : i + 9] = h.to_bytes(2, "big") + w.to_bytes(2, "big")
+    return bytes(data)
+
+
+def test_a_tileset_images_size_is_read_from_its_header_in_every_format_it_may_have(tmp_path, sheet):
+    from sim.view.draw.map_art import image_size
+
+    image = pygame.Surface((13, 7))
+    for ext in ("png", "jpg", "bmp"):
+        pygame.image.save(image, str(tmp_path / f"s.{ext}"))
+        assert image_size(tmp_path / f"s.{ext}") == (13, 7), ext
+        assert pygame.image.load(str(tmp_path / f"s.{ext}")).get_size() == (13, 7)
+    gif = (b"GIF89a\x0d\x00\x07\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00"
+           b",\x00\x00\x00\x00\x0d\x00\x07\x00\x00\x02\x0b\x84\x8f\xa9\xcb\xed\x0f\xa3\x9c\xb4\x0a\x00;")  # fmt: skip
+    (tmp_path / "s.gif").write_bytes(gif)
+    assert image_size(tmp_path / "s.gif") == (13, 7) == pygame.image.load(str(tmp_path / "s.gif")).get_size()
+    assert image_size(tmp_path / "t.png") == (8, 8)
+    (tmp_path / "s.jpg").write_bytes(_jpeg_with_size(tmp_path, 321, 123))
+    assert image_size(tmp_path / "s.jpg") == (321, 123)
+
+
+@pytest.mark.parametrize("kind", ["jpeg", "bmp", "gif", "svg"])
+def test_an_image_that_asks_for_billions_of_pixels_is_refused_before_it_is_decoded(tmp_path, sheet, kind):
+    """A few hundred bytes asked for 60,000 x 60,000 pixels (14 GB): only PNG's header was read."""
+    (tmp_path / "m.tmx").write_text(tmx("2,2,2,\n1,1,1", "0,0,0,\n0,0,0"))
+    m = load_map(tmp_path / "m.tmx")
+    big = (60000).to_bytes(2, "little") * 2
+    data = {
+        "jpeg": _jpeg_with_size(tmp_path, 60000, 60000),
+        "bmp": b"BM" + b"\0" * 16 + (60000).to_bytes(4, "little") * 2 + b"\0" * 28,
+        "gif": b"GIF89a" + big + b"\0" * 20,
+        "svg": b'<svg xmlns="http://www.w3.org/2000/svg" width="60000" height="60000"><rect width="60000" '
+               b'height="60000" fill="red"/></svg>',
+    }[kind]  # fmt: skip
+    (tmp_path / "t.png").write_bytes(data)  # (the name Tiled gave it; the content decides)
+    said = r"t\.png: not a PNG, JPEG, GIF or BMP" if kind == "svg" else r"t\.png is 60000x60000 pixels, over 16384"
+    with pytest.raises(ArtError, match=said):
+        TileArt(m.art, m.terrain, m.terrain, {})

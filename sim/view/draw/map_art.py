@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pygame
@@ -20,9 +21,14 @@ from sim.world.geometry import CellRect
 
 #: The largest picture built (pixels at the map's tile size): 64 MB at 32 bits.
 MAX_PIXELS = 16_000_000
-#: The largest tileset image file read, in bytes, and in pixels a side (from a PNG's header).
+#: The largest tileset image file read, in bytes, and in pixels a side and in all (from the image's
+#: header, before it is decoded: a few hundred bytes of SVG or a patched JPEG header asked for
+#: 60,000 x 60,000 pixels, 14 GB, and 20,000 x 20,000 took 1.6 GB and 6 s to draw).
 MAX_IMAGE_BYTES = 32 << 20
 MAX_IMAGE_SIDE = 16384
+MAX_IMAGE_PIXELS = 64 << 20
+#: The formats a tileset image may have: their headers say their size.
+IMAGE_FORMATS = "PNG, JPEG, GIF or BMP"
 _H, _V, _D = 0x80000000, 0x40000000, 0x20000000  # Tiled's flip flags
 _GID = 0x0FFFFFFF
 
@@ -31,13 +37,41 @@ class ArtError(Exception):
     """Why a map's own tiles cannot be drawn (shown as a message; the landscape stays)."""
 
 
-def _png_size(path: Path) -> tuple[int, int] | None:
-    """Width and height from a PNG's header (None for another format)."""
+def image_size(path: Path) -> tuple[int, int] | None:
+    """Width and height from the header of a PNG, JPEG, GIF or BMP file, read without decoding
+    it (None for any other format, or a header too broken to say)."""
     with open(path, "rb") as f:
-        head = f.read(24)
-    if head[:8] != b"\x89PNG\r\n\x1a\n" or len(head) < 24:
-        return None
-    return struct.unpack(">II", head[16:24])
+        head = f.read(32)
+        if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
+            return struct.unpack(">II", head[16:24])
+        if head[:6] in (b"GIF87a", b"GIF89a") and len(head) >= 10:
+            return struct.unpack("<HH", head[6:10])  # (the logical screen; no frame is larger)
+        if head[:2] == b"BM" and len(head) >= 26:
+            w, h = struct.unpack("<ii", head[18:26])
+            return abs(w), abs(h)  # (a negative height: rows stored top down)
+        if head[:2] == b"\xff\xd8":
+            return _jpeg_size(f)
+    return None
+
+
+def _jpeg_size(f: BinaryIO) -> tuple[int, int] | None:
+    """A JPEG's size from its frame header (SOF0-SOF15 but DHT, JPG and DAC), the markers before
+    it skipped by their lengths; ``f`` is the open file."""
+    f.seek(2)
+    for _ in range(4096):  # (a marker a segment; a real file's frame header comes within a few)
+        marker = f.read(2)
+        while len(marker) == 2 and marker[0] == 0xFF and marker[1] == 0xFF:  # fill bytes
+            marker = marker[1:] + f.read(1)
+        if len(marker) < 2 or marker[0] != 0xFF:
+            return None
+        length = f.read(2)
+        if len(length) < 2:
+            return None
+        if 0xC0 <= marker[1] <= 0xCF and marker[1] not in (0xC4, 0xC8, 0xCC):
+            sof = f.read(5)
+            return (struct.unpack(">H", sof[3:5])[0], struct.unpack(">H", sof[1:3])[0]) if len(sof) == 5 else None
+        f.seek(struct.unpack(">H", length)[0] - 2, 1)
+    return None
 
 
 def _load_sheet(sheet: TileSheet) -> pygame.Surface:
@@ -48,9 +82,12 @@ def _load_sheet(sheet: TileSheet) -> pygame.Surface:
             raise ArtError(f"tileset image {path.name} is not a file")
         if size > MAX_IMAGE_BYTES:
             raise ArtError(f"tileset image {path.name} is over {MAX_IMAGE_BYTES >> 20} MB")
-        dims = _png_size(path)
-        if dims is not None and max(dims) > MAX_IMAGE_SIDE:
-            raise ArtError(f"tileset image {path.name} is {dims[0]}x{dims[1]} pixels, over {MAX_IMAGE_SIDE} a side")
+        dims = image_size(path)
+        if dims is None:
+            raise ArtError(f"tileset image {path.name}: not a {IMAGE_FORMATS} file whose size its header says")
+        if max(dims) > MAX_IMAGE_SIDE or dims[0] * dims[1] > MAX_IMAGE_PIXELS:
+            raise ArtError(f"tileset image {path.name} is {dims[0]}x{dims[1]} pixels, over {MAX_IMAGE_SIDE} a side "
+                           f"or {MAX_IMAGE_PIXELS >> 20} M in all")  # fmt: skip
         image = pygame.image.load(str(path))
     except (OSError, pygame.error) as exc:
         raise ArtError(f"tileset image {path.name} cannot be read ({type(exc).__name__})") from None
