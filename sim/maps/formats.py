@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from sim.maps.data import MapData, MapError
@@ -70,15 +71,23 @@ def write_map(data: MapData, dst: Path, colours: dict[Terrain, tuple[int, int, i
 
 
 def list_maps(directory: Path) -> list[Path]:
-    """The map files in ``directory`` (every format's endings, any case), sorted by name; none
-    when it does not exist. A folder that cannot be read is a :class:`MapError` naming it."""
+    """The map files in ``directory`` (every format's endings, any case), in the order a person
+    sorts names (:func:`name_order`); none when it does not exist. A folder that cannot be read is
+    a :class:`MapError` naming it."""
     known = map_suffixes()
     try:
         if not directory.is_dir():
             return []
-        return sorted(p for p in directory.iterdir() if p.suffix.lower() in known and p.is_file())
+        return sorted((p for p in directory.iterdir() if p.suffix.lower() in known and p.is_file()), key=name_order)
     except OSError as exc:
         raise MapError(f"{directory}: cannot read the folder: {exc.strerror or exc}") from None
+
+
+def name_order(path: Path) -> tuple:
+    """A file's sort key as a person orders names: numbers by value and letters regardless of case
+    (``level2`` before ``level10``, ``alps`` before ``Zurich``), then the name itself (a tie-break)."""
+    parts = re.split(r"(\d+)", path.name)
+    return tuple((0, int(part), "") if i % 2 else (1, 0, part.casefold()) for i, part in enumerate(parts)), path.name
 
 
 def resolve_map(name: str, directory: Path | None = None) -> Path:

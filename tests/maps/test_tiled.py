@@ -17,7 +17,7 @@ import pytiled_parser
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.maps import MapError, list_maps, load_map, resolve_map
+from sim.maps import MapError, list_maps, load_map, resolve_map, write_map
 from sim.maps.tiled import write_tiled
 from sim.maps.tiled.model import MAX_CHUNKS
 from sim.world.geometry import CellRect
@@ -608,6 +608,22 @@ def test_the_picker_lists_tiled_maps_but_not_tilesets_or_images(tmp_path):
     names = [p.name for p in list_maps(tmp_path)]
     assert names == ["a.json", "a.tmj", "a.tmx"]
     assert resolve_map("a", tmp_path).name in names
+
+
+def test_the_picker_orders_names_as_a_person_does(tmp_path):
+    m = load_map(ROOT / "maps" / "tutorial.yaml")
+    names = ["level10.yaml", "Level2.yaml", "level1.yaml", "alps.tmx", "Zurich.yaml", "level2b.yaml", "b.json"]
+    for name in names:
+        write_map(m, tmp_path / name)
+    assert [p.name for p in list_maps(tmp_path)] == [
+        "alps.tmx",
+        "b.json",
+        "level1.yaml",
+        "Level2.yaml",
+        "level2b.yaml",
+        "level10.yaml",
+        "Zurich.yaml",
+    ]
 
 
 def convert(*args: str):
