@@ -85,7 +85,7 @@ def progress_screen(screen: pygame.Surface, text: Text, progress: Progress, elap
     """The label, a bar (or a moving block when the fraction is unknown) and the seconds so far."""
     screen.fill((16, 22, 34))
     w, h = screen.get_size()
-    label = text.font(20).render(progress.label, True, INK)
+    label = text.render(progress.label, INK, 20)
     screen.blit(label, ((w - label.get_width()) // 2, h // 2 - 44))
     bar = pygame.Rect(w // 4, h // 2 - 8, w // 2, 16)
     pygame.draw.rect(screen, DIM, bar, 1)

@@ -64,6 +64,41 @@ def test_the_picker_shows_headings_thumbnails_sizes_and_why_a_map_does_not_load(
     assert app.sim.world.name == "Island"
 
 
+def test_a_folder_of_hundreds_of_maps_is_read_only_where_the_list_shows_it(make_app, monkeypatch):
+    """With 300 maps the list read every map every frame, and its cache of 256 emptied itself each
+    time: every frame read them all again. It reads those it shows; PgDn, End and Home move far."""
+    import shutil
+
+    from sim.view.draw import previews
+
+    app = make_app("maps/tutorial.yaml", counts={"cow": 5, "bird": 0, "water": 0})
+    app.user_maps_dir.mkdir(parents=True, exist_ok=True)
+    for i in range(300):
+        shutil.copy(app.maps_dir / "tutorial.yaml", app.user_maps_dir / f"m{i}.yaml")
+    read: list[str] = []
+    load = previews.load_map
+    monkeypatch.setattr(previews, "load_map", lambda path: read.append(path.name) or load(path))
+    key(pygame.K_m)
+    for _ in range(3):
+        app.frame(STEP)
+    picker = app.top
+    n = len(picker.maps)
+    assert n == 306 and 0 < len(read) <= 20, len(read)  # the rows on screen (and one either side), once
+    assert _picker_lines(app)[0].endswith(f"{picker.selected + 1} of {n}")
+    for k, want in ((pygame.K_PAGEDOWN, picker.selected + 10), (pygame.K_END, n - 1), (pygame.K_PAGEDOWN, n - 1),
+                    (pygame.K_HOME, 0), (pygame.K_PAGEUP, 0), (pygame.K_UP, n - 1)):  # fmt: skip
+        key(k)
+        app.frame(STEP)
+        assert picker.selected == want, pygame.key.name(k)
+    assert "m299.yaml" in read and len(read) <= 80  # the last page read when it was shown, and not much more
+    shown = _picker_lines(app)
+    assert any("m299.yaml" in line for line in shown) and shown[0].endswith(f"{n} of {n}")
+
+
+def _picker_lines(app) -> list[str]:
+    return next(p.lines for p in app.plan.placed if p.name == "picker")
+
+
 @pytest.mark.parametrize("width", [120, 333, 64, 40])
 def test_a_legends_colour_bar_shows_each_colour_in_its_columns(width):
     # Column i of the bar is colours[i * n // w] (drawn once a bar and size now; a line a column before).
@@ -82,3 +117,19 @@ def test_a_legends_colour_bar_shows_each_colour_in_its_columns(width):
     x0, y0, inner = rect.x + pad, rect.y + pad + ls + 2, rect.w - 2 * pad  # the bar, under the title's line
     for i in range(1, inner - 1):  # (its border is black)
         assert tuple(pixels[x0 + i, y0 + (ls - 4) // 2]) == tuple(colours[i * len(colours) // inner])
+
+
+def test_a_name_with_a_newline_or_a_tab_is_drawn_as_one_line_with_its_escapes():
+    """A map file called "new<newline>line.yaml" was drawn on two lines, over the description under it."""
+    from sim.view.draw.panels import Text, visible
+
+    pygame.font.init()
+    text = Text()
+    assert visible("new\nline.yaml") == "new\\nline.yaml" and visible("tab\there\r") == "tab\\there\\r"
+    assert visible("a\x00b\x7f\u2028") == "a\\x00b\\x7f\\u2028" and visible("ünïcødé 地図") == "ünïcødé 地図"
+    one = text.render("newline.yaml", (255, 255, 255), 14).get_height()
+    assert text.render("new\nline.yaml", (255, 255, 255), 14).get_height() == one
+    assert (
+        text.panel_surface([("a\nb", (255, 255, 255))]).get_height()
+        == text.panel_surface([("ab", (255, 255, 255))]).get_height()
+    )

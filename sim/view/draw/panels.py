@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -16,6 +17,22 @@ DIM = (160, 164, 160)
 WARN = (255, 120, 100)
 GOOD = (140, 230, 140)
 PANEL = (12, 16, 24, 228)
+
+
+#: Characters a name may hold that would not show as one line of text (a file may be called "a\nb"):
+#: drawn as their escapes, as Python writes them.
+_UNSEEN = {c: f"\\x{c:02x}" for c in (*range(32), 0x7F, 0x85)} | {
+    0x0A: "\\n",
+    0x09: "\\t",
+    0x0D: "\\r",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+
+def visible(text: str) -> str:
+    """``text`` as one line with every control character (a newline, a tab, ...) written as its escape."""
+    return text if text.isprintable() else text.translate(_UNSEEN)
 
 
 class Text:
@@ -33,7 +50,7 @@ class Text:
         if found is None:
             if len(self._rendered) > 512:
                 self._rendered.clear()
-            found = self._rendered[key] = self.font(size).render(text, True, colour)
+            found = self._rendered[key] = self.font(size).render(visible(text), True, colour)
         return found
 
     def font(self, size: int) -> pygame.font.Font:
@@ -80,7 +97,7 @@ class Text:
 
     def _compose(self, lines: list[tuple[str, tuple[int, int, int]]], size: int, opaque: bool) -> pygame.Surface:
         font = self.font(size)
-        rendered = [font.render(t, True, c) for t, c in lines]
+        rendered = [font.render(visible(t), True, c) for t, c in lines]
         w = max((r.get_width() for r in rendered), default=0) + 16
         h = sum(font.get_linesize() for _ in rendered) + 12
         box = pygame.Surface((w, h)) if opaque else pygame.Surface((w, h), pygame.SRCALPHA)
@@ -216,12 +233,14 @@ def fit_width(font: pygame.font.Font, line: str, width: int) -> str:
     return line + "…"
 
 
-def map_picker(screen: pygame.Surface, text: Text, box: pygame.Rect, sections: list[tuple[str, list]],
-               selected: int, current: str, size: int) -> tuple[list[pygame.Rect], list[str]]:  # fmt: skip
-    """The maps under their headings (``sections``: heading and :class:`~.previews.Preview` list) in
-    ``box``, each with a thumbnail, its size, name and its whole description (wrapped); as many as
-    fit around the selected one. Returns each entry's rectangle (for clicks; empty where not shown)
-    and every line drawn."""
+def map_picker(screen: pygame.Surface, text: Text, box: pygame.Rect, entries: Sequence[tuple[str, Path]],
+               preview_of: Callable[[Path], Any], selected: int, current: str,
+               size: int) -> tuple[list[pygame.Rect], list[str]]:  # fmt: skip
+    """The maps under their headings (``entries``: heading and path, in order; ``preview_of`` gives
+    a path's :class:`~.previews.Preview`) in ``box``, each with a thumbnail, its size, name and its
+    whole description (wrapped); as many as fit around the selected one, and only those are read
+    (a folder of hundreds of maps read them all every frame). Returns each entry's rectangle (for
+    clicks; empty where not shown) and every line drawn."""
     from sim.view.draw.previews import THUMB
 
     small = max(10, size - 1)
@@ -229,52 +248,69 @@ def map_picker(screen: pygame.Surface, text: Text, box: pygame.Rect, sections: l
     pad = max(4, size // 2)
     screen.fill(PANEL[:3], box)
     pygame.draw.rect(screen, GOOD, box, 1)
-    title = "Choose a map (↑ ↓ Enter, or click; Esc closes)"
+    where = f"   {selected + 1} of {len(entries)}" if len(entries) > 1 else ""
+    title = f"Choose a map (↑ ↓ Enter, or click; Esc closes){where}"
     if font.size(title)[0] > box.w - 2 * pad:  # a narrow window: the short form, then cut
-        title = fit_width(font, "Maps (↑ ↓ Enter; Esc)", box.w - 2 * pad)
+        title = fit_width(font, f"Maps (↑ ↓ Enter; Esc){where}", box.w - 2 * pad)
     screen.blit(text.render(title, GOOD, size), (box.x + pad, box.y + pad))
     drawn = [title]
-    entries = [(h, p) for h, previews in sections for p in previews]
     x = box.x + pad + THUMB[0] + 2 * pad
     width = box.right - pad - x
-    abouts = [_about(note, p, width) for _h, p in entries]
-    heights = [max(THUMB[1] + pad, font.get_linesize() + len(a) * note.get_linesize() + pad) for a in abouts]
+    shown: dict[int, tuple[Any, list[str], int]] = {}  # entry -> its preview, description lines, height
+
+    def entry(i: int) -> tuple[Any, list[str], int]:
+        if i not in shown:
+            p = preview_of(entries[i][1])
+            about = _about(note, p, width)
+            shown[i] = p, about, max(THUMB[1] + pad, font.get_linesize() + len(about) * note.get_linesize() + pad)
+        return shown[i]
+
     top, bottom = box.y + 2 * pad + font.get_linesize(), box.bottom - pad
     first = selected  # as many around the selected one as fit
-    used = heights[selected] if entries else 0
-    while first > 0 and used + heights[first - 1] + note.get_linesize() <= (bottom - top) // 2 + heights[selected]:
+    used = entry(selected)[2] if entries else 0
+    while first > 0 and used + entry(first - 1)[2] + note.get_linesize() <= (bottom - top) // 2 + entry(selected)[2]:
         first -= 1
-        used += heights[first]
+        used += entry(first)[2]
     rects = [pygame.Rect(0, 0, 0, 0)] * len(entries)
     y, heading = top, None
     for i in range(first, len(entries)):
-        head, p = entries[i]
+        head = entries[i][0]
+        p, about, height = entry(i)
         extra = note.get_linesize() + 2 if head != heading else 0
-        if y + extra + heights[i] > bottom:
+        if y + extra + height > bottom:
             break
         if head != heading:
             heading = head
             screen.blit(text.render(head, DIM, small), (box.x + pad, y))
             drawn.append(head)
             y += extra
-        rect = pygame.Rect(box.x + pad // 2, y, box.w - pad, heights[i] - 2)
-        if i == selected:
-            screen.fill((40, 52, 70), rect)
-            pygame.draw.rect(screen, GOOD, rect, 1)
-        if p.thumbnail is not None:
-            screen.blit(p.thumbnail, p.thumbnail.get_rect(midleft=(box.x + pad, rect.centery)))
-        here = "   (current)" if str(p.path) == current else ""
-        name = f"{p.name}   {p.size}   {p.path.name}{here}" if not p.error else f"{p.path.name}{here}"
-        name = fit_width(font, name, width)
-        screen.blit(text.render(name, GOOD if i == selected else INK, size), (x, rect.y + 2))
-        drawn.append(name)
-        for k, line in enumerate(abouts[i]):
-            screen.blit(text.render(line, WARN if p.error else DIM, small),
-                        (x, rect.y + 2 + font.get_linesize() + k * note.get_linesize()))  # fmt: skip
-            drawn.append(line)
+        rect = pygame.Rect(box.x + pad // 2, y, box.w - pad, height - 2)
+        drawn += _picker_entry(screen, text, rect, p, about, i == selected, str(p.path) == current,
+                               (box.x + pad, x, width), size)  # fmt: skip
         rects[i] = rect
-        y += heights[i]
+        y += height
     return rects, drawn
+
+
+def _picker_entry(screen: pygame.Surface, text: Text, rect: pygame.Rect, p: Any, about: list[str], selected: bool,
+                  current: bool, xs: tuple[int, int, int], size: int) -> list[str]:  # fmt: skip
+    """One map of the list in ``rect``: its thumbnail at ``xs[0]``, its name line and description at
+    ``xs[1]`` (``xs[2]`` wide). Returns the lines drawn."""
+    thumb_x, x, width = xs
+    font, note, small = text.font(size), text.font(max(10, size - 1)), max(10, size - 1)
+    if selected:
+        screen.fill((40, 52, 70), rect)
+        pygame.draw.rect(screen, GOOD, rect, 1)
+    if p.thumbnail is not None:
+        screen.blit(p.thumbnail, p.thumbnail.get_rect(midleft=(thumb_x, rect.centery)))
+    here = "   (current)" if current else ""
+    name = f"{p.name}   {p.size}   {p.path.name}{here}" if not p.error else f"{p.path.name}{here}"
+    name = fit_width(font, name, width)
+    screen.blit(text.render(name, GOOD if selected else INK, size), (x, rect.y + 2))
+    for k, line in enumerate(about):
+        screen.blit(text.render(line, WARN if p.error else DIM, small),
+                    (x, rect.y + 2 + font.get_linesize() + k * note.get_linesize()))  # fmt: skip
+    return [name, *about]
 
 
 def _about(font: pygame.font.Font, p, width: int) -> list[str]:

@@ -26,6 +26,8 @@ class MapPickerMode(Mode):
         "Map picker (M)",
         [
             key("↑  ↓", "choose a map", "move", pygame.K_UP, pygame.K_DOWN),
+            key("PgUp  PgDn", "ten maps up or down", "move", pygame.K_PAGEUP, pygame.K_PAGEDOWN),
+            key("Home  End", "the first or the last map", "move", pygame.K_HOME, pygame.K_END),
             key("Enter", "load it", "choose", pygame.K_RETURN, pygame.K_KP_ENTER),
             mouse("click", "load the map clicked"),
             key("M / Esc", "close the list", "close", pygame.K_m, pygame.K_ESCAPE),
@@ -58,8 +60,14 @@ class MapPickerMode(Mode):
         return super().handle(e)
 
     def move(self, e: pygame.event.Event) -> None:
-        if self.maps:
-            self.selected = (self.selected + (-1 if e.key == pygame.K_UP else 1)) % len(self.maps)
+        n = len(self.maps)
+        if not n:
+            return
+        if e.key in (pygame.K_UP, pygame.K_DOWN):  # (round from one end to the other)
+            self.selected = (self.selected + (-1 if e.key == pygame.K_UP else 1)) % n
+        else:  # a page or an end: stops there
+            step = {pygame.K_PAGEUP: -10, pygame.K_PAGEDOWN: 10, pygame.K_HOME: -n, pygame.K_END: n}[e.key]
+            self.selected = min(max(self.selected + step, 0), n - 1)
 
     def choose(self, _e: object = None) -> None:
         if self.maps:
@@ -67,21 +75,29 @@ class MapPickerMode(Mode):
             self.close()
             self.app.files.unless_unsaved(f"loading {chosen.name}", lambda: self.app.files.load(chosen))
 
+    def entries(self) -> list[tuple[str, Path]]:
+        """The maps in the order shown, each with its heading: bundled with the program, or the user's own."""
+        yours = f"your maps ({self.app.user_maps_dir})"
+        return [("bundled maps" if p.parent == self.app.maps_dir else yours, p) for p in self.maps]
+
+    def preview_of(self, path: Path) -> Preview:
+        """What the list shows of the map at ``path`` (read once per version of its file)."""
+        return preview(path, self.app.view.terrain.colours)
+
     def sections(self) -> list[tuple[str, list[Preview]]]:
-        """The maps under two headings: bundled with the program, and the user's own."""
-        colours = self.app.view.terrain.colours
-        bundled = [preview(p, colours) for p in self.maps if p.parent == self.app.maps_dir]
-        yours = [preview(p, colours) for p in self.maps if p.parent != self.app.maps_dir]
-        out = [("bundled maps", bundled)]
-        if yours:
-            out.append((f"your maps ({self.app.user_maps_dir})", yours))
+        """The maps under their headings, every one read (the list itself reads those it shows)."""
+        out: list[tuple[str, list[Preview]]] = []
+        for head, path in self.entries():
+            if not out or out[-1][0] != head:
+                out.append((head, []))
+            out[-1][1].append(self.preview_of(path))
         return out
 
     def draw(self, surface: pygame.Surface) -> None:
         current = str(self.app.sim.world.source or "")
         lay = self.app.plan.layout
         box = lay.modal
-        self._rects, drawn = map_picker(surface, self.app.text, box, self.sections(), self.selected, current,
-                                        lay.metrics.body)  # fmt: skip
+        self._rects, drawn = map_picker(surface, self.app.text, box, self.entries(), self.preview_of, self.selected,
+                                        current, lay.metrics.body)  # fmt: skip
         self.app.plan.put("picker", box, drawn, lay.metrics.body, modal=True)
         self.app.view.dirty.append(pygame.Rect(0, 0, *surface.get_size()))
