@@ -35,7 +35,8 @@ class Message:
 
 
 def _stderr(line: str) -> None:
-    print(f"astar-island: {line}", file=sys.stderr, flush=True)
+    """An error, on one line of the terminal (a file's name may hold a newline)."""
+    print(f"astar-island: {' '.join(line.splitlines())}", file=sys.stderr, flush=True)
 
 
 class Messages:

@@ -59,6 +59,8 @@ def test_the_window_shows_the_newest_message_and_f2_opens_the_log_that_esc_close
     app.frame(1 / 60)
     assert app.messages.shown().text == "could not save the map: disk full"
     assert "astar-island: could not save the map: disk full" in capsys.readouterr().err
+    app.message("could not load map: a\nb.yaml: not a map", WARN)  # (a file's name may hold a newline)
+    assert capsys.readouterr().err == "astar-island: could not load map: a b.yaml: not a map\n"
     key(pygame.K_F2)
     app.frame(1 / 60)
     assert app.show_log
