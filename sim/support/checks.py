@@ -44,6 +44,12 @@ class InputError(ValueError):
         super().__init__(bounded(" ".join(str(message).splitlines()), MESSAGE_LIMIT))
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: each line break, with the spaces around it, one space (a map's name
+    may hold newlines: a "name: |" block ends in one)."""
+    return re.sub(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*", " ", text)
+
+
 def bounded(message: str, limit: int) -> str:
     """``message`` in at most ``limit`` characters (see :class:`InputError`)."""
     if len(message) <= limit:

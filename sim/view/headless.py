@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.support.checks import one_line
 from sim.support.platform import peak_rss_mb
 from sim.view.app import App
 
@@ -88,7 +89,7 @@ def _figures(app: App, wall: float, frame_ms, search_ms, searches, expanded, que
 
 def summary_lines(r: dict) -> list[str]:
     return [
-        f"frames: {r['frames']}  agents: {r['agents']}  map: {r['map']}  seed: {r['seed']}",
+        f"frames: {r['frames']}  agents: {r['agents']}  map: {one_line(str(r['map'])).strip()}  seed: {r['seed']}",
         f"fps: {r['fps']:.1f}",
         f"frame ms p50/p95/max: {r['frame_ms_p50']:.2f} / {r['frame_ms_p95']:.2f} / {r['frame_ms_max']:.2f}",
         f"search ms per frame p50/p95/max: {r['search_ms_p50']:.3f} / {r['search_ms_p95']:.3f} / "

@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from sim.support.checks import one_line
+
 Colour = tuple[int, int, int]
 LOG_SIZE = 50
 
@@ -36,7 +38,7 @@ class Message:
 
 def _stderr(line: str) -> None:
     """An error, on one line of the terminal (a file's name may hold a newline)."""
-    print(f"astar-island: {' '.join(line.splitlines())}", file=sys.stderr, flush=True)
+    print(f"astar-island: {one_line(line)}", file=sys.stderr, flush=True)
 
 
 class Messages:

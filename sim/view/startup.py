@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from sim.pathfinding import runs_without_compiling
 from sim.prepare import CROWD_STAGE, PAINT_STAGE, Kernels, compile_crowd, rehearse_model
 from sim.simulation import Simulation
+from sim.support.checks import one_line
 from sim.support.platform import usable_cores
 from sim.view.draw import landscape
 from sim.view.draw.panels import GOOD
@@ -37,8 +38,8 @@ _CORES = usable_cores()
 
 def say(line: str) -> None:
     """One line on the terminal about what the program is doing (stderr: a headless run's
-    figures stay alone on stdout)."""
-    print(f"astar-island: {line}", file=sys.stderr, flush=True)
+    figures stay alone on stdout), one line even where a map's name holds a newline."""
+    print(f"astar-island: {one_line(line)}", file=sys.stderr, flush=True)
 
 
 class Startup:

@@ -461,3 +461,14 @@ def test_a_moving_ai_map_without_its_ending_is_read_by_its_header(tmp_path):
     path = tmp_path / "room"
     path.write_text("type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n")
     assert load_map(path).terrain.shape == (2, 3)
+
+
+def test_a_map_whose_name_holds_a_newline_is_one_line_on_the_terminal(tmp_path, capsys):
+    """A "name: |" block ends in a newline (and may hold more): the run's lines stayed whole."""
+    data = yaml.safe_load((ROOT / "maps" / "tutorial.yaml").read_text())
+    data["name"] = "Two\nlines\n"
+    (tmp_path / "m.yaml").write_text(yaml.safe_dump(data))
+    assert main(["--headless", "--frames", "2", "--map", str(tmp_path / "m.yaml")]) == 0
+    out, err = capsys.readouterr()
+    assert "map: Two lines  seed:" in out and "astar-island: Two lines (40x25)" in err
+    assert not any(line.startswith("lines") for line in (out + err).splitlines())
