@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from sim.support.checks import one_line
 from sim.support.resources import font_path
 from sim.view.keys import KeyTable
 
@@ -19,20 +20,14 @@ GOOD = (140, 230, 140)
 PANEL = (12, 16, 24, 228)
 
 
-#: Characters a name may hold that would not show as one line of text (a file may be called "a\nb"):
-#: drawn as their escapes, as Python writes them.
-_UNSEEN = {c: f"\\x{c:02x}" for c in (*range(32), 0x7F, 0x85)} | {
-    0x0A: "\\n",
-    0x09: "\\t",
-    0x0D: "\\r",
-    0x2028: "\\u2028",
-    0x2029: "\\u2029",
-}
+#: Control characters that are no line break (those :func:`one_line` makes spaces) as their escapes.
+_UNSEEN = {c: f"\\x{c:02x}" for c in (*range(32), 0x7F)} | {0x09: "\\t"}
 
 
 def visible(text: str) -> str:
-    """``text`` as one line with every control character (a newline, a tab, ...) written as its escape."""
-    return text if text.isprintable() else text.translate(_UNSEEN)
+    """``text`` as one line: each line break one space (as on the terminal: :func:`one_line`; a map's
+    name may end in one), every other control character (a tab, a bell, ...) written as its escape."""
+    return text if text.isprintable() else one_line(text).translate(_UNSEEN)
 
 
 class Text:
