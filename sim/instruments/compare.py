@@ -28,6 +28,7 @@ from sim.pathfinding import (
     SearchResult,
     runs_without_compiling,
 )
+from sim.support.checks import one_line
 
 
 @dataclass
@@ -225,12 +226,12 @@ class Comparison:
         """A runnable script that gives every panel's figures with ``sim.pathfinding``."""
         assert self.start is not None and self.goal is not None
         lines = [
-            f"# astar-island compare: {species} on {map_name}",
+            f"# astar-island compare: {species} on {one_line(map_name)}",
             "import time",
             "import numpy as np",
             "from sim.pathfinding import PathGrid",
             "",
-            f'costs = np.load("{costs_file}")  # the {species}\' multipliers as on screen, [y, x]; 0 = wall',
+            f"costs = np.load({costs_file!r})  # the {species}' multipliers as on screen, [y, x]; 0 = wall",
             "grid = PathGrid(costs)",
         ]
         for run in self.runs:

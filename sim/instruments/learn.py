@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sim.pathfinding import STEPS, PathGrid, SearchOptions, SearchResult, SearchState
+from sim.support.checks import one_line
 
 Point = tuple[int, int]
 
@@ -453,11 +454,11 @@ def snippet(costs_file: str, lesson: Lesson, state: SearchState, species: str, m
             f"  # on screen: {state.current} {state.next} {int(state.open.sum())} {int(state.closed.sum())}",
         ]
     head = [
-        f"# astar-island learn view: {lesson.label}, {species} on {map_name}",
+        f"# astar-island learn view: {lesson.label}, {species} on {one_line(map_name)}",
         "import numpy as np",
         "from sim.pathfinding import PathGrid",
         "",
-        f'costs = np.load("{costs_file}")  # the {species}\' multipliers as on screen, [y, x]; 0 = wall',
+        f"costs = np.load({costs_file!r})  # the {species}' multipliers as on screen, [y, x]; 0 = wall",
         "grid = PathGrid(costs)",
     ]
     return "\n".join(head + lines) + "\n"

@@ -302,3 +302,28 @@ def test_a_cells_g_h_and_f_never_overlap_at_any_zoom_that_shows_them():
                 assert not g_ink.inflate(2, 2).colliderect(h_ink), (t, gv, hv, g_ink, h_ink)
                 assert not h_ink.inflate(2, 2).colliderect(f_ink.move(h_ink.x - f_ink.x, 0)), (t, gv, hv)
                 assert h_ink.left >= 0 and h_ink.right <= t, (t, gv, hv)
+
+
+def test_copied_code_is_python_whatever_the_maps_name_and_the_folder_hold(make_app, tmp_path):
+    """A map's name went into a comment as it was: a newline in it ended the comment, and what
+    followed was code in the printed script; a quote in the folder's name broke the script."""
+    import ast
+
+    app, mode = learn_a_query(make_app)[:2]
+    app.sim.world.name = "Evil\nraise SystemExit('ran code from a map name')"
+    app.screenshot_dir = tmp_path / 'shots "quoted"\\'
+    for open_mode in (None, pygame.K_c):
+        if open_mode is not None:  # compare mode: the same, for every panel
+            press(app, pygame.K_ESCAPE)
+            press(app, open_mode)
+            click(app, mode.lesson.start)
+            click(app, mode.lesson.goal)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            press(app, pygame.K_k)
+        code = out.getvalue()
+        assert code.startswith("#") and "np.load(" in code, code[:200]
+        tree = ast.parse(code)
+        assert not any(isinstance(node, ast.Raise) for node in ast.walk(tree))  # the name stayed in the comment
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(tree, "snippet", "exec"), {})  # runs: the costs load from the quoted folder
