@@ -90,6 +90,13 @@ def test_a_folder_of_hundreds_of_maps_is_read_only_where_the_list_shows_it(make_
         key(k)
         app.frame(STEP)
         assert picker.selected == want, pygame.key.name(k)
+    key(pygame.K_HOME)
+    for notches, want in ((-3, 3), (1, 2), (5, 0)):  # the wheel: down 3, up 1, up past the top
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False))
+        app.frame(STEP)
+        assert picker.selected == want, notches
+    key(pygame.K_UP)
+    app.frame(STEP)
     assert "m299.yaml" in read and len(read) <= 80  # the last page read when it was shown, and not much more
     shown = _picker_lines(app)
     assert any("m299.yaml" in line for line in shown) and shown[0].endswith(f"{n} of {n}")

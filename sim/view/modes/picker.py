@@ -30,6 +30,7 @@ class MapPickerMode(Mode):
             key("Home  End", "the first or the last map", "move", pygame.K_HOME, pygame.K_END),
             key("Enter", "load it", "choose", pygame.K_RETURN, pygame.K_KP_ENTER),
             mouse("click", "load the map clicked"),
+            mouse("wheel", "move through the list"),
             key("M / Esc", "close the list", "close", pygame.K_m, pygame.K_ESCAPE),
         ],
     )
@@ -54,6 +55,9 @@ class MapPickerMode(Mode):
                 if r.collidepoint(e.pos):
                     self.selected = i
                     self.choose()
+            return True
+        if e.type == pygame.MOUSEWHEEL and self.maps:  # a notch a map, up the list as the wheel turns up
+            self.selected = min(max(self.selected - int(e.y), 0), len(self.maps) - 1)
             return True
         if e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
             return True
