@@ -170,10 +170,14 @@ def _leave_compiling() -> None:
     script printed at its end when its first search had been answered while a kernel compiled.
     (``Popen`` has no "detach"; a return code set by hand is what stops its warning. The process,
     orphaned, is reaped by the system when it ends.)"""
-    with _lock:
+    if not _lock.acquire(timeout=1.0):  # (never hang an exit on a thread that holds it)
+        return
+    try:
         for proc in _compiling.values():
             if proc is not None and proc.poll() is None:
                 proc.returncode = 0
+    finally:
+        _lock.release()
 
 
 def wait_for_background(timeout: float | None = None) -> None:
