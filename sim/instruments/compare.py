@@ -28,6 +28,7 @@ from sim.pathfinding import (
     SearchResult,
     runs_without_compiling,
 )
+from sim.support.arrays import nonzero_yx
 from sim.support.checks import one_line
 
 
@@ -308,7 +309,7 @@ def touched_region(runs: list[StrategyRun], start: tuple[int, int], goal: tuple[
     touched = np.zeros(shape, dtype=bool)
     for run in runs:
         touched |= run.record != 0
-    ys, xs = np.divmod(np.flatnonzero(touched), touched.shape[1])  # (faster than 2-D np.nonzero)
+    ys, xs = nonzero_yx(touched)
     xs = np.append(xs, [start[0], goal[0]])
     ys = np.append(ys, [start[1], goal[1]])
     return (max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad),

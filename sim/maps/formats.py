@@ -86,8 +86,8 @@ def list_maps(directory: Path) -> list[Path]:
 def name_order(path: Path) -> tuple:
     """A file's sort key as a person orders names: numbers by value and letters regardless of case
     (``level2`` before ``level10``, ``alps`` before ``Zurich``), then the name itself (a tie-break)."""
-    parts = re.split(r"(\d+)", path.name)
-    return tuple((0, int(part), "") if i % 2 else (1, 0, part.casefold()) for i, part in enumerate(parts)), path.name
+    parts = re.split(r"(\d+)", path.name)  # text, number, text, ...: two names' parts compare kind with kind
+    return tuple(int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)), path.name
 
 
 def resolve_map(name: str, directory: Path | None = None) -> Path:

@@ -51,9 +51,10 @@ def test_the_picker_shows_headings_thumbnails_sizes_and_why_a_map_does_not_load(
     key(pygame.K_m)
     app.frame(STEP)
     picker = app.top
-    sections = picker.sections()
-    assert [head.split(" (")[0] for head, _ in sections] == ["bundled maps", "your maps"]
-    bundled, yours = sections[0][1], sections[1][1]
+    entries = picker.entries()
+    assert [head.split(" (")[0] for head in dict(entries)] == ["bundled maps", "your maps"]
+    bundled = [picker.preview_of(p) for head, p in entries if head == "bundled maps"]
+    yours = [picker.preview_of(p) for head, p in entries if head != "bundled maps"]
     tutorial = next(p for p in bundled if p.path.name == "tutorial.yaml")
     assert tutorial.size == "40x25" and tutorial.thumbnail is not None and tutorial.description
     assert yours[0].error.startswith("line 3: row 2 has 1 characters") and yours[0].thumbnail is None

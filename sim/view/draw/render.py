@@ -19,6 +19,7 @@ from sim.model.agents import State
 from sim.pathfinding import ChangeCursor
 from sim.prepare import rehearsal
 from sim.simulation import Simulation
+from sim.support.arrays import nonzero_yx
 from sim.view.camera import Camera
 from sim.view.draw.gait import Gait
 from sim.view.draw.landscape import MARGIN, PHASES, landscape
@@ -373,7 +374,7 @@ def _canvas(old: pygame.Surface | None, screen: pygame.Surface) -> pygame.Surfac
 def _glints_replaced(glints: list[np.ndarray], rect: pygame.Rect, glint: np.ndarray, width: int) -> list[np.ndarray]:
     """Each phase's lit pixels (flat indices into a view ``width`` pixels wide, sorted) with those in
     ``rect`` replaced by ``glint``'s (``rect``-sized: 0, or 1 + the phase a pixel glints in)."""
-    ys, xs = np.divmod(np.flatnonzero(glint), glint.shape[1])
+    ys, xs = nonzero_yx(glint)
     lit, phase = (ys + rect.y) * width + xs + rect.x, glint[ys, xs]
     out = []
     for p, old in enumerate(glints):

@@ -176,7 +176,11 @@ class LearnMode(Mode):
         self.run()
         les.playing = True
         if les.ready:  # (replaces the query's hint, which named the strategy before)
-            self.app.message(f"{les.label}: Space pauses, arrows step, drag S or G, paint walls")
+            self.say_hint()
+
+    def say_hint(self) -> None:
+        """What the keys and the mouse do now, naming the strategy that runs (a message)."""
+        self.app.message(f"{self.lesson.label}: Space pauses, arrows step, drag S or G, paint walls")
 
     def change_weight(self, e: pygame.event.Event) -> None:
         les = self.lesson

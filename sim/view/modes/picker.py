@@ -56,8 +56,8 @@ class MapPickerMode(Mode):
                     self.selected = i
                     self.choose()
             return True
-        if e.type == pygame.MOUSEWHEEL and self.maps:  # a notch a map, up the list as the wheel turns up
-            self.selected = min(max(self.selected - int(e.y), 0), len(self.maps) - 1)
+        if e.type == pygame.MOUSEWHEEL:  # a notch a map, up the list as the wheel turns up
+            self._go(self.selected - int(e.y))
             return True
         if e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
             return True
@@ -65,13 +65,16 @@ class MapPickerMode(Mode):
 
     def move(self, e: pygame.event.Event) -> None:
         n = len(self.maps)
-        if not n:
-            return
-        if e.key in (pygame.K_UP, pygame.K_DOWN):  # (round from one end to the other)
+        if n and e.key in (pygame.K_UP, pygame.K_DOWN):  # (round from one end to the other)
             self.selected = (self.selected + (-1 if e.key == pygame.K_UP else 1)) % n
         else:  # a page or an end: stops there
             step = {pygame.K_PAGEUP: -10, pygame.K_PAGEDOWN: 10, pygame.K_HOME: -n, pygame.K_END: n}[e.key]
-            self.selected = min(max(self.selected + step, 0), n - 1)
+            self._go(self.selected + step)
+
+    def _go(self, i: int) -> None:
+        """Choose map ``i``, or the nearest end of the list."""
+        if self.maps:
+            self.selected = min(max(i, 0), len(self.maps) - 1)
 
     def choose(self, _e: object = None) -> None:
         if self.maps:
@@ -87,15 +90,6 @@ class MapPickerMode(Mode):
     def preview_of(self, path: Path) -> Preview:
         """What the list shows of the map at ``path`` (read once per version of its file)."""
         return preview(path, self.app.view.terrain.colours)
-
-    def sections(self) -> list[tuple[str, list[Preview]]]:
-        """The maps under their headings, every one read (the list itself reads those it shows)."""
-        out: list[tuple[str, list[Preview]]] = []
-        for head, path in self.entries():
-            if not out or out[-1][0] != head:
-                out.append((head, []))
-            out[-1][1].append(self.preview_of(path))
-        return out
 
     def draw(self, surface: pygame.Surface) -> None:
         current = str(self.app.sim.world.source or "")

@@ -60,7 +60,7 @@ class QueryMouse:
         mode.run()
         mode.frame_query()
         les.playing = True
-        app.message(f"{les.label}: Space pauses, arrows step, drag S or G, paint walls")
+        mode.say_hint()
 
     def move_end(self, cell: Cell) -> None:
         """The dragged start or goal to ``cell`` (where the species can stand): the finished search shows."""
