@@ -373,3 +373,44 @@ def test_a_compare_panels_title_is_never_cut_off(make_app, size):
         shown = panel_label(label, font, panel.rect.w - 12)
         assert font.size(shown)[0] <= panel.rect.w - 12, (size, label, shown, panel.rect)
         assert shown == label or label.startswith(shown) or shown in ("Field", "Greedy"), (label, shown)
+
+
+@pytest.mark.parametrize(("size", "level"), [((640, 400), 1), ((900, 560), 1), ((900, 560), 2), ((1280, 800), 2)])
+def test_the_overlays_legend_wraps_between_its_terms(make_app, size, level):
+    """The F3 overlay's legend breaks between its terms, each whole on one line where one holds it,
+    and loses nothing: at 900x560 "latency: request to" stood over "path (p95)", the next line
+    beginning with the " · "."""
+    terms = ["waiting: searches queued", "latency: request to path (p95)", "exp: cells expanded"]
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    resize(app, size)
+    app.overlay.level = level
+    app.frame(STEP)
+    check(app, f"overlay at {size}")
+    lines = next(p for p in app.plan.placed if p.name == "overlay").lines
+    legend = lines[next(i for i, line in enumerate(lines) if line.startswith("waiting:")) :]
+    assert " ".join(legend).replace(" · ", " ").split() == " ".join(terms).split(), legend  # all of it, in order
+    assert not any(line.strip().startswith("·") or line.strip().endswith("·") for line in legend), legend
+    if size[0] >= 640:  # (a panel wide enough for the longest term)
+        for term in terms:
+            assert sum(term in line for line in legend) == 1, (term, legend)
+
+
+@pytest.mark.parametrize("width", [60, 120, 200, 320, 2000])
+def test_groups_wrap_between_groups_and_lose_nothing(width):
+    """:func:`wrap_groups` (the compare header's hints, the overlay's legend): one line, ``gap``
+    apart, where all fit; else " · " between groups, each whole where a line holds it, broken at
+    spaces only where it alone is wider than a line; never a line that begins or ends with the " · "."""
+    from sim.view.draw.panels import wrap_groups
+
+    pygame.font.init()
+    font = pygame.font.Font(None, 18)
+    groups = ["waiting: searches queued", "latency: request to path (p95)", "exp: cells expanded", "K copy"]
+    lines = wrap_groups(font, groups, width, gap="   ")
+    if font.size("   ".join(groups))[0] <= width:
+        assert lines == ["   ".join(groups)]
+    assert " ".join(lines).replace(" · ", " ").split() == " ".join(groups).split()  # all, in order
+    assert not any(line.startswith("·") or line.endswith("·") for line in lines), lines
+    for g in groups:
+        if font.size(g)[0] <= width:
+            assert sum(g in line for line in lines) == 1, (g, lines)
+    assert all(font.size(line)[0] <= width for line in lines if " " in line), lines

@@ -15,10 +15,11 @@ import pygame
 from sim.instruments.recorder import SearchInstruments
 from sim.model.species import SEARCH_NAMES
 from sim.simulation import Simulation
-from sim.view.draw.panels import DIM, GOOD, INK, PANEL, WARN, Text, hints, wrap
+from sim.view.draw.panels import DIM, GOOD, INK, PANEL, WARN, Text, hints, wrap, wrap_groups
 from sim.view.layout import Line
 
-LEGEND = "waiting: searches queued · latency: request to path (p95) · exp: cells expanded"
+#: What the overlay's words mean, one term a group (wrapped between groups: :func:`.panels.wrap_groups`).
+LEGEND = ("waiting: searches queued", "latency: request to path (p95)", "exp: cells expanded")
 GRAPH_LINES = 3  # text lines of height the graph takes
 
 
@@ -62,7 +63,7 @@ def overlay_lines(sim: Simulation, ins: SearchInstruments, fps: float, frame_ms:
             (f"herds: {st.fields} fields, {st.herded} animals walking down them", INK if st.fields else DIM),
             (f"since start: {sim.totals['searches']} searches, {sim.totals['expanded']} expanded", DIM),
         ]
-    tail.append((LEGEND, DIM))
+    tail.append((" · ".join(LEGEND), DIM))
     return head, tail
 
 
@@ -84,8 +85,10 @@ class Overlay:
         def fitted(t: str) -> str:  # (a species' row wrapped would leave "0" on one line and "ms" on the next)
             return t if font.size(t)[0] <= inner else re.sub(" {2,}", " ", t)  # its columns' padding goes first
 
-        head, tail = ([(piece, c) for t, c in part for piece in wrap(font, fitted(t), inner, max_lines=2)]
-                      for part in lines)  # fmt: skip
+        def wrapped(t: str) -> list[str]:  # (the legend between its terms, whole: never cut to "…")
+            return wrap_groups(font, t.split(" · "), inner, " · ") if " · " in t else wrap(font, fitted(t), inner, 2)
+
+        head, tail = ([(piece, c) for t, c in part for piece in wrapped(t)] for part in lines)
         ls = font.get_linesize()
         widest = max((font.size(t)[0] for t, _ in head + tail), default=0)
         h = (len(head) + len(tail) + GRAPH_LINES) * ls + 2 * _pad(size)

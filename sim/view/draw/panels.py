@@ -344,6 +344,23 @@ def wrap_keys(font: pygame.font.Font, keys: str, width: int, max_lines: int = 3)
     return [lines[0], *(" " + line for line in lines[1:])]
 
 
+def wrap_groups(font: pygame.font.Font, groups: list[str], width: int, gap: str = "   ") -> list[str]:
+    """``groups`` (a key and what it does, a term and what it means) on as many lines of ``width``
+    pixels as they need: ``gap`` apart on one line, else " · " apart, each group whole on one line
+    (never "latency: request to" over "path (p95)", nor a line that begins with the " · ") unless it
+    alone is wider than a line, and none left out (a hint cut short would hide a key)."""
+    line = gap.join(groups)
+    if font.size(line)[0] <= width:
+        return [line]
+    lines: list[str] = []
+    for group in groups:
+        if lines and font.size(f"{lines[-1]} · {group}")[0] <= width:
+            lines[-1] += f" · {group}"
+        else:
+            lines += wrap(font, group, width, max_lines=None)
+    return lines
+
+
 def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int | None = 3) -> list[str]:
     """``line`` in lines of at most ``width`` pixels, broken at spaces; a word too long for a
     line (a path) loses its middle, never its end; past ``max_lines`` (None: no limit) the middle of the

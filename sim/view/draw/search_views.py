@@ -16,7 +16,7 @@ from sim.model.observe import SearchEvent
 from sim.simulation import Simulation
 from sim.view.camera import Camera
 from sim.view.draw.legends import Legend
-from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, hints, wrap
+from sim.view.draw.panels import DIM, GOOD, INK, WARN, Text, hints, wrap, wrap_groups
 from sim.view.draw.render import WorldView
 
 
@@ -271,10 +271,10 @@ def _compare_header(text: Text, metrics, cmp: Comparison, head: list[str], keys:
     (``head``), the key hints, and once searches ran the replay's ``status`` and why a strategy has
     no panel."""
     big, small = metrics.body, metrics.small
-    lines = [(line, GOOD, big) for line in wrapped_words(head, text.font(big), width)]
-    lines += [(line, DIM, small) for line in wrapped_words(keys, text.font(small), width)]
+    lines = [(line, GOOD, big) for line in wrap_groups(text.font(big), head, width)]
+    lines += [(line, DIM, small) for line in wrap_groups(text.font(small), keys, width)]
     if cmp.runs:
-        lines += [(line, INK, small) for line in wrapped_words(status, text.font(small), width)]
+        lines += [(line, INK, small) for line in wrap_groups(text.font(small), status, width)]
         for why in cmp.left_out:
             where = offer if "one cost" in why else ""  # (another species helps only there)
             note = f"no panel: {why}{where}"
@@ -366,23 +366,6 @@ def fit_words(words: list[str], font: pygame.font.Font, width: int) -> str:
         if font.size(line)[0] <= width:
             return line
     return " ".join(words)
-
-
-def wrapped_words(words: list[str], font: pygame.font.Font, width: int) -> list[str]:
-    """``words`` (groups of words, a key and what it does) on as many lines of ``width`` pixels as
-    they need: 3 spaces apart on one line, else " · " apart, each group whole on one line (a key
-    and its action are never split) unless it alone is wider than a line, and none left out (a
-    hint cut short would hide a key)."""
-    line = "   ".join(words)
-    if font.size(line)[0] <= width:
-        return [line]
-    lines: list[str] = []
-    for group in words:
-        if lines and font.size(f"{lines[-1]} · {group}")[0] <= width:
-            lines[-1] += f" · {group}"
-        else:
-            lines += wrap(font, group, width, max_lines=None)
-    return lines
 
 
 def _draw_run(
