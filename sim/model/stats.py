@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -109,6 +109,15 @@ def _count(species_of, outcome, expanded, n_species):
     return table
 
 
+class SpeciesRate(NamedTuple):
+    """One species' searches over a recent window (a row of the overlay)."""
+
+    searches: float  # per second
+    expanded: float  # cells expanded per second
+    latency_p95_ms: float  # request to path
+    us_per_search: float  # what a search took, µs of wall clock (0: none in the window)
+
+
 @dataclass
 class Rates:
     """What the searches did per second over a recent window (the overlay's figures)."""
@@ -120,7 +129,7 @@ class Rates:
     capped: float
     replans: float
     search_ms: float  # mean search ms per frame
-    per_species: dict[str, tuple[float, float, float]]  # key -> (searches/s, expanded/s, latency p95 ms)
+    per_species: dict[str, SpeciesRate]
     latency_p95_ms: float
 
 
@@ -159,7 +168,7 @@ class History:
         """Per-second figures over the last ``window`` seconds (less when the history is shorter);
         ``species``: the keys, in index order."""
         if not self.times:
-            return Rates(0.0, 0, 0, 0, 0, 0, 0, dict.fromkeys(species, (0.0, 0.0, 0.0)), 0.0)
+            return Rates(0.0, 0, 0, 0, 0, 0, 0, dict.fromkeys(species, SpeciesRate(0.0, 0.0, 0.0, 0.0)), 0.0)
         now = self.times[-1]
         recent = [f for t, f in zip(self.times, self.frames, strict=True) if t > now - window]
         span = max(min(window, now - self.times[0]), 1e-3) if len(self.times) > 1 else 1.0
@@ -171,9 +180,9 @@ class History:
         for i, key in enumerate(species):
             mine = waits[who == i] if who.size == waits.size else np.zeros(0)
             p95 = float(np.percentile(mine, 95) * 1000.0) if mine.size else 0.0
-            s = sum(f.per_species[key].searches for f in recent if key in f.per_species) / span
-            e = sum(f.per_species[key].expanded for f in recent if key in f.per_species) / span
-            per[key] = (s, e, p95)
+            mine_c = [f.per_species[key] for f in recent if key in f.per_species]
+            n, cells, ms = sum(c.searches for c in mine_c), sum(c.expanded for c in mine_c), sum(c.ms for c in mine_c)
+            per[key] = SpeciesRate(n / span, cells / span, p95, 1000.0 * ms / n if n else 0.0)
         p95_all = float(np.percentile(waits, 95) * 1000.0) if waits.size else 0.0
         ms = sum(f.search_ms for f in recent) / max(1, len(recent))
         return Rates(span, total["searches"], total["expanded"], total["failed"], total["capped"], total["replans"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
@@ -175,8 +176,9 @@ def test_overlay_history_covers_the_last_five_seconds(make_app):
 
 @pytest.mark.parametrize(("name", "animals"), [("island.yaml", 500), ("island.yaml", 20000), ("lagoon.tmx", 500)])
 def test_overlay_gives_per_second_figures_per_species_in_columns(name, animals):
-    """Each species' searches and cells expanded per second over the last two seconds (counted here
-    from the frames' own figures), its latency, and what serves it (A* or JPS), in aligned columns."""
+    """Each species' searches and cells expanded per second over the last two seconds and what a
+    search took (counted here from the frames' own figures), what serves it (A* or JPS), in aligned
+    columns under their titles; and each species' latency (p95) on a line of its own."""
     from sim.instruments.recorder import SearchInstruments
     from sim.view.draw.overlay import overlay_lines
 
@@ -190,14 +192,28 @@ def test_overlay_gives_per_second_figures_per_species_in_columns(name, animals):
         ins.frame(t, sim.stats)
         frames.append((t, sim.stats))
     _head, tail = overlay_lines(sim, ins, 60.0, 4.0, False, detailed=True)
-    rows = [text for text, _colour in tail[1 : 1 + len(sim.species)]]
+    texts = [text for text, _colour in tail]
+    at = next(i for i, text in enumerate(texts) if text.startswith(sim.species[0].label))
+    titles, rows = texts[at - 1], texts[at : at + len(sim.species)]
     by = {"island.yaml": ["A*", "A*", "A*"], "lagoon.tmx": ["JPS", "JPS", "JPS"]}[name]
     recent = [stats for when, stats in frames if when > t - 2.0]
     assert len({row.index("/s") for row in rows}) == 1  # the columns line up
+    ends = [titles.index(word) + len(word) for word in ("searches", "expanded", "each")]
+    for row in rows:  # each figure right under its title
+        assert [m.end() for m in re.finditer(r"\S+/s|\S+ [µm]s", row)] == ends, (titles, row)
+    waits = np.concatenate([s.latency for s in recent])
+    who = np.concatenate([s.latency_species for s in recent])
+    latency = next(text for text in texts if text.startswith("latency: "))
     for sp, row, search in zip(sim.species, rows, by, strict=True):
-        searches = sum(s.per_species[sp.key].searches for s in recent if sp.key in s.per_species) / 2.0
+        mine = [s.per_species[sp.key] for s in recent if sp.key in s.per_species]
+        searches = sum(c.searches for c in mine) / 2.0
         want = f"{searches / 1e3:.1f}k" if 1e3 <= searches < 1e4 else f"{searches:.0f}"
         assert row.startswith(sp.label) and f" {want}/s" in row and row.endswith(f"  {search}"), (row, want)
+        us = 1000.0 * sum(c.ms for c in mine) / sum(c.searches for c in mine)
+        each = f"{us / 1e3:.1f} ms" if us >= 1e3 else f"{us:.1f} µs" if us < 10 else f"{us:.0f} µs"
+        assert f"  {each}  {search}" in row, (row, each)
+        p95 = float(np.percentile(waits[who == sp.index], 95) * 1000.0) if (who == sp.index).any() else 0.0
+        assert f"{sp.label} {p95:.0f} ms" in latency, (latency, p95)
 
 
 def test_each_mode_that_names_its_key_is_opened_by_it_and_listed_with_the_play_keys(make_app):

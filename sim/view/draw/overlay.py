@@ -1,8 +1,9 @@
 """The F3 overlay: what the searches cost, per second, in words a player can read.
 
 Two levels (F3 twice): *compact* (FPS, searches and cells expanded per second, a graph of search
-ms per frame against the budget, one line per species, a one-line legend) and *detailed* (also the
-frame's ms, what failed, was capped or re-planned per second, the herds, totals since the start).
+ms per frame against the budget, a table of the species: searches and cells expanded a second and
+what a search takes; a legend) and *detailed* (also the frame's ms, what serves each species, their
+latencies, what failed, was capped or re-planned per second, the herds, totals since the start).
 Figures are per second over the last two seconds (per frame they are 0 most frames at 150 FPS).
 """
 
@@ -14,6 +15,7 @@ import pygame
 
 from sim.instruments.recorder import SearchInstruments
 from sim.model.species import SEARCH_NAMES
+from sim.model.stats import SpeciesRate
 from sim.simulation import Simulation
 from sim.view.draw.panels import DIM, GOOD, INK, PANEL, WARN, Text, hints, wrap, wrap_groups
 from sim.view.layout import Line
@@ -21,6 +23,7 @@ from sim.view.layout import Line
 #: What the overlay's words mean, one term a group (wrapped between groups: :func:`.panels.wrap_groups`).
 LEGEND = ("waiting: searches queued", "latency: request to path (p95)", "exp: cells expanded")
 GRAPH_LINES = 3  # text lines of height the graph takes
+_NONE = SpeciesRate(0.0, 0.0, 0.0, 0.0)  # (a species no search served in the window)
 
 
 def _k(v: float) -> str:
@@ -32,6 +35,13 @@ def _k(v: float) -> str:
     if v >= 1e3:
         return f"{v / 1e3:.1f}k"
     return f"{v:.0f}"
+
+
+def _us(v: float) -> str:
+    """A search's time in few characters: 6.1 µs, 24 µs, 1.3 ms."""
+    if v >= 1e3:
+        return f"{v / 1e3:.1f} ms"
+    return f"{v:.1f} µs" if v < 10 else f"{v:.0f} µs"
 
 
 def overlay_lines(sim: Simulation, ins: SearchInstruments, fps: float, frame_ms: float, paused: bool,
@@ -52,13 +62,18 @@ def overlay_lines(sim: Simulation, ins: SearchInstruments, fps: float, frame_ms:
         head.insert(1, (f"frame {frame_ms:.1f} ms   animals {sim.agents.n}   t {sim.time:.0f} s", INK))
     tail: list[Line] = [(f"search ms per frame (mean {r.search_ms:.2f}; red: {hints(f'budget {budget:g}')})", DIM)]
     width = max(6, max(len(sp.label) for sp in sim.species))
+    tail.append((f"{'':<{width}} {'searches':>8}  {'expanded':>8}  {'each':>6}", DIM))  # (each: a search's time)
     for sp in sim.species:
-        s, e, lat = r.per_species.get(sp.key, (0.0, 0.0, 0.0))
+        s, e, _lat, us = r.per_species.get(sp.key, _NONE)
         by = f"  {SEARCH_NAMES[sp.search]}" if detailed else ""
-        tail.append((f"{sp.label:<{width}} {_k(s):>5}/s {_k(e):>6} exp/s {lat:5.0f} ms{by}", sp.spec.colour))
+        row = f"{sp.label:<{width}} {_k(s) + '/s':>8}  {_k(e) + '/s':>8}  {_us(us) if s else '-':>6}{by}"
+        tail.append((row, sp.spec.colour))
     if detailed:
         st = sim.stats
+        lat = (r.per_species.get(sp.key, _NONE).latency_p95_ms for sp in sim.species)
+        waits = " · ".join(f"{sp.label} {ms:.0f} ms" for sp, ms in zip(sim.species, lat, strict=True))
         tail += [
+            (f"latency: {waits}", INK),
             (f"per second: {_k(r.failed)} failed   {_k(r.capped)} capped   {_k(r.replans)} re-planned", INK),
             (f"herds: {st.fields} fields, {st.herded} animals walking down them", INK if st.fields else DIM),
             (f"since start: {sim.totals['searches']} searches, {sim.totals['expanded']} expanded", DIM),
