@@ -190,6 +190,33 @@ def test_a_keys_wrapped_lines_stay_in_one_column():
         assert rows == [f"k{i}" for t in tables for i in range(t.n)], height  # every key, once, in order
 
 
+def test_a_block_continued_in_the_next_column_measures_its_own_keys():
+    """Each column's part of a block has a key column as wide as its own widest key (at most 0.4 of
+    the column): the help's "Play (continued)" kept the first part's, wide for "ctrl+Y /
+    ctrl+shift+Z", and wrapped its long descriptions beside "U" and "R" in a narrow strip."""
+    from sim.view.draw.panels import Text, help_pages
+
+    pygame.font.init()
+    text = Text()
+    font = text.font(14)
+    gap = font.size("  ")[0]
+
+    class Table:
+        title = "mode"
+
+        def rows(self) -> list[tuple[str, str]]:  # one wide key first, then short ones with long text
+            return [("ctrl+shift+wide key", "does"), *((f"k{i}", " ".join(["word"] * 14)) for i in range(40))]
+
+    for width, height in ((700, 300), (900, 400), (1200, 500)):
+        cap = int((width - gap * (max(1, width // 350) - 1)) // max(1, width // 350) * 0.4)
+        parts = [col for page in help_pages(text, [Table()], width, height, 14) for _x, col in page]
+        assert len(parts) >= 2, (width, height)  # (the block goes on in the next column)
+        for col in parts:
+            key_w = {line[3] for line in col}
+            widest = max(font.size(line[0])[0] for line in col if line[2] == "row")
+            assert len(key_w) == 1 and key_w.pop() in (widest + gap, cap), (width, height, col)
+
+
 def test_keys_wrap_between_alternatives_and_go_on_indented():
     from sim.view.draw.panels import Text, wrap_keys
 

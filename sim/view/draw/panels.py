@@ -124,16 +124,23 @@ def help_pages(text: Text, tables: list[KeyTable], width: int, height: int, size
     ncols = max(1, width // (25 * size))
     cw = (width - gap * (ncols - 1)) // ncols
     columns: list[list[HelpRow]] = [[]]
-    for table in tables:
-        rows = table.rows()
+
+    def block(title: str, rows: list[tuple[str, str]]) -> list[list[HelpRow]]:
+        """A table's title, one entry a key (its wrapped lines), a gap; the key column as wide as the
+        widest of these keys (each column's part of a block measures its own keys: "ctrl+Y /
+        ctrl+shift+Z" in one left no room beside "U" and "Home" for their descriptions in the next)."""
         key_w = min(int(cw * 0.4), max((font.size(k)[0] for k, _ in rows), default=0) + gap)
-        entries: list[list[HelpRow]] = [[(table.title, "", "title", key_w)]]  # one a key: its wrapped lines
+        entries: list[list[HelpRow]] = [[(title, "", "title", key_w)]]
         for k, d in rows:  # keys too wide for their column wrap too: nothing is cut
             keys = wrap_keys(font, k, key_w - gap)
             does = wrap(font, d, max(40, cw - key_w - gap), max_lines=4)
             entries.append([(keys[i] if i < len(keys) else "", does[i] if i < len(does) else "", "row", key_w)
                             for i in range(max(len(keys), len(does)))])  # fmt: skip
-        entries.append([("", "", "gap", key_w)])
+        return [*entries, [("", "", "gap", key_w)]]
+
+    for table in tables:
+        rows, title = table.rows(), table.title
+        entries = block(title, rows)
         while entries:
             left = rows_fit - len(columns[-1])
             total = sum(len(e) for e in entries)
@@ -153,12 +160,12 @@ def help_pages(text: Text, tables: list[KeyTable], width: int, height: int, size
             if take <= 1 and columns[-1]:  # no key would be left under the title: all to the next column
                 columns.append([])
                 continue
-            if take == 0:  # an entry longer than an empty column (a tiny window): cut it
-                first = entries[0]
-                entries = [first[:left], first[left:], *entries[1:]]
-                take = 1
-            columns[-1].extend(line for e in entries[:take] for line in e)
-            entries = [[(f"{table.title} (continued)", "", "title", key_w)], *entries[take:]]
+            # (An empty column holds the title and the first key at least: a key takes at most 4 lines,
+            # wrapped, and a column at least 6, rows_fit.) The entries after the title are the rows', in
+            # order; those that go here measured alone: no more lines than before, often fewer.
+            columns[-1].extend(line for e in block(title, rows[: take - 1])[:-1] for line in e)
+            rows, title = rows[take - 1 :], f"{table.title} (continued)"
+            entries = block(title, rows) if rows else []  # (no title over a gap alone)
             columns.append([])
     columns = [c for c in columns if c]
     return [[(k * (cw + gap), col) for k, col in enumerate(columns[i : i + ncols])]
