@@ -14,8 +14,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from sim.support.checks import MAX_ANIMALS, OneLineParser  # the standard library only, as everything here at the top:
-from sim.support.resources import default_config_path, maps_dir  # a missing dependency is then reported by run()
+# (The standard library only, as everything here at the top: a missing dependency is then reported by run().)
+from sim.support.checks import MAX_ANIMALS, MAX_SEED, OneLineParser
+from sim.support.resources import default_config_path, maps_dir
 
 
 class UsageError(ValueError):
@@ -45,6 +46,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             ap.error(f"--{name} must be >= {lo}, got {value}")
     if args.agents is not None and args.agents > MAX_ANIMALS:
         ap.error(f"--agents must be at most {MAX_ANIMALS}, got {args.agents}")
+    if args.seed is not None and args.seed > MAX_SEED:  # (named as typed, not as the config's key)
+        ap.error(f"--seed must be at most {MAX_SEED}, got {args.seed}")
     return args
 
 

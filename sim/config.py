@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sim.support.checks import MAX_ANIMALS, Checker, InputError, short
+from sim.support.checks import MAX_ANIMALS, MAX_SEED, Checker, InputError, short
 from sim.support.files import as_path, load_yaml
 from sim.world.fauna import FAUNA
 from sim.world.terrain import DEFAULT_COLOURS, Terrain, parse_terrain
@@ -85,7 +85,7 @@ class SpeciesConfig:
 
 @dataclass(frozen=True)
 class Config:
-    seed: int = _f(42, lo=0, hi=2**63 - 1)  # seed of the one random generator
+    seed: int = _f(42, lo=0, hi=MAX_SEED)  # seed of the one random generator
     map: str = _f("island")  # map name in maps/ or a path
     max_map_width: int = _f(2048, lo=1, hi=1_000_000)  # largest map accepted
     max_map_height: int = _f(2048, lo=1, hi=1_000_000)

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 QUOTE_LIMIT = 80
 MAX_ANIMALS = 100_000  # per species, wherever a count is given (config, map, script, --agents split)
+MAX_SEED = 2**63 - 1  # the largest seed, in the config (`seed`) or on the command line (`--seed`)
 MAX_DIGITS = 24  # a whole number in a file has at most this many digits (Python refuses over 4,300)
 MAX_COORDINATE = 10**9  # a cell coordinate a script may name, in or far outside the map
 MAX_DT = 3600.0  # seconds one step may advance (time stays finite however long a script runs)
@@ -170,7 +171,10 @@ def did_you_mean(name: object, known: Iterable[str], what: str = "known") -> str
 
 
 def _num(v: float) -> str:
-    """A bound as people write it: 1000000, 0.05, 1e+12."""
+    """A bound as people write it: 1000000, 0.05, 1e+12; a whole-number bound given as an int exactly
+    (the seed's 9223372036854775807, not 9.22337e+18, which reads as less than a seed it refuses)."""
+    if isinstance(v, int):
+        return str(v)
     return str(int(v)) if float(v).is_integer() and abs(v) < 1e9 else f"{v:g}"
 
 

@@ -66,6 +66,7 @@ BAD_CONFIGS = {
     "water_colour.yaml": ("colours:\n  water: [0, 300, 0]\n", "key 'colours.water[1]'"),
     "colour_arity.yaml": ("colours:\n  water: [0, 3]\n", "key 'colours.water': expected a colour"),
     "dup_key.yaml": ("seed: 1\nseed: 2\n", "duplicate key 'seed' (first at line 1)"),
+    "big_seed.yaml": ("seed: 99999999999999999999\n", f"key 'seed': expected a whole number from 0 to {2**63 - 1}"),
     "dog.yaml": ("species:\n  dog: {count: 3}\n", "unknown species 'dog' in 'species'; species: cow, bird, water"),
     "dup_nested.yaml": ("search:\n  budget_ms: 2\n  budget_ms: 3\n", "duplicate key 'search.budget_ms'"),
     "all_zero.yaml": (
@@ -153,6 +154,8 @@ def test_a_folder_a_fifo_and_a_link_loop_say_what_they_are(tmp_path):
         (["--frames", "abc"], "error: argument --frames: invalid int value: 'abc'"),
         (["--agents", "-5"], "error: --agents must be >= 0, got -5"),
         (["--agents", "1000000"], "error: --agents must be at most 100000, got 1000000"),
+        # (named as typed: it had said "config: key 'seed': ... from 0 to 9.22337e+18", a bound below the seed)
+        (["--seed", str(2**63)], f"error: --seed must be at most {2**63 - 1}, got {2**63}"),
         (["--json", "{missing}/out.json"], "error: --json {missing}/out.json: folder {missing} does not exist"),
         (["--json", "{tmp}"], "error: --json {tmp}: is a folder; give a file name"),
         (["--screenshot", "{missing}/s.png"], "error: --screenshot {missing}/s.png: folder {missing} does not exist"),
