@@ -18,6 +18,8 @@ from pathlib import Path
 from sim.support.checks import MAX_ANIMALS, MAX_SEED, OneLineParser
 from sim.support.resources import default_config_path, maps_dir
 
+HEADLESS_FRAMES = 600  # what a headless run runs without --frames
+
 
 class UsageError(ValueError):
     """A command-line option that cannot work (checked before anything runs)."""
@@ -34,7 +36,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
     ap.add_argument("--map", help=f"map name in maps/, or a map file: {describe()}")
     ap.add_argument("--headless", action="store_true", help="run without a window and print figures")
-    ap.add_argument("--frames", type=int, default=600, help="headless: frames to run (default 600)")
+    ap.add_argument("--frames", type=int, help=f"headless: frames to run (default {HEADLESS_FRAMES})")
     ap.add_argument("--agents", type=int, help="number of animals, split in the config's ratio")
     ap.add_argument("--seed", type=int, help="seed (overrides the config)")
     ap.add_argument("--json", type=Path, help="headless: also write the figures as JSON here")
@@ -48,6 +50,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         ap.error(f"--agents must be at most {MAX_ANIMALS}, got {args.agents}")
     if args.seed is not None and args.seed > MAX_SEED:  # (named as typed, not as the config's key)
         ap.error(f"--seed must be at most {MAX_SEED}, got {args.seed}")
+    for name in ("frames", "json", "screenshot"):  # (a window would run on and never write them: say so)
+        if getattr(args, name) is not None and not args.headless:
+            ap.error(f"--{name} is for headless runs: add --headless")
+    args.frames = HEADLESS_FRAMES if args.frames is None else args.frames
     return args
 
 

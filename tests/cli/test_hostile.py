@@ -207,6 +207,18 @@ def test_the_main_function_gives_the_same_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "YAML aliases" in err
 
 
+@pytest.mark.parametrize("args", [["--frames", "3"], ["--json", "{tmp}/f.json"], ["--screenshot", "{tmp}/s.png"]])
+def test_headless_options_without_headless_are_refused_before_a_window_opens(tmp_path, capsys, args):
+    """Without --headless a window ran on for ever, never stopping at --frames nor writing --json."""
+    args = [a.format(tmp=tmp_path) for a in args]
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"error: {args[0]} is for headless runs: add --headless"), err
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
 # ------------------------------------------------------------------ the engine's boundary
 def test_multipliers_too_large_to_add_up_safely_are_refused():
     costs = np.ones((4, 5))
