@@ -305,6 +305,13 @@ def press(app, k, mod=0) -> None:
     app.frame(STEP)
 
 
+def resize(app, size: tuple[int, int]) -> None:
+    """The window made ``size`` (as a user drags its edge), then one frame."""
+    pygame.display.set_mode(size)
+    app._resized()
+    app.frame(STEP)
+
+
 def click(app, cell, button=1, mod=0) -> None:
     """A click on map cell ``cell`` (``(x, y)``), then one frame."""
     x, y = app.cam.to_screen(*cell)

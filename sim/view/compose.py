@@ -76,6 +76,29 @@ def side_panel(app: Any, side: str, name: str, lines: list[Line], size: int | No
     return rect
 
 
+def panel_clear_of(app: Any, name: str, lines: list[Line], avoid: pygame.Rect | None) -> pygame.Rect | None:
+    """A panel of ``lines`` where it hides nothing of ``avoid`` (the screen box of what a mode shows on
+    the map): at the top of the right column where it has room, else at the top or the foot of the
+    left column, whichever keeps clear of ``avoid`` (the top when neither does). Returns its rectangle
+    (None: no room anywhere)."""
+    rect = side_panel(app, "right", name, lines)
+    if rect is not None:
+        return rect
+    top = panel_box(app, "left", lines)
+    if top is None or avoid is None or not top.colliderect(avoid):
+        return side_panel(app, "left", name, lines)
+    plan, size = app.plan, app.plan.layout.metrics.body
+    room = plan.column("left")
+    foot = top.move(0, room.bottom - top.bottom)
+    if foot.colliderect(avoid):
+        return side_panel(app, "left", name, lines)
+    fitted = fit(app.text, lines, size, room.w)  # (as side_panel: the same lines, at the column's foot)
+    plan.put(name, foot, [t for t, _ in fitted], size)
+    panel(app.screen, app.text, foot, fitted, size)
+    app.view.dirty.append(foot)
+    return foot
+
+
 def overlay(app: App) -> Callable[[], None] | None:
     """The F3 overlay: its place at the top of the left column is taken now (before the modes ask for
     theirs); the returned function draws it (after the world is drawn)."""

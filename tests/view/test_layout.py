@@ -13,19 +13,13 @@ import pygame
 import pytest
 
 from sim.view.layout import BASE_HEIGHT, Metrics
-from tests.helpers import STEP, click, key, learn_query, open_learn, press
+from tests.helpers import STEP, click, key, learn_query, open_learn, press, resize
 
 SIZES = [(1280, 800), (900, 560), (1920, 1080)]
 OVERLAY = [0, 1, 2]
 MODES = ["play", "inspect", "compare", "picker", "confirm", "help", "log", "welcome"]
 LONG = ("could not load map: /home/someone/a folder with a long name/maps/island-edited-7.yaml:12: "
         "spawn 'cow' area [0, 0, 2, 2] has no cell where cows can stand")  # fmt: skip
-
-
-def resize(app, size: tuple[int, int]) -> None:
-    pygame.display.set_mode(size)
-    app._resized()
-    app.frame(STEP)
 
 
 def enter(app, mode: str) -> None:

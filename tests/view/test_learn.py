@@ -12,7 +12,7 @@ import pytest
 
 from sim.pathfinding import PathGrid, find_path
 from sim.view.modes.learn import MIN_TILE
-from tests.helpers import click, learn_query, open_learn, press
+from tests.helpers import click, learn_query, open_learn, press, resize
 
 STEP = 1 / 60
 
@@ -327,3 +327,43 @@ def test_copied_code_is_python_whatever_the_maps_name_and_the_folder_hold(make_a
         assert not any(isinstance(node, ast.Raise) for node in ast.walk(tree))  # the name stayed in the comment
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(tree, "snippet", "exec"), {})  # runs: the costs load from the quoted folder
+
+
+@pytest.mark.parametrize("size", [(800, 500), (900, 560), (1280, 800)])
+def test_what_the_cell_under_the_mouse_says_hides_none_of_the_search(make_app, size):
+    """The learn view frames its query left of the right column; the hover panel (the cell under the
+    mouse: its G, H, F or why it is not reached) goes in that column where it has room, else at the top
+    or the foot of the left column, whichever keeps clear of what the search shows. At the top of the
+    left column it had covered the cells around the start of a query as tall as the window."""
+    app = make_app("maps/island.yaml", counts={"cow": 10, "bird": 5, "water": 5})
+    resize(app, size)
+    mode = open_learn(app)
+    passable = app.sim.species[mode.species].grid.passable_mask()
+    lay, tried, clear = app.plan.layout, 0, 0
+    for dy in range(6, 30, 2):  # queries from short to taller than the window
+        start = (70, 30)
+        goal = next(((x, 30 + dy) for x in range(68, 76) if passable[30 + dy, x]), None)
+        if not passable[30, 70] or goal is None:
+            continue
+        tried += 1
+        click(app, start)
+        click(app, goal)
+        mode.lesson.to_end()
+        # (the mouse over the start: a query too tall for the window is framed on it, the goal off screen)
+        post(pygame.MOUSEMOTION, pos=tuple(int(v) for v in app.cam.to_screen(*start)), rel=(0, 0), buttons=(0, 0, 0))
+        app.frame(STEP)
+        hover = next(p.rect for p in app.plan.placed if p.name == "learn-cell")
+        state, tile = mode.state(), app.cam.tile
+        cells = [pygame.Rect(int(sx - tile / 2), int(sy - tile / 2), tile, tile) for sx, sy in
+                 (app.cam.to_screen(int(x), int(y)) for y, x in
+                  [*np.argwhere(state.open | state.closed), (start[1], start[0]), (goal[1], goal[0])])]  # fmt: skip
+        shown = cells[0].unionall(cells[1:]).clip(lay.map)  # what the search shows, on screen
+        top = pygame.Rect(lay.left.x, lay.left.y, hover.w, hover.h)
+        foot = pygame.Rect(lay.left.x, lay.left.bottom - hover.h, hover.w, hover.h)
+        if hover.x >= lay.right.x or not (top.colliderect(shown) and foot.colliderect(shown)):
+            assert not hover.colliderect(shown), (size, dy, hover, shown)
+            clear += 1
+        else:  # (no place in the left column keeps clear: the top, as before)
+            assert hover == top, (size, dy, hover)
+        press(app, pygame.K_n)  # a new query
+    assert tried >= 6 and clear >= tried // 2, (tried, clear)

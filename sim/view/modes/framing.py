@@ -1,10 +1,18 @@
 """Framing a query in the map region left of the side column: zoomed so cells can be read, and the
-cell a search works on kept in view (the learn view's camera)."""
+cell a search works on kept in view (the learn view's camera); where on screen the search shows."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pygame
+
 from sim.view.camera import ZOOMS, Camera
 from sim.view.layout import Layout
+
+if TYPE_CHECKING:
+    from sim.pathfinding import SearchState
 
 Cell = tuple[int, int]
 
@@ -36,3 +44,20 @@ def keep_in_view(cam: Camera, lay: Layout, cell: Cell) -> None:
     dy = y - top if y < top else y - bottom if y > bottom else 0.0
     if dx or dy:
         cam.pan(dx + (t if dx > 0 else -t if dx < 0 else 0), dy + (t if dy > 0 else -t if dy < 0 else 0))
+
+
+def footprint(cam: Camera, state: SearchState, start: Cell | None, goal: Cell | None) -> pygame.Rect:
+    """The screen box of what a search shows: the cells it has touched that are on screen (only those
+    are looked at: any map size), its start and its goal (where a panel must not go)."""
+    c0, r0, c1, r1 = cam.visible_cells()
+    ys, xs = np.nonzero((state.open | state.closed)[r0:r1, c0:c1])
+    cells = [c for c in (start, goal) if c is not None]
+    if xs.size:
+        cells += [(c0 + int(xs.min()), r0 + int(ys.min())), (c0 + int(xs.max()), r0 + int(ys.max()))]
+    pts = [cam.to_screen(x, y) for x, y in cells]
+    if not pts:
+        return pygame.Rect(0, 0, 0, 0)
+    half = cam.tile / 2
+    left, top = min(x for x, _ in pts) - half, min(y for _, y in pts) - half
+    right, bottom = max(x for x, _ in pts) + half, max(y for _, y in pts) + half
+    return pygame.Rect(int(left), int(top), int(right - left) + 1, int(bottom - top) + 1)

@@ -13,7 +13,7 @@ import pygame
 
 from sim.instruments.learn import SPEEDS, STRATEGIES, Lesson, describe, snippet
 from sim.model.species import SPECIES
-from sim.view.compose import side_panel
+from sim.view.compose import panel_clear_of, side_panel
 from sim.view.context import ExportContext, ModeContext
 from sim.view.draw.learn_view import NUMBERS_AT, draw_state, legend, panel_lines
 from sim.view.draw.legends import place as place_legend
@@ -21,7 +21,7 @@ from sim.view.draw.panels import GOOD, INK, WARN
 from sim.view.keys import CTRL, MINUS_KEYS, PLUS_KEYS, KeyTable, key, mouse
 from sim.view.modes.base import CameraControls, Mode
 from sim.view.modes.export import copy_as_code, wall_for
-from sim.view.modes.framing import frame_cells, keep_in_view
+from sim.view.modes.framing import footprint, frame_cells, keep_in_view
 from sim.view.modes.painting import Painting
 from sim.view.modes.query_mouse import QueryMouse
 from sim.world.terrain import Terrain
@@ -265,8 +265,8 @@ class LearnMode(Mode):
             place_legend(app, legend(jumps, scans_on, app.cam.tile >= NUMBERS_AT, les.algorithm == "field",
                                      state.g_weight, state.h_weight))  # fmt: skip
             hover = self.hover_lines(state)
-            if hover:
-                side_panel(app, "left", "learn-cell", hover)
+            if hover:  # (the right column first: the query is framed left of it)
+                panel_clear_of(app, "learn-cell", hover, footprint(app.cam, state, les.start, les.goal))
 
     def hover_lines(self, state: SearchState) -> list[tuple[str, tuple[int, int, int]]]:
         """What the cell under the mouse says (nothing off the map or over the side column)."""
