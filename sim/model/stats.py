@@ -118,6 +118,9 @@ class SpeciesRate(NamedTuple):
     us_per_search: float  # what a search took, µs of wall clock (0: none in the window)
 
 
+NO_RATE = SpeciesRate(0.0, 0.0, 0.0, 0.0)  # a species no search served in the window
+
+
 @dataclass
 class Rates:
     """What the searches did per second over a recent window (the overlay's figures)."""
@@ -168,7 +171,7 @@ class History:
         """Per-second figures over the last ``window`` seconds (less when the history is shorter);
         ``species``: the keys, in index order."""
         if not self.times:
-            return Rates(0.0, 0, 0, 0, 0, 0, 0, dict.fromkeys(species, SpeciesRate(0.0, 0.0, 0.0, 0.0)), 0.0)
+            return Rates(0.0, 0, 0, 0, 0, 0, 0, dict.fromkeys(species, NO_RATE), 0.0)
         now = self.times[-1]
         recent = [f for t, f in zip(self.times, self.frames, strict=True) if t > now - window]
         span = max(min(window, now - self.times[0]), 1e-3) if len(self.times) > 1 else 1.0
@@ -180,8 +183,8 @@ class History:
         for i, key in enumerate(species):
             mine = waits[who == i] if who.size == waits.size else np.zeros(0)
             p95 = float(np.percentile(mine, 95) * 1000.0) if mine.size else 0.0
-            mine_c = [f.per_species[key] for f in recent if key in f.per_species]
-            n, cells, ms = sum(c.searches for c in mine_c), sum(c.expanded for c in mine_c), sum(c.ms for c in mine_c)
+            counts = [f.per_species[key] for f in recent if key in f.per_species]
+            n, cells, ms = (sum(getattr(c, name) for c in counts) for name in ("searches", "expanded", "ms"))
             per[key] = SpeciesRate(n / span, cells / span, p95, 1000.0 * ms / n if n else 0.0)
         p95_all = float(np.percentile(waits, 95) * 1000.0) if waits.size else 0.0
         ms = sum(f.search_ms for f in recent) / max(1, len(recent))

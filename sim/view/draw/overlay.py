@@ -15,7 +15,7 @@ import pygame
 
 from sim.instruments.recorder import SearchInstruments
 from sim.model.species import SEARCH_NAMES
-from sim.model.stats import SpeciesRate
+from sim.model.stats import NO_RATE
 from sim.simulation import Simulation
 from sim.view.draw.panels import DIM, GOOD, INK, PANEL, WARN, Text, hints, wrap, wrap_groups
 from sim.view.layout import Line
@@ -23,7 +23,6 @@ from sim.view.layout import Line
 #: What the overlay's words mean, one term a group (wrapped between groups: :func:`.panels.wrap_groups`).
 LEGEND = ("waiting: searches queued", "latency: request to path (p95)", "exp: cells expanded")
 GRAPH_LINES = 3  # text lines of height the graph takes
-_NONE = SpeciesRate(0.0, 0.0, 0.0, 0.0)  # (a species no search served in the window)
 
 
 def _k(v: float) -> str:
@@ -64,13 +63,13 @@ def overlay_lines(sim: Simulation, ins: SearchInstruments, fps: float, frame_ms:
     width = max(6, max(len(sp.label) for sp in sim.species))
     tail.append((f"{'':<{width}} {'searches':>8}  {'expanded':>8}  {'each':>6}", DIM))  # (each: a search's time)
     for sp in sim.species:
-        s, e, _lat, us = r.per_species.get(sp.key, _NONE)
+        s, e, _lat, us = r.per_species.get(sp.key, NO_RATE)
         by = f"  {SEARCH_NAMES[sp.search]}" if detailed else ""
         row = f"{sp.label:<{width}} {_k(s) + '/s':>8}  {_k(e) + '/s':>8}  {_us(us) if s else '-':>6}{by}"
         tail.append((row, sp.spec.colour))
     if detailed:
         st = sim.stats
-        lat = (r.per_species.get(sp.key, _NONE).latency_p95_ms for sp in sim.species)
+        lat = (r.per_species.get(sp.key, NO_RATE).latency_p95_ms for sp in sim.species)
         waits = " · ".join(f"{sp.label} {ms:.0f} ms" for sp, ms in zip(sim.species, lat, strict=True))
         tail += [
             (f"latency: {waits}", INK),
