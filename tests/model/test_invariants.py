@@ -316,3 +316,21 @@ def test_an_observer_that_overrides_searched_hears_every_search_and_none_silence
         sim.observer = "x"
     sim.load_map(load_map(ROOT / "maps" / "river.yaml"))
     sim.step(1 / 60)
+
+
+def test_a_map_swapped_in_takes_the_counts_given_else_its_own_else_the_configs():
+    """``load_map(map_data, counts=None)`` (docs/scripting.md): the counts given, exactly; without them
+    the new map's own ``animals``, else the config's, whatever the first map was started with."""
+    from sim.simulation import species_counts
+
+    sim = Simulation(CONFIG, load_map(ROOT / "maps" / "tutorial.yaml"), counts={"cow": 0, "bird": 0, "water": 0})
+    fortress = load_map(ROOT / "maps" / "fortress.yaml")
+    sim.load_map(fortress, counts={"cow": 5, "bird": 2, "water": 0})
+    assert [int((sim.agents.species == sp.index).sum()) for sp in sim.species] == [5, 2, 0]
+    sim.load_map(fortress)
+    wanted = fortress.animals or species_counts(CONFIG)
+    assert [int((sim.agents.species == sp.index).sum()) for sp in sim.species] == [wanted[sp.key] for sp in sim.species]
+    before = sim.checksum()
+    with pytest.raises(ValueError, match=r"^counts: unknown species 'dog'; species: cow, bird, water$"):
+        sim.load_map(fortress, counts={"dog": 5})
+    assert sim.checksum() == before and sim.map is fortress  # (refused: nothing changed)
