@@ -214,7 +214,7 @@ def _headless(app, args: argparse.Namespace) -> int:
 def _say_start(app) -> None:
     """The one line every start prints: the map, the animals, where the user's folder is."""
     from sim.support.resources import user_dir
-    from sim.view.startup import say
+    from sim.view.messages import say
 
     w, h = app.sim.world.width, app.sim.world.height
     say(f"{app.sim.world.name} ({w}x{h}), {app.sim.agents.n} animals; your maps and settings: {user_dir()}")

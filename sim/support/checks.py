@@ -42,7 +42,7 @@ class InputError(ValueError):
     the reason stay."""
 
     def __init__(self, message: object = "") -> None:
-        super().__init__(bounded(" ".join(str(message).splitlines()), MESSAGE_LIMIT))
+        super().__init__(bounded(one_line(str(message)), MESSAGE_LIMIT))
 
 
 def one_line(text: str) -> str:

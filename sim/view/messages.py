@@ -36,8 +36,9 @@ class Message:
         return (self.text, self.colour, self.at)[i]
 
 
-def _stderr(line: str) -> None:
-    """An error, on one line of the terminal (a file's name may hold a newline)."""
+def say(line: str) -> None:
+    """One line on the terminal (stderr: a headless run's figures stay alone on stdout), one line
+    even where a map's or a file's name holds a newline: what the program is doing, and errors."""
     print(f"astar-island: {one_line(line)}", file=sys.stderr, flush=True)
 
 
@@ -50,7 +51,7 @@ class Messages:
     def __init__(
         self,
         errors: tuple[Colour, ...],
-        echo: Callable[[str], None] = _stderr,
+        echo: Callable[[str], None] = say,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.errors = errors

@@ -6,18 +6,17 @@ compiled search takes over."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sim.pathfinding import runs_without_compiling
 from sim.prepare import CROWD_STAGE, PAINT_STAGE, Kernels, compile_crowd, rehearse_model
 from sim.simulation import Simulation
-from sim.support.checks import one_line
 from sim.support.platform import usable_cores
 from sim.view.draw import landscape
 from sim.view.draw.panels import GOOD
 from sim.view.draw.render import rehearse_view
+from sim.view.messages import say
 from sim.view.progress import run_with_progress
 
 if TYPE_CHECKING:
@@ -34,12 +33,6 @@ COMPILING_FPS = 30
 #: window makes room for the compiling (:data:`COMPILING_FPS`).
 FEW_CORES = 3
 _CORES = usable_cores()
-
-
-def say(line: str) -> None:
-    """One line on the terminal about what the program is doing (stderr: a headless run's
-    figures stay alone on stdout), one line even where a map's name holds a newline."""
-    print(f"astar-island: {one_line(line)}", file=sys.stderr, flush=True)
 
 
 class Startup:
