@@ -134,7 +134,7 @@ def compile_searches(config: Config, jps: bool = False) -> None:
     a = sim.agents
     for sp in sim.species:
         mine = np.flatnonzero(a.species == sp.index)
-        result, _trace = sp.astar.search_many(a.cell[mine], a.cell[mine][::-1], threads=1)
+        result = sp.astar.search_many(a.cell[mine], a.cell[mine][::-1], threads=1)
         if sp.kind.straight_paths:
             sp.astar.smooth_batch(result)
 

@@ -344,7 +344,7 @@ def expected_round(sim: Simulation, rows: np.ndarray, traces: dict | None = None
             out[j] = (int(Outcome.OTHER_REGION), 0, np.nan, [])
         if not same.any():
             continue
-        result, (trace, trace_offsets) = sp.astar.search_many(cells[same], goals[same], threads=1, trace=True)
+        result, (trace, trace_offsets) = sp.astar.search_many_traced(cells[same], goals[same], threads=1)
         if traces is not None:
             cut = trace_offsets.tolist()
             traces[sp.index] = (mine[same].tolist(), [trace[i:j].tolist() for i, j in itertools.pairwise(cut)])

@@ -260,12 +260,19 @@ class AStar:
             max_nodes=self.max_nodes,
         )
 
-    def search_many(
-        self, starts: np.ndarray, goals: np.ndarray, *, trace: bool = False, threads: int | None = None
+    def search_many(self, starts: np.ndarray, goals: np.ndarray, *, threads: int | None = None) -> BatchResult:
+        """Many searches for this kind of agent (``(k, 2)`` arrays of ``(x, y)``): a
+        :class:`BatchResult`, as :meth:`PathGrid.search_many` gives (and :meth:`smooth_batch`
+        takes). A subclass with per-edge hooks is served one query at a time by the pure-Python
+        search."""
+        return self.search_many_traced(starts, goals, trace=False, threads=threads)[0]
+
+    def search_many_traced(
+        self, starts: np.ndarray, goals: np.ndarray, *, trace: bool = True, threads: int | None = None
     ) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:
-        """Many searches for this kind of agent (``(k, 2)`` arrays of ``(x, y)``), as
-        :meth:`PathGrid.search_many_traced`; a subclass with per-edge hooks is served one
-        query at a time by the pure-Python search (and gives no trace)."""
+        """:meth:`search_many`, and the expanded cells of all queries in order, as
+        :meth:`PathGrid.search_many_traced` gives them (``(cells, offsets)``, ``y * W + x``); a
+        subclass with per-edge hooks gives no trace (no cells, every query's run empty)."""
         grid = self.grid
         if not self._python_hooks:
             return grid.search_many_traced(
@@ -282,13 +289,13 @@ class AStar:
     def search_padded(
         self, flat_starts: np.ndarray, flat_goals: np.ndarray, *, trace: bool = False, threads: int | None = None
     ) -> tuple[BatchResult, tuple[np.ndarray, np.ndarray]]:
-        """:meth:`search_many` for queries already given as int64 cells of the padded grid,
+        """:meth:`search_many_traced` for queries already given as int64 cells of the padded grid,
         ``(y + 1) * (W + 2) + x + 1``, all inside the map (not checked): what the demo's
         planner has at hand, without the boundary's checks on its per-round path."""
         if self._python_hooks:
             wp = self.grid.width + 2
             points = [np.stack((f % wp - 1, f // wp - 1), axis=1) for f in (flat_starts, flat_goals)]
-            return self.search_many(points[0], points[1], trace=trace, threads=threads)
+            return self.search_many_traced(points[0], points[1], trace=trace, threads=threads)
         grid, _args, params = self.compiled_batch()
         return grid._batch(flat_starts, flat_goals, self._diag_rule, params, None, trace, threads)
 

@@ -187,9 +187,35 @@ def test_search_padded_answers_as_search_many(cls):
     wp = world.width + 2
     flat_s, flat_t = ((p[:, 1] + 1) * wp + p[:, 0] + 1 for p in (starts, goals))
     got, _ = astar.search_padded(flat_s.astype(np.int64), flat_t.astype(np.int64))
-    want, _ = astar.search_many(starts, goals)
+    want = astar.search_many(starts, goals)
     for name in ("found", "cost", "expanded", "status", "paths", "offsets"):
         assert np.array_equal(getattr(got, name), getattr(want, name)), name
+
+
+@pytest.mark.parametrize("cls", [CowAStar, BirdAStar, EdgeHookCow])
+def test_a_kinds_batch_is_the_grids_batch_and_smooths_as_documented(cls):
+    """``astar.search_many`` gives a ``BatchResult`` as ``PathGrid.search_many`` does, which
+    ``astar.smooth_batch`` takes (docs/engine.md, "The object layer"); the trace comes from
+    ``search_many_traced``, as on the grid."""
+    world = World(island())
+    astar = cls(world)
+    rng = np.random.default_rng(8)
+    free = np.argwhere(astar.grid.costs > 0)[:, ::-1]
+    starts, goals = free[rng.integers(len(free), size=25)], free[rng.integers(len(free), size=25)]
+    batch = astar.search_many(starts, goals)
+    grid = astar.grid.search_many(starts, goals, diagonal=astar.diagonal)
+    assert np.allclose(batch.cost, grid.cost, rtol=1e-12) and np.array_equal(batch.found, grid.found)
+    for i in range(len(starts)):
+        reach = dijkstra(astar.grid.costs, (int(starts[i][0]), int(starts[i][1])), astar.diagonal)
+        assert batch.cost[i] == pytest.approx(reach.get((int(goals[i][0]), int(goals[i][1])), math.inf))
+    smooth = astar.smooth_batch(batch)
+    assert np.array_equal(smooth.cost, batch.cost)
+    for i in np.flatnonzero(batch.found):
+        assert tuple(smooth.path(i)[0]) == tuple(starts[i]) and tuple(smooth.path(i)[-1]) == tuple(goals[i])
+    traced, (cells, offsets) = astar.search_many_traced(starts, goals)
+    assert np.array_equal(traced.cost, batch.cost) and len(offsets) == len(starts) + 1
+    if not astar.has_python_hooks:  # the kernel's trace: one expanded cell a counted expansion
+        assert np.array_equal(np.diff(offsets), traced.expanded) and len(cells) == offsets[-1]
 
 
 def test_python_reference_honours_the_node_cap_and_fail_path():

@@ -57,7 +57,7 @@ def test_a_round_answers_what_each_kinds_batch_answers(threads, jumping):
         here = labels[starts[mine, 1], starts[mine, 0]]
         same = (here != 0) & (here == labels[goals[mine, 1], goals[mine, 0]])
         assert (res.status[mine[~same]] == STATUS_OTHER_REGION).all()
-        want, _trace = kind.astar.search_many(starts[mine[same]], goals[mine[same]], threads=1)
+        want = kind.astar.search_many(starts[mine[same]], goals[mine[same]], threads=1)
         plain = kind.astar.grid.search_many(starts[mine[same]], goals[mine[same]], threads=1)  # A*
         assert np.allclose(want.cost, plain.cost, rtol=1e-12)  # (JPS's costs are A*'s)
         paths, offsets = want.paths, want.offsets
