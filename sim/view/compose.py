@@ -11,7 +11,19 @@ from typing import Any
 
 import pygame
 
-from sim.view.draw.panels import DIM, GOOD, INK, KEY, PANEL, WARN, Text, fit_width, help_pages, status_line, wrap
+from sim.view.draw.panels import (
+    DIM,
+    GOOD,
+    INK,
+    KEY,
+    PANEL,
+    WARN,
+    Text,
+    fit_width,
+    help_pages,
+    status_line,
+    wrap_hanging,
+)
 from sim.view.layout import Frame, Layout, Line
 
 App = Any  # sim.view.app.App (not imported: it imports this module)
@@ -45,7 +57,7 @@ def panel_size(text: Text, lines: list[Line], size: int) -> tuple[int, int]:
 def fit(text: Text, lines: list[Line], size: int, width: int, max_lines: int = 3) -> list[Line]:
     """``lines`` wrapped to fit a panel ``width`` pixels wide (each line to at most ``max_lines``)."""
     font, inner = text.font(size), width - 2 * pad_of(size)
-    return [(piece, c) for t, c in lines for piece in wrap(font, t, inner, max_lines=max_lines)]
+    return [(piece, c) for t, c in lines for piece in wrap_hanging(font, t, inner, max_lines=max_lines)]
 
 
 def panel_box(app: Any, side: str, lines: list[Line], size: int | None = None) -> pygame.Rect | None:

@@ -437,3 +437,26 @@ def test_groups_wrap_between_groups_and_lose_nothing(width):
         if font.size(g)[0] <= width:
             assert sum(g in line for line in lines) == 1, (g, lines)
     assert all(font.size(line)[0] <= width for line in lines if " " in line), lines
+
+
+@pytest.mark.parametrize("width", [150, 220, 320, 2000])
+def test_a_labelled_line_wraps_under_its_value(width):
+    """A panel's wrapped line with a label column ("  straight  4 segments: ...", the inspector's)
+    continues under its value, not back at the panel's edge; a line without a short label keeps
+    its own indent; nothing is lost and no piece is wider than the panel."""
+    from sim.view.draw.panels import hang, wrap_hanging
+
+    pygame.font.init()
+    font = pygame.font.Font(None, 18)
+    assert hang("  straight  4 segment(s): the path") == " " * 12
+    assert hang("    3 s  map: x.yaml line 3: bad") == " " * 9
+    assert hang("        grid = PathGrid(costs)  # why") == " " * 8  # (code: a long 'label' is no label)
+    assert hang("a plain message") == ""
+    line = "  straight  4 segment(s): A*'s grid path pulled straight (thin line)"
+    lines = wrap_hanging(font, line, width, max_lines=None)
+    assert " ".join(lines).split() == line.split()
+    assert all(font.size(piece)[0] <= width for piece in lines), lines
+    if len(lines) == 1:
+        assert font.size(line)[0] <= width
+    for piece in lines[1:]:
+        assert piece.startswith(" " * 12) and piece[12] != " ", lines

@@ -368,6 +368,32 @@ def wrap_groups(font: pygame.font.Font, groups: list[str], width: int, gap: str 
     return lines
 
 
+#: A line's label column: its indent, a short label, then two spaces or more ("  cost      12.3").
+_LABEL = re.compile(r"( *)(\S(?:[^ ]| (?! ))*?)( {2,})(?=\S)")
+
+
+def hang(line: str) -> str:
+    """The indent a wrapped ``line``'s continuations take: under its value where it starts with a
+    short label ("  straight  4 segments: ..." continues under "4"), else its own indent."""
+    m = _LABEL.match(line)
+    if m and len(m.group(2)) <= 18:
+        return " " * m.end()
+    return line[: len(line) - len(line.lstrip(" "))]
+
+
+def wrap_hanging(font: pygame.font.Font, line: str, width: int, max_lines: int | None = 3) -> list[str]:
+    """:func:`wrap`, with the continuations indented by :func:`hang` (a label's value reads as one
+    column, not back at the panel's edge), where that leaves them at least half the width."""
+    lines = wrap(font, line, width, max_lines)
+    indent = hang(line)
+    indent_w = font.size(indent)[0] if indent else 0
+    if len(lines) < 2 or not indent or indent_w > width // 2 or not line.startswith(lines[0]):
+        return lines
+    rest = line[len(lines[0]) :].lstrip(" ")
+    tail = wrap(font, rest, width - indent_w, None if max_lines is None else max(2, max_lines - 1))
+    return [lines[0], *(indent + t for t in tail)]
+
+
 def wrap(font: pygame.font.Font, line: str, width: int, max_lines: int | None = 3) -> list[str]:
     """``line`` in lines of at most ``width`` pixels, broken at spaces; a word too long for a
     line (a path) loses its middle, never its end; past ``max_lines`` (None: no limit) the middle of the
