@@ -25,11 +25,21 @@ class UsageError(ValueError):
     """A command-line option that cannot work (checked before anything runs)."""
 
 
+def program() -> str:
+    """The program's name as it was started, for its usage and error lines: ``main.py``, the
+    installed ``astar-island``, or ``python -m sim`` (never a name the user has no file for)."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    if name == "__main__.py":
+        return "python -m sim"
+    return name if name in ("main.py", "astar-island") else "astar-island"
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    prog = program()
     ap = OneLineParser(
-        prog="main.py",
+        prog=prog,
         description="Animals finding their way across an island with A*.",
-        epilog="Convert maps: main.py convert SRC DST (see main.py convert --help).",
+        epilog=f"Convert maps: {prog} convert SRC DST (see {prog} convert --help).",
     )
     ap.add_argument("--config", type=Path, default=None, help="settings file (default: the bundled config.yaml)")
     from sim.maps.formats import describe  # the format registry names them
@@ -70,7 +80,7 @@ def convert_main(argv: list[str]) -> int:
     from sim.maps.formats import describe  # the format registry names them
 
     ap = OneLineParser(
-        prog="main.py convert",
+        prog=f"{program()} convert",
         description=f"Convert a map between these formats (the endings pick them): {describe()}.",
     )
     ap.add_argument("src", type=Path, help="the map to read")

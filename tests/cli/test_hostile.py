@@ -150,7 +150,7 @@ def test_a_folder_a_fifo_and_a_link_loop_say_what_they_are(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--frames", "0"], "error: --frames must be >= 1, got 0"),
+        (["--frames", "0"], "error: --frames must be >= 1, got 0 (see main.py --help)"),
         (["--frames", "abc"], "error: argument --frames: invalid int value: 'abc'"),
         (["--agents", "-5"], "error: --agents must be >= 0, got -5"),
         (["--agents", "1000000"], "error: --agents must be at most 100000, got 1000000"),

@@ -66,6 +66,13 @@ def test_the_astar_island_command_exists(installed, tmp_path):
     r = run_installed(site, tmp_path, str(script), "--headless", "--frames", "5", "--map", "tutorial")
     assert r.returncode == 0, r.stderr[-3000:]
     assert "map: Tutorial" in r.stdout
+    # Its usage and error lines name it as the user typed it: no main.py in an installed copy.
+    r = run_installed(site, tmp_path, str(script), "--seed", "-1")
+    assert r.returncode == 2 and r.stderr == "error: --seed must be >= 0, got -1 (see astar-island --help)\n"
+    r = run_installed(site, tmp_path, str(script), "--help")
+    assert r.stdout.startswith("usage: astar-island") and "main.py" not in r.stdout
+    r = run_installed(site, tmp_path, "-m", "sim", "convert")
+    assert r.returncode == 2 and r.stderr.endswith("(see python -m sim convert --help)\n"), r.stderr
 
 
 def test_saving_a_bundled_map_writes_to_the_user_folder_not_the_package(installed, tmp_path):

@@ -444,7 +444,7 @@ def test_a_labelled_line_wraps_under_its_value(width):
     """A panel's wrapped line with a label column ("  straight  4 segments: ...", the inspector's)
     continues under its value, not back at the panel's edge; a line without a short label keeps
     its own indent; nothing is lost and no piece is wider than the panel."""
-    from sim.view.draw.panels import hang, wrap_hanging
+    from sim.view.draw.panels import hang, hints, wrap_hanging
 
     pygame.font.init()
     font = pygame.font.Font(None, 18)
@@ -452,6 +452,8 @@ def test_a_labelled_line_wraps_under_its_value(width):
     assert hang("    3 s  map: x.yaml line 3: bad") == " " * 9
     assert hang("        grid = PathGrid(costs)  # why") == " " * 8  # (code: a long 'label' is no label)
     assert hang("a plain message") == ""
+    assert hang(hints("Space play", "←→ step", "K code")) == ""  # (groups side by side: no label)
+    assert hang("open 32   closed 16   next 3") == ""
     line = "  straight  4 segment(s): A*'s grid path pulled straight (thin line)"
     lines = wrap_hanging(font, line, width, max_lines=None)
     assert " ".join(lines).split() == line.split()

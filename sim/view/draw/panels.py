@@ -374,9 +374,11 @@ _LABEL = re.compile(r"( *)(\S(?:[^ ]| (?! ))*?)( {2,})(?=\S)")
 
 def hang(line: str) -> str:
     """The indent a wrapped ``line``'s continuations take: under its value where it starts with a
-    short label ("  straight  4 segments: ..." continues under "4"), else its own indent."""
+    short label and one value ("  straight  4 segments: ..." continues under "4"), else its own
+    indent."""
     m = _LABEL.match(line)
-    if m and len(m.group(2)) <= 18:
+    # (Key hints, "Space play  ←→ step  ...", are groups side by side, not a label and its value.)
+    if m and len(m.group(2)) <= 18 and KEEP not in line and "  " not in line[m.end() :]:
         return " " * m.end()
     return line[: len(line) - len(line.lstrip(" "))]
 
