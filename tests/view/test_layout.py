@@ -462,3 +462,24 @@ def test_a_labelled_line_wraps_under_its_value(width):
         assert font.size(line)[0] <= width
     for piece in lines[1:]:
         assert piece.startswith(" " * 12) and piece[12] != " ", lines
+
+
+@pytest.mark.parametrize("width", [180, 260, 330, 420, 900])
+def test_a_legends_note_keeps_its_terms_whole(width):
+    """The herd field's note, "green near, red far; dark lines: equal cost; arrows: the next step",
+    wraps between its terms (at 1280x800 it showed "arrows:" at a line's end, "the next step" under
+    it); nothing lost, no line wider than the panel."""
+    from sim.view.draw.legends import Legend
+    from sim.view.draw.panels import Text
+
+    pygame.font.init()
+    text = Text()
+    terms = ["green near, red far", "dark lines: equal cost", "arrows: the next step"]
+    legend = Legend("herd field", notes=["; ".join(terms)])
+    lines = legend.lines(text, 14, width)[1:]
+    font = text.font(14)
+    assert " ".join(lines).replace(";", "").split() == " ".join(terms).split()
+    for term in terms:
+        assert sum(term in line for line in lines) == 1, (term, lines)
+    assert all(font.size(line)[0] <= width for line in lines), lines
+    assert legend.size(text, 14, width)[0] <= width

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pygame
 
-from sim.view.draw.panels import DIM, GOOD, INK, PANEL, Text, wrap
+from sim.view.draw.panels import DIM, GOOD, INK, PANEL, Text, wrap, wrap_groups
 
 Colour = tuple[int, int, int]
 
@@ -34,7 +34,7 @@ class Legend:
         out += [piece for _c, label in self.rows for piece in self._row(font, label, size, width)]
         if self.bar is not None:
             out += ["  ".join(self.ticks)] + ([self.unit] if self.unit else [])
-        out += [piece for note in self.notes for piece in wrap(font, note, width, max_lines=3)]
+        out += [piece for note in self.notes for piece in _note(font, note, width)]
         return out
 
     @staticmethod
@@ -51,7 +51,7 @@ class Legend:
         widths += [
             swatch + pad + font.size(t)[0] for _c, label in self.rows for t in self._row(font, label, size, inner)
         ]
-        widths += [font.size(n)[0] for note in self.notes for n in wrap(font, note, inner, max_lines=3)]
+        widths += [font.size(n)[0] for note in self.notes for n in _note(font, note, inner)]
         if self.bar is not None:
             widths += [font.size("  ".join(self.ticks))[0], font.size(self.unit)[0], 12 * size]
         rows = len(self.lines(text, size, inner)) + (1 if self.bar is not None else 0)
@@ -87,9 +87,15 @@ class Legend:
                 screen.blit(text.render(self.unit, DIM, size), (x, y))
                 y += ls
         for note in self.notes:
-            for t in wrap(font, note, inner, max_lines=3):
+            for t in _note(font, note, inner):
                 screen.blit(text.render(t, DIM, size), (x, y))
                 y += ls
+
+
+def _note(font: pygame.font.Font, note: str, width: int) -> list[str]:
+    """A note in lines of ``width`` pixels, its terms ("dark lines: equal cost; arrows: the next
+    step") kept whole: never "arrows:" at a line's end and "the next step" under it."""
+    return wrap_groups(font, note.split("; "), width, gap="; ", sep="; ")
 
 
 _bars: dict[tuple[bytes, int, int], pygame.Surface] = {}

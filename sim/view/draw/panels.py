@@ -351,9 +351,9 @@ def wrap_keys(font: pygame.font.Font, keys: str, width: int, max_lines: int = 3)
     return [lines[0], *(" " + line for line in lines[1:])]
 
 
-def wrap_groups(font: pygame.font.Font, groups: list[str], width: int, gap: str = "   ") -> list[str]:
+def wrap_groups(font: pygame.font.Font, groups: list[str], width: int, gap: str = "   ", sep: str = " · ") -> list[str]:
     """``groups`` (a key and what it does, a term and what it means) on as many lines of ``width``
-    pixels as they need: ``gap`` apart on one line, else " · " apart, each group whole on one line
+    pixels as they need: ``gap`` apart on one line, else ``sep`` apart, each group whole on one line
     (never "latency: request to" over "path (p95)", nor a line that begins with the " · ") unless it
     alone is wider than a line, and none left out (a hint cut short would hide a key)."""
     line = gap.join(groups)
@@ -361,8 +361,8 @@ def wrap_groups(font: pygame.font.Font, groups: list[str], width: int, gap: str 
         return [line]
     lines: list[str] = []
     for group in groups:
-        if lines and font.size(f"{lines[-1]} · {group}")[0] <= width:
-            lines[-1] += f" · {group}"
+        if lines and font.size(f"{lines[-1]}{sep}{group}")[0] <= width:
+            lines[-1] += f"{sep}{group}"
         else:
             lines += wrap(font, group, width, max_lines=None)
     return lines
