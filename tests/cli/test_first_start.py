@@ -81,7 +81,6 @@ def test_the_interpreted_search_costs_what_the_kernels_cost():
         free = np.argwhere(sp.regions > 0)[:, ::-1]  # (x, y)
         starts, goals = free[rng.integers(0, len(free), 150)], free[rng.integers(0, len(free), 150)]
         result = sp.astar.search_many(starts, goals)
-        result = result[0] if isinstance(result, tuple) else result
         for i, ((sx, sy), (gx, gy)) in enumerate(zip(starts.tolist(), goals.tolist(), strict=True)):
             status, _expanded, cost, path = search_interpreted(
                 codes, lut, moves, wp, (sy + 1) * wp + sx + 1, (gy + 1) * wp + gx + 1, params

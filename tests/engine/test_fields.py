@@ -474,7 +474,7 @@ def test_an_astar_smooths_its_own_batch_like_smooth_many_does():
     rng = np.random.default_rng(5)
     free = np.argwhere(terrain < 2)[:, ::-1]
     starts, goals = free[rng.integers(len(free), size=25)], free[rng.integers(len(free), size=25)]
-    result, _ = flyer.search_many(starts, goals)
+    result = flyer.search_many(starts, goals)
     straight = flyer.smooth_batch(result)
     cells, offsets = flyer.grid.smooth_many(result.paths, result.offsets, diagonal=flyer.diagonal)
     assert np.array_equal(straight.paths, cells) and np.array_equal(straight.offsets, offsets)
