@@ -67,6 +67,7 @@ from sim.pathfinding.common import (
 )
 from sim.pathfinding.compiled import unflat
 from sim.pathfinding.jps import jps_core, jps_pairs_core, link_parent, turn_of
+from sim.pathfinding.linked import astar_pointer, bucket_pointer, jps_pairs_pointer, jps_pointer, provide
 from sim.pathfinding.rules import DIAG_NO_CORNER_CUTTING, DX, DY, NO_PARENT, SUCCESSORS
 
 __all__ = [
@@ -397,6 +398,11 @@ def bucket_core(
 
 
 # ------------------------------------------------------------------------- paths
+# The kernels its compiled callers reach through their addresses (``linked``: compiled once each,
+# not again inside every caller).
+provide(astar_core, bucket_core, jps_core, jps_pairs_core)
+
+
 @njit(cache=True, inline="always")
 def _unpad(node, width):
     return (node // width - 1) * (width - 2) + node % width - 1
@@ -528,11 +534,11 @@ def jump_search(
     (JPS is 7 of the 18 s the demo's round took to compile). ``PathGrid.kernel_args`` gives
     the data a mode needs (``kernel.jump_data``)."""
     if heuristic >= 0:
-        return jps_pairs_core(
+        return jps_pairs_pointer(codes)(
             codes, lut, data, width, start, goal, metric, heuristic, max_nodes,
             g, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at,
         )  # fmt: skip
-    status, expanded, end = jps_core(
+    status, expanded, end = jps_pointer(codes)(
         codes, lut, data, width, start, goal, metric, unit, prio, max_nodes,
         g, parent, jump_parent, mark, gen, heap_key, heap_node, record, trace, trace_at, stats,
     )  # fmt: skip
@@ -623,7 +629,7 @@ def _search(
                 g, parent, jump_parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats,
             )  # fmt: skip
         elif mode == MODE_BUCKETS:
-            status, expanded, end, hgen = bucket_core(
+            status, expanded, end, hgen = bucket_pointer(codes)(
                 codes, lut, moves, width, start, goal, heuristic, metric, prune, max_nodes,
                 g.view(np.int64), parent, mark, gen, buckets[0], buckets[1], buckets[2], buckets[3], hgen,
                 record, trace, trace_at,
@@ -634,7 +640,7 @@ def _search(
                 g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats, prune,
             )  # fmt: skip
         else:
-            status, expanded, end = astar_core(
+            status, expanded, end = astar_pointer(codes)(
                 codes, lut, moves, width, start, goal, metric, prio, max_nodes,
                 g, parent, mark, gen, heap[0], heap[1], record, trace, trace_at, stats, NO_LANDMARKS, False, prune,
             )  # fmt: skip
