@@ -76,6 +76,9 @@ _dispatchers: list[object] = []
 def provide(*dispatchers: object) -> None:
     """The kernels' dispatchers, in :data:`KERNELS`' order (``kernel.py`` hands them over once it
     has them: this module imports no kernel, so nothing imports in a circle)."""
+    names = tuple(getattr(d, "__name__", "") for d in dispatchers)
+    if names != KERNELS:  # (a slot's signature is its kernel's: the order is checked, not trusted)
+        raise ValueError(f"the kernels must come in the order {', '.join(KERNELS)}, got {', '.join(names)}")
     _dispatchers[:] = dispatchers
 
 

@@ -78,6 +78,10 @@ def test_each_kernel_has_one_signature_per_codes_type():
     from sim.pathfinding import AStar
 
     assert len(linked._TABLE) == len(KERNELS) * len(CODES)
+    from sim.pathfinding import kernel  # (the kernels handed over out of order: refused, the table's kept)
+
+    with pytest.raises(ValueError, match="must come in the order astar_core, bucket_core"):
+        linked.provide(kernel.bucket_core, kernel.astar_core)
     prio = AStar(np.zeros((3, 3), np.uint8), terrain_costs={0: 1.0}).compiled_batch().params.prio
     assert linked.signature(0, CODES[0]).args[7] == typeof(prio) == linked.signature(2, CODES[0]).args[8]
     for k in range(len(KERNELS)):

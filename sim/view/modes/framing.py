@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pygame
 
+from sim.support.arrays import nonzero_yx
 from sim.view.camera import ZOOMS, Camera
 from sim.view.layout import Layout
 
@@ -50,10 +50,10 @@ def footprint(cam: Camera, state: SearchState, start: Cell | None, goal: Cell | 
     """The screen box of what a search shows: the cells it has touched that are on screen (only those
     are looked at: any map size), its start and its goal (where a panel must not go)."""
     c0, r0, c1, r1 = cam.visible_cells()
-    ys, xs = np.nonzero((state.open | state.closed)[r0:r1, c0:c1])
+    ys, xs = nonzero_yx((state.open | state.closed)[r0:r1, c0:c1])
     cells = [c for c in (start, goal) if c is not None]
-    if xs.size:
-        cells += [(c0 + int(xs.min()), r0 + int(ys.min())), (c0 + int(xs.max()), r0 + int(ys.max()))]
+    if xs.size:  # (rows in order: the first and the last are the top and the bottom)
+        cells += [(c0 + int(xs.min()), r0 + int(ys[0])), (c0 + int(xs.max()), r0 + int(ys[-1]))]
     pts = [cam.to_screen(x, y) for x, y in cells]
     if not pts:
         return pygame.Rect(0, 0, 0, 0)
