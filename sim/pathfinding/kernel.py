@@ -398,9 +398,6 @@ def bucket_core(
 
 
 # ------------------------------------------------------------------------- paths
-# The kernels its compiled callers reach through their addresses (``linked``: compiled once each,
-# not again inside every caller).
-provide(astar_core, bucket_core, jps_core, jps_pairs_core)
 
 
 @njit(cache=True, inline="always")
@@ -826,3 +823,8 @@ def search_batch(
         offsets[i] = offsets[served]
         trace_offsets[i] = trace_offsets[served]
     return served, gen, heap, buckets, hgen, status, cost, expanded, offsets, paths, trace, trace_offsets
+
+
+# The kernels and the batch their compiled callers reach through their addresses (``linked``: each
+# compiled once, not again inside every caller).
+provide(astar_core, bucket_core, jps_core, jps_pairs_core, batch=search_batch)

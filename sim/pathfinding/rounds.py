@@ -53,7 +53,8 @@ from sim.pathfinding.common import NO_LANDMARKS, STATUS_FOUND, STATUS_OTHER_REGI
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.field import smooth_all
 from sim.pathfinding.interpreted import search_interpreted
-from sim.pathfinding.kernel import jumps, search_batch
+from sim.pathfinding.kernel import jumps
+from sim.pathfinding.linked import batch_pointer
 from sim.pathfinding.workspace import Buffers, run_split, thread_count, workspace
 
 __all__ = ["STATUS_OTHER_REGION", "Buffers", "RoundKind", "RoundResult", "RoundShape", "SearchRound", "gather"]
@@ -509,7 +510,8 @@ def _kind_round(pos, rows, starts, goals, kind, buffers, tracing, out):
     # No node budget, as an int64, not the literal -1: the engine's batch compiled from Python
     # (sim.prepare compiles it that way first, in a process of its own) then serves here too.
     no_budget = np.int64(-1)
-    _served, gen, heap, buckets, hgen, status, c, exp, offsets, paths, trace, trace_offsets = search_batch(
+    batch = batch_pointer(kind.codes, kind.blocks)  # (called through its address: ``linked``)
+    _served, gen, heap, buckets, hgen, status, c, exp, offsets, paths, trace, trace_offsets = batch(
         kind.codes, kind.lut, kind.moves, kind.padded_width, kind.blocks, flat_s, flat_t, kind.params,
         no_budget, g, parent, jump_parent, mark, gen, heap, buckets, hgen, tracing, stats,
     )  # fmt: skip
@@ -523,8 +525,9 @@ def _kind_round(pos, rows, starts, goals, kind, buffers, tracing, out):
     return searched, buffers, paths, trace[: trace_offsets[-1]], trace_offsets
 
 
-#: :func:`_kind_round` inlined into :func:`_round`: compiled apart as well, it would link and compile
-#: the batch's kernels a third time (after ``search_batch`` and ``_round``), ~1-1.4 CPU s a stage.
+#: :func:`_kind_round` inlined into :func:`_round`: compiled apart as well (a per-kind job calls it
+#: from Python), it would be linked into ``_round`` and compiled there once more. The batch search it
+#: calls is reached through its address (``linked.batch_pointer``), not compiled into either.
 _kind_round_inlined = njit(cache=True, nogil=True, inline="always")(_kind_round.py_func)
 
 
