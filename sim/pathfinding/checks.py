@@ -97,6 +97,17 @@ def _short(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def no_search_options(owner: str, more: tuple, options: dict) -> None:
+    """A search's options given to ``owner`` (a grid takes the costs alone): a ``TypeError`` that says
+    where they go, where Python's own named a base class the user never met."""
+    if more or options:
+        given = ", ".join([*(_short(m, 30) for m in more), *(f"{k}={_short(v, 30)}" for k, v in options.items())])
+        raise TypeError(
+            f"{owner} takes one argument, the costs, got also {given}; a search's options (diagonal, heuristic, "
+            "algorithm, ...) go to search(), search_many() or SearchOptions"
+        )
+
+
 def as_array(name: str, a: object, what: str) -> np.ndarray:
     """``a`` as a numpy array (an array is kept as it is); a sequence numpy cannot make one array of
     (rows of different lengths, a point inside a point) is a ``TypeError`` saying ``name`` must be

@@ -15,13 +15,23 @@ overestimates even when some terrain costs less than 1, and A* stays optimal.
 
 from __future__ import annotations
 
+import inspect
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.pathfinding import kernel as _k
 from sim.pathfinding.batch import BatchResult, Part, run_batch
-from sim.pathfinding.checks import Point, _check_out_array, _check_point, check_budget, check_threads, padded_pairs
+from sim.pathfinding.checks import (
+    Point,
+    _check_out_array,
+    _check_point,
+    check_budget,
+    check_threads,
+    no_search_options,
+    padded_pairs,
+)
 from sim.pathfinding.common import _ENTRIES_FULL, _HEAP_FULL
 from sim.pathfinding.compiled import KernelParams
 from sim.pathfinding.explain import Explaining
@@ -50,6 +60,17 @@ class PathGrid(FieldsAndLines, Explaining):
     grid: a search allocates nothing proportional to the map. Change cells with
     :meth:`update`; search many queries in one call with :meth:`search_many`.
     """
+
+    if TYPE_CHECKING:  # (what a checker and an editor see: the costs alone)
+
+        def __init__(self, costs: object) -> None: ...
+
+    else:
+
+        def __init__(self, costs, *more, **options):
+            """``costs[y, x]``: each cell's multiplier (0, or anything not a finite number > 0, is blocked)."""
+            no_search_options("PathGrid", more, options)  # (given to the grid: says where they go)
+            super().__init__(costs)
 
     def search(
         self,
@@ -275,6 +296,22 @@ class PathGrid(FieldsAndLines, Explaining):
             path = np.empty((n, 2), np.int32)
             _k.write_path(end, n, ws.parent, ws.jump_parent, plan.jumps, self.width + 2, path)
         return SearchResult.of_path(status == _k.STATUS_FOUND, path, cost, expanded, status == _k.STATUS_HIT_LIMIT)
+
+
+def _named_as_pathgrid() -> None:
+    """Python names a method after the class that defines it, in its own errors too ("CodedGrid.from_codes()
+    got an unexpected keyword argument"): PathGrid's bases only split its code into files, so their
+    public methods are named as PathGrid's, the class a user meets."""
+    for base in PathGrid.__mro__[1:-1]:
+        for name, attr in vars(base).items():
+            f: object = attr.__func__ if isinstance(attr, classmethod | staticmethod) else attr
+            f = f.fget if isinstance(f, property) else f
+            if not name.startswith("_") and hasattr(f, "__qualname__") and name not in vars(PathGrid):
+                f.__qualname__ = f"PathGrid.{name}"
+
+
+_named_as_pathgrid()
+PathGrid.__init__.__signature__ = inspect.signature(lambda self, costs: None)  # type: ignore[attr-defined]
 
 
 def find_path(

@@ -384,6 +384,26 @@ def test_bad_cost_grids_get_exact_messages(costs, exc, message):
     assert str(info.value) == message
 
 
+def test_a_grid_given_a_searchs_options_says_where_they_go():
+    """``PathGrid(costs, diagonal=...)`` (as ``AStar`` takes it) said "CodedGrid.__init__() got an
+    unexpected keyword argument", a class the user never named."""
+    tail = "; a search's options (diagonal, heuristic, algorithm, ...) go to search(), search_many() or SearchOptions"
+    with pytest.raises(TypeError) as info:
+        PathGrid(np.ones((3, 3)), diagonal="always")
+    assert str(info.value) == "PathGrid takes one argument, the costs, got also diagonal='always'" + tail
+    with pytest.raises(TypeError) as info:
+        PathGrid(np.ones((3, 3)), "jps", algorithm="jps")
+    assert str(info.value) == "PathGrid takes one argument, the costs, got also 'jps', algorithm='jps'" + tail
+    assert PathGrid(costs=np.ones((2, 2))).search((0, 0), (1, 1)).found
+    # Python's own messages name a method by its class: PathGrid's, not the bases' that split its files.
+    grid = PathGrid(np.ones((3, 3)))
+    for call, name in ((lambda: grid.distance_field((0, 0), bogus=1), "distance_field"),
+                       (lambda: PathGrid.from_codes(np.zeros((3, 3), np.uint8), [1], diagonal="always"), "from_codes"),
+                       (lambda: grid.update(0, 0, 1, 2, 3), "update")):  # fmt: skip
+        with pytest.raises(TypeError, match=rf"^PathGrid\.{name}\(\) "):
+            call()
+
+
 def test_jps_refuses_grids_it_cannot_search_exactly():
     costs = np.ones((3, 3))
     costs[1, 1] = 0.85
