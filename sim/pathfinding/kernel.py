@@ -398,8 +398,6 @@ def bucket_core(
 
 
 # ------------------------------------------------------------------------- paths
-
-
 @njit(cache=True, inline="always")
 def _unpad(node, width):
     return (node // width - 1) * (width - 2) + node % width - 1

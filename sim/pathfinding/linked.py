@@ -27,7 +27,7 @@ from numba.core.errors import TypingError
 from numba.experimental.function_type import _get_jit_address
 from numba.extending import intrinsic
 
-from sim.pathfinding.compiled import Priority
+from sim.pathfinding.compiled import KernelParams, Priority
 
 #: The symbol compiled callers read the table through (registered once a process, below).
 SYMBOL = "sim_pathfinding_kernels"
@@ -43,13 +43,15 @@ def _a(dtype: types.Type, ndim: int = 1, readonly: bool = False) -> types.Array:
 _i8, _f8, _b = types.int64, types.float64, types.boolean
 #: The batch search (``kernel.search_batch``) too, for the round's compiled call (``rounds._kind_round``):
 #: a slot per type of the grid's data (none: uint8, 3-d; JPS's bits or JPS+'s table: uint64, 3-d; a
-#: landmarks' table: float64, 2-d, read-only) and of codes, after the kernels' slots. (Linked into the round, it
-#: was compiled there once more: ~1 CPU s a variant.)
+#: landmarks' table: float64, 2-d, read-only) and of codes, after the kernels' slots. (Linked into the
+#: round, it was compiled there once more: ~1 CPU s a variant.)
 BLOCKS = (_a(types.uint8, 3), _a(types.uint64, 3), _a(_f8, 2, readonly=True))
 BATCH = len(KERNELS) * len(CODES)
 _TABLE = np.zeros(BATCH + len(BLOCKS) * len(CODES), dtype=np.int64)
 ll.add_symbol(SYMBOL, _TABLE.ctypes.data)
 _PRIO = typeof(Priority(*(1.0,) * len(Priority._fields)))  # (its terms are floats; a new one is typed here too)
+# (a search's parameters, typed as the options make them: a test holds them to a batch's from Python)
+_PARAMS = typeof(KernelParams(0, 0, Priority(*(1.0,) * len(Priority._fields)), 1.0, 0, 0, 0))
 _RECORD, _TRACE = _a(types.int32, 2), _a(types.int32)
 
 
@@ -83,14 +85,11 @@ def batch_args(codes: types.Type, blocks: types.Array) -> tuple[types.Type, ...]
     """The argument types the batch search's slot for ``codes`` and ``blocks`` is compiled with:
     those the round hands it (``rounds._kind_round``) and the engine's batch from Python
     (``batch.py``), so the one compiled copy serves both. Its return type is numba's to infer."""
-    from sim.pathfinding.compiled import KernelParams  # (the record of a search's parameters)
-
-    params = typeof(KernelParams(0, 0, Priority(1.0, 1.0), 1.0, 0, 0, 0))
     heap = types.Tuple((_a(_f8), _a(types.int32)))
     buckets = types.Tuple((_a(_f8), _a(types.int32, 2), _a(_i8, 2), _a(types.int32, 2)))
     # (codes, lut, moves, width, blocks, starts, goals, params, node_budget, g, parent, jump_parent, mark,
     # gen, heap, buckets, hgen, tracing, stats)
-    return (_a(codes), _a(_f8), _a(types.uint8), _i8, blocks, _a(_i8), _a(_i8), params, _i8, _a(_f8),
+    return (_a(codes), _a(_f8), _a(types.uint8), _i8, blocks, _a(_i8), _a(_i8), _PARAMS, _i8, _a(_f8),
             _a(types.uint8), _a(_i8), _a(types.uint16), _i8, heap, buckets, _i8, _b, _a(_i8))  # fmt: skip
 
 

@@ -395,6 +395,9 @@ def test_a_grid_given_a_searchs_options_says_where_they_go():
         PathGrid(np.ones((3, 3)), "jps", algorithm="jps")
     assert str(info.value) == "PathGrid takes one argument, the costs, got also 'jps', algorithm='jps'" + tail
     assert PathGrid(costs=np.ones((2, 2))).search((0, 0), (1, 1)).found
+    import inspect
+
+    assert str(inspect.signature(PathGrid)) == "(costs)"  # (what help() and an editor show)
     # Python's own messages name a method by its class: PathGrid's, not the bases' that split its files.
     grid = PathGrid(np.ones((3, 3)))
     for call, name in ((lambda: grid.distance_field((0, 0), bogus=1), "distance_field"),
